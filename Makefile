@@ -1,0 +1,76 @@
+# konnect-operator
+#
+# make test    every test: codegen freshness, formatting, vet, lint, unit,
+#              integration (real kube-apiserver + etcd) and e2e.
+# make run     the operator against a local control plane and the Konnect
+#              simulator (or against a real cluster and Konnect when
+#              configured).
+
+SHELL := /usr/bin/env bash -o pipefail
+.SHELLFLAGS := -ec
+
+GO ?= go
+CACHE_DIR ?= $(CURDIR)/.cache
+BIN_DIR ?= $(CURDIR)/bin
+TEST_TIMEOUT ?= 20m
+export KONNECT_OPERATOR_CACHE := $(CACHE_DIR)
+
+.PHONY: all
+all: build
+
+##@ Build
+
+.PHONY: build
+build: ## Build every binary into bin/.
+	CGO_ENABLED=0 $(GO) build -trimpath -o $(BIN_DIR)/ ./cmd/...
+
+.PHONY: generate
+generate: ## Regenerate clients, deepcopy, CRDs and the Konnect client.
+	hack/update-codegen.sh
+
+.PHONY: control-plane
+control-plane: ## Build kube-apiserver, kube-controller-manager, etcd and kubectl into .cache/bin (once).
+	hack/build-control-plane.sh
+
+##@ Verify and test
+
+.PHONY: verify
+verify: verify-codegen fmt-check vet lint ## Codegen freshness, gofmt, go vet and the linter.
+
+.PHONY: verify-codegen
+verify-codegen:
+	hack/verify-codegen.sh
+
+.PHONY: fmt-check
+fmt-check:
+	@out=$$(gofmt -l $$(git ls-files '*.go' | grep -v '^generated/')); \
+	if [ -n "$$out" ]; then echo "gofmt needed on:"; echo "$$out"; exit 1; fi
+
+.PHONY: vet
+vet:
+	$(GO) vet ./...
+
+.PHONY: lint
+lint:
+	hack/lint.sh
+
+.PHONY: test
+test: verify control-plane test-unit ## Run every test.
+
+.PHONY: test-unit
+test-unit: control-plane ## Unit and integration tests (the integration tests start their own control plane).
+	$(GO) test -timeout $(TEST_TIMEOUT) ./...
+
+##@ Run
+
+.PHONY: local-cluster
+local-cluster: control-plane ## Start a local kube-apiserver + etcd in the background (kubeconfig in .local/kubeconfig).
+	hack/local-cluster.sh up
+
+.PHONY: local-cluster-down
+local-cluster-down:
+	hack/local-cluster.sh down
+
+.PHONY: help
+help:
+	@awk 'BEGIN {FS = ":.*##"} /^[a-zA-Z_-]+:.*##/ { printf "  %-18s %s\n", $$1, $$2 }' $(MAKEFILE_LIST)

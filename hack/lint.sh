@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Runs golangci-lint, built once from the Go module proxy into the cache
+# folder at the version pinned in hack/versions.sh.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=hack/versions.sh
+source "${ROOT}/hack/versions.sh"
+CACHE_DIR=${KONNECT_OPERATOR_CACHE:-${ROOT}/.cache}
+LINT="${CACHE_DIR}/bin/golangci-lint-${GOLANGCI_LINT_VERSION}"
+
+if [[ ! -x "${LINT}" ]]; then
+  echo ">> building golangci-lint ${GOLANGCI_LINT_VERSION} (once)"
+  mkdir -p "${CACHE_DIR}/bin"
+  GOBIN=$(mktemp -d)
+  GOBIN="${GOBIN}" GOTOOLCHAIN=${GOTOOLCHAIN:-local} go install "github.com/golangci/golangci-lint/v2/cmd/golangci-lint@${GOLANGCI_LINT_VERSION}"
+  mv "${GOBIN}/golangci-lint" "${LINT}"
+  rm -rf "${GOBIN}"
+fi
+
+cd "${ROOT}"
+"${LINT}" run ./...

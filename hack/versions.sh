@@ -1,0 +1,5 @@
+# Pinned versions of the tools that hack/ builds from the Go module proxy.
+# Changing one of them invalidates the build stamp in the cache folder.
+KUBERNETES_VERSION=v1.36.3
+ETCD_VERSION=v3.6.16
+GOLANGCI_LINT_VERSION=v2.15.0

@@ -1,0 +1,123 @@
+package v1alpha1
+
+// Condition types written on Konnect entities.
+const (
+	// ConditionProgrammed is True when the entity exists in Konnect and
+	// equals the spec.
+	ConditionProgrammed = "Programmed"
+	// ConditionAPIAuthResolvedRef says whether the KonnectAPIAuthConfiguration
+	// to use was found and may be used.
+	ConditionAPIAuthResolvedRef = "APIAuthResolvedRef"
+	// ConditionAPIAuthValid says whether the KonnectAPIAuthConfiguration holds
+	// a token that Konnect accepts.
+	ConditionAPIAuthValid = "APIAuthValid"
+	// ConditionControlPlaneRefValid says whether the control plane exists and
+	// is Programmed.
+	ConditionControlPlaneRefValid = "ControlPlaneRefValid"
+	// ConditionResolvedRefs says whether every cross-namespace reference is
+	// allowed by a KongReferenceGrant.
+	ConditionResolvedRefs = "ResolvedRefs"
+	// ConditionKongServiceRefValid says whether the referenced KongService is
+	// usable.
+	ConditionKongServiceRefValid = "KongServiceRefValid"
+	// ConditionKongUpstreamRefValid says whether the referenced KongUpstream
+	// is usable.
+	ConditionKongUpstreamRefValid = "KongUpstreamRefValid"
+	// ConditionKongCertificateRefValid says whether the referenced
+	// KongCertificate is usable.
+	ConditionKongCertificateRefValid = "KongCertificateRefValid"
+	// ConditionKongCACertificateRefsValid says whether every referenced
+	// KongCACertificate is usable.
+	ConditionKongCACertificateRefsValid = "KongCACertificateRefsValid"
+	// ConditionKeySetRefValid says whether the referenced KongKeySet is
+	// usable.
+	ConditionKeySetRefValid = "KeySetRefValid"
+	// ConditionKongConsumerRefValid says whether the referenced KongConsumer
+	// is usable.
+	ConditionKongConsumerRefValid = "KongConsumerRefValid"
+	// ConditionKongConsumerGroupRefsValid says whether every consumer group a
+	// KongConsumer joins is usable.
+	ConditionKongConsumerGroupRefsValid = "KongConsumerGroupRefsValid"
+	// ConditionCredentialSecretRefsValid says whether every credential Secret
+	// a KongConsumer lists exists and is well formed.
+	ConditionCredentialSecretRefsValid = "CredentialSecretRefsValid"
+	// ConditionSecretRefValid says whether the referenced Secrets exist and
+	// hold the needed keys.
+	ConditionSecretRefValid = "SecretRefValid"
+	// ConditionPluginRefValid says whether the referenced plugin exists.
+	ConditionPluginRefValid = "PluginRefValid"
+	// ConditionConfigStoreRefValid says whether the referenced config store
+	// is usable.
+	ConditionConfigStoreRefValid = "ConfigStoreRefValid"
+	// ConditionAdopted reports the outcome of adopting an existing entity.
+	ConditionAdopted = "Adopted"
+	// ConditionMirrored reports whether a mirrored control plane was found.
+	ConditionMirrored = "Mirrored"
+	// ConditionMembersReferenceResolved reports whether the members of a
+	// control-plane group were resolved and set.
+	ConditionMembersReferenceResolved = "MembersReferenceResolved"
+)
+
+// Condition reasons.
+const (
+	ReasonPending                             = "Pending"
+	ReasonProgrammed                          = "Programmed"
+	ReasonFailedToCreate                      = "FailedToCreate"
+	ReasonFailedToUpdate                      = "FailedToUpdate"
+	ReasonFailedToAdopt                       = "FailedToAdopt"
+	ReasonKonnectAPIOpFailed                  = "KonnectAPIOpFailed"
+	ReasonConditionWithStatusFalseExists      = "ConditionWithStatusFalseExists"
+	ReasonFailedToSetControlPlaneGroupMembers = "FailedToSetControlPlaneGroupMembers"
+	ReasonFailedToAttachConsumerToGroup       = "FailedToAttachConsumerToConsumerGroup"
+	ReasonResolvedRef                         = "ResolvedRef"
+	ReasonRefNotFound                         = "RefNotFound"
+	ReasonRefNotPermitted                     = "RefNotPermitted"
+	ReasonRefInvalid                          = "RefInvalid"
+	ReasonValid                               = "Valid"
+	ReasonInvalid                             = "Invalid"
+	ReasonNotProgrammed                       = "NotProgrammed"
+	ReasonResolvedRefs                        = "ResolvedRefs"
+	ReasonAdopted                             = "Adopted"
+	ReasonFetchFailed                         = "FetchFailed"
+	ReasonUIDConflict                         = "UIDConflict"
+	ReasonNotMatch                            = "NotMatch"
+	ReasonMirrored                            = "Mirrored"
+	ReasonFailed                              = "Failed"
+	ReasonResolved                            = "Resolved"
+	ReasonSomeMemberNotResolved               = "SomeMemberNotResolved"
+	ReasonSetGroupMemberFailed                = "SetGroupMemberFailed"
+)
+
+// Finalizers the operator puts on objects.
+const (
+	// FinalizerKonnectCleanup holds an object until its Konnect entity is
+	// deleted.
+	FinalizerKonnectCleanup = "gateway.konghq.com/konnect-cleanup"
+	// FinalizerAPIAuthInUse holds a KonnectAPIAuthConfiguration while an
+	// object uses it.
+	FinalizerAPIAuthInUse = "konnect.konghq.com/konnectapiauth-in-use"
+	// FinalizerSecretInUse holds a Secret while a KonnectAPIAuthConfiguration
+	// reads its token.
+	FinalizerSecretInUse = "gateway.konghq.com/secret-in-use-by-konnect-resource"
+	// FinalizerPluginInUse holds a KongPlugin while a binding or an annotation
+	// uses it.
+	FinalizerPluginInUse = "gateway.konghq.com/plugin-in-use"
+	// FinalizerCleanupPluginBinding holds a plugin target until the
+	// KongPluginBindings that target it are deleted.
+	FinalizerCleanupPluginBinding = "gateway.konghq.com/cleanup-plugin-binding"
+	// FinalizerGatewayControlPlane is put on control planes by Kong
+	// Operator's Gateway controller; the operator removes it on deletion.
+	FinalizerGatewayControlPlane = "gateway.operator.konghq.com/konnect-gateway-controlplane"
+)
+
+// Annotations and labels the operator reads.
+const (
+	// AnnotationPlugins lists KongPlugin names to bind to the annotated
+	// object.
+	AnnotationPlugins = "konghq.com/plugins"
+	// AnnotationTags lists extra Konnect tags, comma separated.
+	AnnotationTags = "konghq.com/tags"
+	// LabelCredential marks a Secret as a Konnect token (value konnect) or a
+	// consumer credential (basic-auth, key-auth, acl, jwt, hmac).
+	LabelCredential = "konghq.com/credential"
+)

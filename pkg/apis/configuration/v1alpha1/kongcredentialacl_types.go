@@ -1,0 +1,80 @@
+package v1alpha1
+
+import (
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
+)
+
+// KongCredentialACL puts a KongConsumer in an ACL group that the acl plugin
+// allows or denies.
+//
+// +genclient
+// +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object
+// +kubebuilder:object:root=true
+// +kubebuilder:resource:categories=kong
+// +kubebuilder:subresource:status
+// +kubebuilder:printcolumn:name="Programmed",type=string,JSONPath=`.status.conditions[?(@.type=='Programmed')].status`,description="Whether the credential exists in Konnect and equals the spec"
+// +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.status) || !has(oldSelf.status.conditions) || !oldSelf.status.conditions.exists(c, c.type == 'Programmed' && c.status == 'True') || oldSelf.spec.consumerRef == self.spec.consumerRef",message="spec.consumerRef cannot be changed while the credential is Programmed in Konnect: create a new KongCredentialACL for the other consumer instead"
+type KongCredentialACL struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+
+	// Spec is the desired ACL group membership.
+	//
+	// +required
+	Spec KongCredentialACLSpec `json:"spec"`
+
+	// Status is the ACL group membership as last seen in Konnect.
+	//
+	// +kubebuilder:default={conditions: {{type: "Programmed", status: "Unknown", reason: "Pending", message: "Waiting for controller", lastTransitionTime: "1970-01-01T00:00:00Z"}}}
+	// +optional
+	Status KongCredentialStatus `json:"status,omitempty"`
+}
+
+// KongCredentialACLSpec is the desired state of a KongCredentialACL.
+//
+// +kubebuilder:validation:XValidation:rule="has(oldSelf.adopt) == has(self.adopt)",message="spec.adopt can only be set when the object is created; it cannot be added or removed later"
+type KongCredentialACLSpec struct {
+	// ConsumerRef names the KongConsumer, in the same namespace, that owns
+	// the credential. The credential uses the consumer's control plane.
+	//
+	// +required
+	ConsumerRef corev1.LocalObjectReference `json:"consumerRef"`
+
+	// Adopt takes over the existing Konnect ACL group membership with the ID in
+	// adopt.konnect.id instead of creating one.
+	//
+	// +optional
+	Adopt *commonv1alpha1.AdoptOptions `json:"adopt,omitempty"`
+
+	KongCredentialACLAPISpec `json:",inline"`
+}
+
+// KongCredentialACLAPISpec holds the credential itself, as Konnect stores it.
+type KongCredentialACLAPISpec struct {
+	// Group is the name of the ACL group.
+	//
+	// +required
+	Group string `json:"group"`
+
+	// Tags are user tags, sent to Konnect together with the operator's
+	// identity tags.
+	//
+	// +optional
+	Tags commonv1alpha1.Tags `json:"tags,omitempty"`
+}
+
+// KongCredentialACLList is a list of KongCredentialACLs.
+//
+// +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object
+// +kubebuilder:object:root=true
+type KongCredentialACLList struct {
+	metav1.TypeMeta `json:",inline"`
+	metav1.ListMeta `json:"metadata,omitempty"`
+
+	// Items are the KongCredentialACLs.
+	Items []KongCredentialACL `json:"items"`
+}

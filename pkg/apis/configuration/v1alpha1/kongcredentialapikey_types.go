@@ -1,0 +1,80 @@
+package v1alpha1
+
+import (
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
+)
+
+// KongCredentialAPIKey is an API key with which a KongConsumer
+// authenticates through the key-auth plugin.
+//
+// +genclient
+// +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object
+// +kubebuilder:object:root=true
+// +kubebuilder:resource:categories=kong
+// +kubebuilder:subresource:status
+// +kubebuilder:printcolumn:name="Programmed",type=string,JSONPath=`.status.conditions[?(@.type=='Programmed')].status`,description="Whether the credential exists in Konnect and equals the spec"
+// +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.status) || !has(oldSelf.status.conditions) || !oldSelf.status.conditions.exists(c, c.type == 'Programmed' && c.status == 'True') || oldSelf.spec.consumerRef == self.spec.consumerRef",message="spec.consumerRef cannot be changed while the credential is Programmed in Konnect: create a new KongCredentialAPIKey for the other consumer instead"
+type KongCredentialAPIKey struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+
+	// Spec is the desired API key.
+	//
+	// +required
+	Spec KongCredentialAPIKeySpec `json:"spec"`
+
+	// Status is the API key as last seen in Konnect.
+	//
+	// +kubebuilder:default={conditions: {{type: "Programmed", status: "Unknown", reason: "Pending", message: "Waiting for controller", lastTransitionTime: "1970-01-01T00:00:00Z"}}}
+	// +optional
+	Status KongCredentialStatus `json:"status,omitempty"`
+}
+
+// KongCredentialAPIKeySpec is the desired state of a KongCredentialAPIKey.
+//
+// +kubebuilder:validation:XValidation:rule="has(oldSelf.adopt) == has(self.adopt)",message="spec.adopt can only be set when the object is created; it cannot be added or removed later"
+type KongCredentialAPIKeySpec struct {
+	// ConsumerRef names the KongConsumer, in the same namespace, that owns
+	// the credential. The credential uses the consumer's control plane.
+	//
+	// +required
+	ConsumerRef corev1.LocalObjectReference `json:"consumerRef"`
+
+	// Adopt takes over the existing Konnect API key with the ID in
+	// adopt.konnect.id instead of creating one.
+	//
+	// +optional
+	Adopt *commonv1alpha1.AdoptOptions `json:"adopt,omitempty"`
+
+	KongCredentialAPIKeyAPISpec `json:",inline"`
+}
+
+// KongCredentialAPIKeyAPISpec holds the credential itself, as Konnect stores it.
+type KongCredentialAPIKeyAPISpec struct {
+	// Key is the API key value.
+	//
+	// +required
+	Key string `json:"key"`
+
+	// Tags are user tags, sent to Konnect together with the operator's
+	// identity tags.
+	//
+	// +optional
+	Tags commonv1alpha1.Tags `json:"tags,omitempty"`
+}
+
+// KongCredentialAPIKeyList is a list of KongCredentialAPIKeys.
+//
+// +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object
+// +kubebuilder:object:root=true
+type KongCredentialAPIKeyList struct {
+	metav1.TypeMeta `json:",inline"`
+	metav1.ListMeta `json:"metadata,omitempty"`
+
+	// Items are the KongCredentialAPIKeys.
+	Items []KongCredentialAPIKey `json:"items"`
+}

@@ -1,0 +1,85 @@
+package v1alpha1
+
+import (
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
+)
+
+// KongCredentialBasicAuth is a user name and password with which a
+// KongConsumer authenticates through the basic-auth plugin.
+//
+// +genclient
+// +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object
+// +kubebuilder:object:root=true
+// +kubebuilder:resource:categories=kong
+// +kubebuilder:subresource:status
+// +kubebuilder:printcolumn:name="Programmed",type=string,JSONPath=`.status.conditions[?(@.type=='Programmed')].status`,description="Whether the credential exists in Konnect and equals the spec"
+// +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.status) || !has(oldSelf.status.conditions) || !oldSelf.status.conditions.exists(c, c.type == 'Programmed' && c.status == 'True') || oldSelf.spec.consumerRef == self.spec.consumerRef",message="spec.consumerRef cannot be changed while the credential is Programmed in Konnect: create a new KongCredentialBasicAuth for the other consumer instead"
+type KongCredentialBasicAuth struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+
+	// Spec is the desired basic-auth credential.
+	//
+	// +required
+	Spec KongCredentialBasicAuthSpec `json:"spec"`
+
+	// Status is the basic-auth credential as last seen in Konnect.
+	//
+	// +kubebuilder:default={conditions: {{type: "Programmed", status: "Unknown", reason: "Pending", message: "Waiting for controller", lastTransitionTime: "1970-01-01T00:00:00Z"}}}
+	// +optional
+	Status KongCredentialStatus `json:"status,omitempty"`
+}
+
+// KongCredentialBasicAuthSpec is the desired state of a KongCredentialBasicAuth.
+//
+// +kubebuilder:validation:XValidation:rule="has(oldSelf.adopt) == has(self.adopt)",message="spec.adopt can only be set when the object is created; it cannot be added or removed later"
+type KongCredentialBasicAuthSpec struct {
+	// ConsumerRef names the KongConsumer, in the same namespace, that owns
+	// the credential. The credential uses the consumer's control plane.
+	//
+	// +required
+	ConsumerRef corev1.LocalObjectReference `json:"consumerRef"`
+
+	// Adopt takes over the existing Konnect basic-auth credential with the ID in
+	// adopt.konnect.id instead of creating one.
+	//
+	// +optional
+	Adopt *commonv1alpha1.AdoptOptions `json:"adopt,omitempty"`
+
+	KongCredentialBasicAuthAPISpec `json:",inline"`
+}
+
+// KongCredentialBasicAuthAPISpec holds the credential itself, as Konnect stores it.
+type KongCredentialBasicAuthAPISpec struct {
+	// Username is the basic-auth user name.
+	//
+	// +required
+	Username string `json:"username"`
+
+	// Password is the basic-auth password, in plain text.
+	//
+	// +required
+	Password string `json:"password"`
+
+	// Tags are user tags, sent to Konnect together with the operator's
+	// identity tags.
+	//
+	// +optional
+	Tags commonv1alpha1.Tags `json:"tags,omitempty"`
+}
+
+// KongCredentialBasicAuthList is a list of KongCredentialBasicAuths.
+//
+// +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object
+// +kubebuilder:object:root=true
+type KongCredentialBasicAuthList struct {
+	metav1.TypeMeta `json:",inline"`
+	metav1.ListMeta `json:"metadata,omitempty"`
+
+	// Items are the KongCredentialBasicAuths.
+	Items []KongCredentialBasicAuth `json:"items"`
+}
