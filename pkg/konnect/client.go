@@ -1,0 +1,230 @@
+package konnect
+
+import (
+	"context"
+	"crypto/sha256"
+	"crypto/tls"
+	"crypto/x509"
+	"encoding/hex"
+	"fmt"
+	"net"
+	"net/http"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/konnect-operator/konnect-operator/generated/konnectapi"
+)
+
+// ClientFactory makes and caches Konnect clients: one per (server URL,
+// token), each with its own HTTP client and connection pool, all sharing the
+// rate limiter of their organisation and the metrics. It is safe for
+// concurrent use; the operator makes one and hands it to every controller.
+type ClientFactory struct {
+	opts     Options
+	limiters *limiters
+
+	mu      sync.Mutex
+	clients map[clientKey]*Client
+}
+
+// clientKey identifies a cached client without keeping the token itself as
+// a map key.
+type clientKey struct {
+	serverURL string
+	tokenHash string
+}
+
+// NewClientFactory returns a factory whose clients use opts (unset fields
+// take the package defaults).
+func NewClientFactory(opts Options) *ClientFactory {
+	opts = opts.withDefaults()
+	return &ClientFactory{
+		opts: opts,
+		limiters: &limiters{
+			clock:             opts.Clock,
+			requestsPerSecond: opts.RequestsPerSecond,
+			burst:             opts.Burst,
+		},
+		clients: map[clientKey]*Client{},
+	}
+}
+
+// Client returns the cached client for (serverURL, token), making it on
+// first use. serverURL may be in any form NormalizeServerURL accepts.
+func (f *ClientFactory) Client(serverURL, token string) (*Client, error) {
+	normalized, err := NormalizeServerURL(serverURL)
+	if err != nil {
+		return nil, err
+	}
+	if token == "" {
+		return nil, fmt.Errorf("konnect client for %s: token is empty", normalized)
+	}
+	key := clientKey{serverURL: normalized, tokenHash: hashToken(token)}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if c, ok := f.clients[key]; ok {
+		return c, nil
+	}
+	c, err := f.newClient(normalized, token, key)
+	if err != nil {
+		return nil, err
+	}
+	f.clients[key] = c
+	return c, nil
+}
+
+// Forget drops the cached client for (serverURL, token) and closes its idle
+// connections; the operator calls it when a token is replaced, so that old
+// tokens do not stay in memory.
+func (f *ClientFactory) Forget(serverURL, token string) {
+	normalized, err := NormalizeServerURL(serverURL)
+	if err != nil {
+		return
+	}
+	key := clientKey{serverURL: normalized, tokenHash: hashToken(token)}
+	f.mu.Lock()
+	c, ok := f.clients[key]
+	delete(f.clients, key)
+	f.mu.Unlock()
+	if ok {
+		c.httpClient.CloseIdleConnections()
+	}
+}
+
+func hashToken(token string) string {
+	sum := sha256.Sum256([]byte(token))
+	return hex.EncodeToString(sum[:])
+}
+
+func (f *ClientFactory) newClient(serverURL, token string, key clientKey) (*Client, error) {
+	c := &Client{
+		serverURL: serverURL,
+		factory:   f,
+		pageSize:  defaultCorePageSize,
+		httpClient: &http.Client{
+			Transport: newTransport(f.opts.RootCAs),
+			Timeout:   f.opts.Timeout,
+			// Konnect does not redirect; following one would resend the
+			// token somewhere this package did not choose.
+			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+		},
+	}
+	// Until Me tells whose token this is, the token gets a limiter of its own.
+	c.limiter.Store(f.limiters.get("token:" + key.serverURL + "/" + key.tokenHash))
+	api, err := konnectapi.NewClient(serverURL,
+		konnectapi.WithHTTPClient(&doer{client: c, token: token, userAgent: f.opts.UserAgent, metrics: f.opts.Metrics}))
+	if err != nil {
+		return nil, fmt.Errorf("konnect client for %s: %w", serverURL, err)
+	}
+	c.api = api
+	return c, nil
+}
+
+// newTransport is a connection pool for one client: keep-alive on, bounded
+// idle connections, TLS 1.2 or later against rootCAs (nil: system pool).
+func newTransport(rootCAs *x509.CertPool) *http.Transport {
+	return &http.Transport{
+		Proxy: http.ProxyFromEnvironment,
+		DialContext: (&net.Dialer{
+			Timeout:   10 * time.Second,
+			KeepAlive: 30 * time.Second,
+		}).DialContext,
+		TLSClientConfig:       &tls.Config{RootCAs: rootCAs, MinVersion: tls.VersionTLS12},
+		ForceAttemptHTTP2:     true,
+		MaxIdleConns:          32,
+		MaxIdleConnsPerHost:   16,
+		IdleConnTimeout:       90 * time.Second,
+		TLSHandshakeTimeout:   10 * time.Second,
+		ExpectContinueTimeout: time.Second,
+	}
+}
+
+// Client talks to one Konnect server with one token. Get one from
+// ClientFactory.Client; it is safe for concurrent use.
+type Client struct {
+	serverURL  string
+	factory    *ClientFactory
+	httpClient *http.Client
+	api        *konnectapi.Client
+	limiter    atomic.Pointer[limiter]
+	orgID      atomic.Pointer[string]
+	// pageSize is the page size of core-entity lists (tests make it small).
+	pageSize int
+}
+
+// ServerURL is the normalised server URL this client talks to.
+func (c *Client) ServerURL() string { return c.serverURL }
+
+// OrganizationID is the organisation Me found for this client's token, or ""
+// before Me has succeeded.
+func (c *Client) OrganizationID() string {
+	if id := c.orgID.Load(); id != nil {
+		return *id
+	}
+	return ""
+}
+
+// Organization is the Konnect organisation a token belongs to.
+type Organization struct {
+	ID   string
+	Name string
+}
+
+// Me asks Konnect whose token this client holds (GET /v3/organizations/me),
+// which also proves the token valid. From then on the client shares the rate
+// limiter of that organisation with every other client of it.
+func (c *Client) Me(ctx context.Context) (Organization, error) {
+	op := operation{verb: "get", entity: "organization"}
+	var me konnectapi.MeOrganization
+	err := c.exchange(ctx, op, &me, func(ctx context.Context) (*http.Response, error) {
+		return c.api.GetOrganizationsMe(ctx)
+	})
+	if err != nil {
+		return Organization{}, err
+	}
+	if me.Id == nil {
+		return Organization{}, fmt.Errorf("%s: answer has no organisation id", op)
+	}
+	org := Organization{ID: me.Id.String()}
+	if me.Name != nil {
+		org.Name = *me.Name
+	}
+	// Rate limits are counted per organisation on each regional server.
+	c.limiter.Store(c.factory.limiters.get("org:" + c.serverURL + "/" + org.ID))
+	c.orgID.Store(&org.ID)
+	return org, nil
+}
+
+// doer is the generated client's HTTP layer: it waits for the rate limiter,
+// authenticates, sends, records metrics and feeds the answer's rate-limit
+// headers back to the limiter.
+type doer struct {
+	client    *Client
+	token     string
+	userAgent string
+	metrics   *Metrics
+}
+
+func (d *doer) Do(req *http.Request) (*http.Response, error) {
+	ctx := req.Context()
+	op := operationFrom(ctx)
+	lim := d.client.limiter.Load()
+	waited, err := lim.wait(ctx)
+	d.metrics.observeWait(waited)
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Authorization", "Bearer "+d.token)
+	req.Header.Set("User-Agent", d.userAgent)
+	req.Header.Set("Accept", "application/json, application/problem+json")
+	start := time.Now()
+	resp, err := d.client.httpClient.Do(req)
+	if err != nil {
+		d.metrics.observeRequest(op, 0, time.Since(start))
+		return nil, err
+	}
+	d.metrics.observeRequest(op, resp.StatusCode, time.Since(start))
+	lim.observe(resp.StatusCode, resp.Header)
+	return resp, nil
+}

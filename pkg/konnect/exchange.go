@@ -1,0 +1,175 @@
+package konnect
+
+import (
+	"bytes"
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"syscall"
+)
+
+// maxResponseBody bounds how much of one answer is read; the largest
+// legitimate answers are list pages of a thousand entities.
+const maxResponseBody = 32 << 20
+
+// operation names one call for errors ("create service") and metrics
+// (operation="create", entity="service").
+type operation struct {
+	verb   string
+	entity string
+	// core marks the core-entity API, whose uniqueness violations are
+	// answered with 400 instead of 409.
+	core bool
+}
+
+func (o operation) String() string {
+	return o.verb + " " + strings.ReplaceAll(o.entity, "_", " ")
+}
+
+type operationKey struct{}
+
+func withOperation(ctx context.Context, op operation) context.Context {
+	return context.WithValue(ctx, operationKey{}, op)
+}
+
+func operationFrom(ctx context.Context) operation {
+	if op, ok := ctx.Value(operationKey{}).(operation); ok {
+		return op
+	}
+	return operation{verb: "unknown", entity: "unknown"}
+}
+
+// exchange runs one request through send (a call of the generated client)
+// and decodes a successful answer into out (nil: the body is ignored).
+// Everything else becomes one of the package's error types.
+func (c *Client) exchange(ctx context.Context, op operation, out any, send func(context.Context) (*http.Response, error)) error {
+	resp, err := send(withOperation(ctx, op))
+	if err != nil {
+		return transportError(op, err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, maxResponseBody))
+	if err != nil {
+		return transportError(op, err)
+	}
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		return classifyResponse(op, resp.StatusCode, resp.Header, body)
+	}
+	if out == nil {
+		return nil
+	}
+	if len(bytes.TrimSpace(body)) == 0 {
+		return fmt.Errorf("%s: HTTP %d with an empty body", op, resp.StatusCode)
+	}
+	if err := json.Unmarshal(body, out); err != nil {
+		return fmt.Errorf("%s: decode answer: %w", op, err)
+	}
+	return nil
+}
+
+// transportError classifies a request that got no (complete) answer.
+func transportError(op operation, err error) error {
+	var limited *RateLimitedError
+	if errors.As(err, &limited) {
+		copied := *limited
+		copied.Operation = op.String()
+		return &copied
+	}
+	if errors.Is(err, context.Canceled) {
+		return fmt.Errorf("%s: %w", op, err)
+	}
+	if message, ok := tlsTrustMessage(err); ok {
+		// A certificate nobody trusts does not heal by retrying; it needs
+		// --konnect-ca-file or a different server URL.
+		return fmt.Errorf("%s: %s: %w", op, message, err)
+	}
+	return &TransientError{Operation: op.String(), Message: transportMessage(err), Err: err}
+}
+
+// transportMessage describes a transport failure in words that do not change
+// between attempts (Go's own texts carry ephemeral local ports).
+func transportMessage(err error) string {
+	var netErr net.Error
+	var dnsErr *net.DNSError
+	switch {
+	case errors.Is(err, context.DeadlineExceeded), errors.As(err, &netErr) && netErr.Timeout():
+		return "request timed out"
+	case errors.As(err, &dnsErr):
+		return "cannot resolve host " + dnsErr.Name
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return "connection refused"
+	case errors.Is(err, syscall.ECONNRESET), errors.Is(err, syscall.EPIPE):
+		return "connection reset"
+	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+		return "connection closed before the answer was complete"
+	default:
+		return "request failed: " + cleanMessage(stripAddresses(err.Error()))
+	}
+}
+
+func tlsTrustMessage(err error) (string, bool) {
+	var unknownAuthority x509.UnknownAuthorityError
+	var invalid x509.CertificateInvalidError
+	var hostname x509.HostnameError
+	var verification *tls.CertificateVerificationError
+	switch {
+	case errors.As(err, &unknownAuthority), errors.As(err, &verification):
+		return "TLS certificate of the server is not trusted", true
+	case errors.As(err, &invalid):
+		return "TLS certificate of the server is invalid", true
+	case errors.As(err, &hostname):
+		return "TLS certificate of the server does not match its host name", true
+	}
+	return "", false
+}
+
+// stripAddresses removes "ip:port->ip:port" pairs from Go's network errors.
+func stripAddresses(s string) string {
+	fields := strings.Fields(s)
+	kept := fields[:0]
+	for _, f := range fields {
+		if strings.Contains(f, "->") {
+			continue
+		}
+		kept = append(kept, f)
+	}
+	return strings.Join(kept, " ")
+}
+
+// toWire converts one of this package's values into the generated type W by
+// way of JSON, refusing fields W does not know: a field that the generated
+// client would silently drop is a bug here, not something to send.
+func toWire[W any](v any) (W, error) {
+	var out W
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return out, err
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&out); err != nil {
+		return out, fmt.Errorf("convert %T to %T: %w", v, out, err)
+	}
+	return out, nil
+}
+
+// fromWire converts a generated type into one of this package's types by way
+// of JSON; fields this package does not model (timestamps) are dropped.
+func fromWire[E any](w any) (E, error) {
+	var out E
+	raw, err := json.Marshal(w)
+	if err != nil {
+		return out, err
+	}
+	if err := json.Unmarshal(raw, &out); err != nil {
+		return out, fmt.Errorf("convert %T to %T: %w", w, out, err)
+	}
+	return out, nil
+}
