@@ -1,0 +1,358 @@
+package operator_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/rand"
+	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
+	"k8s.io/klog/v2"
+	"k8s.io/klog/v2/ktesting"
+
+	"github.com/konnect-operator/konnect-operator/generated/clientset/versioned"
+	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
+	konnectv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/konnect/v1alpha1"
+	konnectv1alpha2 "github.com/konnect-operator/konnect-operator/pkg/apis/konnect/v1alpha2"
+	"github.com/konnect-operator/konnect-operator/pkg/konnect"
+	"github.com/konnect-operator/konnect-operator/pkg/konnectsim"
+	"github.com/konnect-operator/konnect-operator/pkg/localcluster"
+	"github.com/konnect-operator/konnect-operator/pkg/metrics"
+	"github.com/konnect-operator/konnect-operator/pkg/operator"
+)
+
+var cluster *localcluster.Cluster
+
+func TestMain(m *testing.M) {
+	os.Exit(localcluster.RunTests(m, localcluster.Options{CRDDir: filepath.Join("..", "..", "manifests", "crd")}, &cluster))
+}
+
+const (
+	testToken  = "kpat_integrationTestToken0000000000000000000000000000"
+	waitLimit  = 60 * time.Second
+	pollPeriod = 50 * time.Millisecond
+)
+
+// env is one test's world: its own namespace, its own Konnect simulator and
+// organisation, and an operator watching only that namespace.
+type env struct {
+	t       *testing.T
+	ctx     context.Context
+	ns      string
+	sim     *konnectsim.TestServer
+	orgID   string
+	kube    kubernetes.Interface
+	cs      versioned.Interface
+	opts    envOptions
+	stopOp  func()
+	opDone  chan struct{}
+	running *operator.Operator
+}
+
+type envOptions struct {
+	// syncPeriod of the operator; default one hour, so that only changes
+	// cause Konnect writes unless a test asks for a short period.
+	syncPeriod time.Duration
+	// rateLimitPerMinute of the simulator's organisation; 0 = unlimited.
+	rateLimitPerMinute int
+	// keepNamespace skips deleting the namespace at the end.
+	keepNamespace bool
+}
+
+func newEnv(t *testing.T, opts envOptions) *env {
+	t.Helper()
+	if opts.syncPeriod == 0 {
+		opts.syncPeriod = time.Hour
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	logger, _ := ktesting.NewTestContext(t)
+	ctx = klog.NewContext(ctx, logger)
+	t.Cleanup(cancel)
+
+	restConfig := rest.CopyConfig(cluster.Config)
+	restConfig.QPS, restConfig.Burst = 500, 1000
+	e := &env{
+		t:    t,
+		ctx:  ctx,
+		ns:   "it-" + rand.String(6),
+		kube: kubernetes.NewForConfigOrDie(restConfig),
+		cs:   versioned.NewForConfigOrDie(restConfig),
+		opts: opts,
+	}
+	e.sim = konnectsim.Start(t, konnectsim.Options{
+		Tokens:             map[string]string{testToken: "org-" + e.ns},
+		RateLimitPerMinute: opts.rateLimitPerMinute,
+	})
+	var ok bool
+	if e.orgID, ok = e.sim.OrganizationID("org-" + e.ns); !ok {
+		t.Fatal("the simulator does not know the test organisation")
+	}
+	if _, err := e.kube.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: e.ns}}, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	// Cleanups run last-registered first: the namespace goes while the
+	// operator still runs, which proves that deleting everything at once
+	// finishes and leaves nothing in Konnect.
+	e.startOperator()
+	if !opts.keepNamespace {
+		t.Cleanup(e.deleteNamespace)
+	}
+	return e
+}
+
+func (e *env) restConfig() *rest.Config {
+	c := rest.CopyConfig(cluster.Config)
+	c.QPS, c.Burst = 500, 1000
+	return c
+}
+
+// startOperator runs an operator for the test's namespace until stopOperator
+// or the end of the test.
+func (e *env) startOperator() {
+	e.t.Helper()
+	ctx, cancel := context.WithCancel(e.ctx)
+	op, err := operator.New(ctx, operator.Config{
+		RestConfig:      e.restConfig(),
+		WatchNamespaces: []string{e.ns},
+		SyncPeriod:      e.opts.syncPeriod,
+		WorkersPerKind:  2,
+		Registry:        metrics.NewRegistry(),
+		Konnect: konnect.Options{
+			RootCAs:           e.sim.CAPool,
+			RequestsPerSecond: 200,
+			Burst:             200,
+			Timeout:           5 * time.Second,
+		},
+	})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if err := op.Run(ctx); err != nil && ctx.Err() == nil {
+			e.t.Errorf("operator stopped: %v", err)
+		}
+	}()
+	e.running, e.stopOp, e.opDone = op, cancel, done
+	e.t.Cleanup(e.stopOperator)
+}
+
+// stopOperator stops the operator and waits until its workers are done.
+func (e *env) stopOperator() {
+	if e.stopOp == nil {
+		return
+	}
+	e.stopOp()
+	<-e.opDone
+	e.stopOp = nil
+}
+
+func (e *env) deleteNamespace() {
+	e.t.Helper()
+	ctx := context.WithoutCancel(e.ctx)
+	if err := e.kube.CoreV1().Namespaces().Delete(ctx, e.ns, metav1.DeleteOptions{}); err != nil && !apierrors.IsNotFound(err) {
+		e.t.Errorf("deleting namespace %s: %v", e.ns, err)
+		return
+	}
+	err := wait.PollUntilContextTimeout(ctx, 100*time.Millisecond, 2*waitLimit, true, func(ctx context.Context) (bool, error) {
+		_, err := e.kube.CoreV1().Namespaces().Get(ctx, e.ns, metav1.GetOptions{})
+		return apierrors.IsNotFound(err), nil
+	})
+	if err != nil {
+		e.t.Errorf("namespace %s was not deleted: %v", e.ns, err)
+		return
+	}
+	if n := e.sim.Count(e.orgID); n != 0 {
+		e.t.Errorf("deleting namespace %s left %d entities in Konnect", e.ns, n)
+	}
+}
+
+// eventually polls check until it returns nil, failing the test with its
+// last error after waitLimit.
+func (e *env) eventually(what string, check func() error) {
+	e.t.Helper()
+	var last error
+	err := wait.PollUntilContextTimeout(e.ctx, pollPeriod, waitLimit, true, func(context.Context) (bool, error) {
+		last = check()
+		return last == nil, nil
+	})
+	if err != nil {
+		e.t.Fatalf("%s: %v (last: %v)", what, err, last)
+	}
+}
+
+// never checks that fail stays nil for the whole duration.
+func (e *env) never(what string, d time.Duration, fail func() error) {
+	e.t.Helper()
+	deadline := time.Now().Add(d)
+	for time.Now().Before(deadline) {
+		if err := fail(); err != nil {
+			e.t.Fatalf("%s: %v", what, err)
+		}
+		time.Sleep(pollPeriod)
+	}
+}
+
+// conditioned is any object with status conditions.
+type conditioned interface {
+	metav1.Object
+	GetConditions() []metav1.Condition
+}
+
+func conditionIs(obj conditioned, conditionType string, status metav1.ConditionStatus, reason string) error {
+	c := meta.FindStatusCondition(obj.GetConditions(), conditionType)
+	switch {
+	case c == nil:
+		return fmt.Errorf("%s has no %s condition", obj.GetName(), conditionType)
+	case c.Status != status || (reason != "" && c.Reason != reason):
+		return fmt.Errorf("%s: %s is %s/%s (%q), want %s/%s", obj.GetName(), conditionType, c.Status, c.Reason, c.Message, status, reason)
+	case c.ObservedGeneration != obj.GetGeneration():
+		return fmt.Errorf("%s: %s observed generation %d, object is at %d", obj.GetName(), conditionType, c.ObservedGeneration, obj.GetGeneration())
+	}
+	return nil
+}
+
+func programmed(obj conditioned) error {
+	return conditionIs(obj, commonv1alpha1.ConditionProgrammed, metav1.ConditionTrue, commonv1alpha1.ReasonProgrammed)
+}
+
+// events returns the Events about the named object of the given kind.
+func (e *env) events(kind, name string) []corev1.Event {
+	list, err := e.kube.CoreV1().Events(e.ns).List(e.ctx, metav1.ListOptions{
+		FieldSelector: "involvedObject.kind=" + kind + ",involvedObject.name=" + name,
+	})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return list.Items
+}
+
+// eventuallyEvent waits for an Event with the given type and reason.
+func (e *env) eventuallyEvent(kind, name, eventType, reason string) corev1.Event {
+	e.t.Helper()
+	var found corev1.Event
+	e.eventually(fmt.Sprintf("%s Event %s on %s %s", eventType, reason, kind, name), func() error {
+		for _, ev := range e.events(kind, name) {
+			if ev.Type == eventType && ev.Reason == reason {
+				found = ev
+				return nil
+			}
+		}
+		return fmt.Errorf("no such Event yet")
+	})
+	return found
+}
+
+// entities returns what the simulator holds in a collection of a control
+// plane.
+func (e *env) entities(cpID, collection string) []map[string]any {
+	return e.sim.Entities(e.orgID, cpID, collection)
+}
+
+func (e *env) entity(cpID, collection, id string) (map[string]any, bool) {
+	for _, ent := range e.entities(cpID, collection) {
+		if ent["id"] == id {
+			return ent, true
+		}
+	}
+	return nil, false
+}
+
+// calls counts the simulator's requests whose operation matches
+// "METHOD /path/template" with the given method and a template containing
+// fragment.
+func (e *env) calls(method, fragment string) int {
+	n := 0
+	for op, count := range e.sim.Calls() {
+		if strings.HasPrefix(op, method+" ") && strings.Contains(op, fragment) {
+			n += count
+		}
+	}
+	return n
+}
+
+func tagsOf(ent map[string]any) []string {
+	raw, _ := ent["tags"].([]any)
+	out := make([]string, 0, len(raw))
+	for _, t := range raw {
+		out = append(out, fmt.Sprint(t))
+	}
+	return out
+}
+
+// --- the Konnect roots: an auth configuration and a control plane ---
+
+func (e *env) createAuthConfig(name string) *konnectv1alpha1.KonnectAPIAuthConfiguration {
+	e.t.Helper()
+	ac, err := e.cs.KonnectV1alpha1().KonnectAPIAuthConfigurations(e.ns).Create(e.ctx, &konnectv1alpha1.KonnectAPIAuthConfiguration{
+		ObjectMeta: metav1.ObjectMeta{Name: name},
+		Spec: konnectv1alpha1.KonnectAPIAuthConfigurationSpec{
+			Type:      konnectv1alpha1.KonnectAPIAuthTypeToken,
+			Token:     testToken,
+			ServerURL: e.sim.URL,
+		},
+	}, metav1.CreateOptions{})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return ac
+}
+
+func (e *env) controlPlaneObject(name, authName string) *konnectv1alpha2.KonnectGatewayControlPlane {
+	return &konnectv1alpha2.KonnectGatewayControlPlane{
+		ObjectMeta: metav1.ObjectMeta{Name: name},
+		Spec: konnectv1alpha2.KonnectGatewayControlPlaneSpec{
+			CreateControlPlaneRequest: &konnectv1alpha2.CreateControlPlaneRequest{Name: e.ns + "-" + name},
+			Konnect:                   &konnectv1alpha2.KonnectConfiguration{AuthRef: konnectv1alpha2.KonnectAPIAuthConfigurationRef{Name: authName}},
+		},
+	}
+}
+
+func (e *env) createControlPlane(name, authName string) {
+	e.t.Helper()
+	if _, err := e.cs.KonnectV1alpha2().KonnectGatewayControlPlanes(e.ns).Create(e.ctx, e.controlPlaneObject(name, authName), metav1.CreateOptions{}); err != nil {
+		e.t.Fatal(err)
+	}
+}
+
+func (e *env) controlPlane(name string) *konnectv1alpha2.KonnectGatewayControlPlane {
+	e.t.Helper()
+	cp, err := e.cs.KonnectV1alpha2().KonnectGatewayControlPlanes(e.ns).Get(e.ctx, name, metav1.GetOptions{})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return cp
+}
+
+// ready creates an auth configuration and a control plane, waits until the
+// control plane is Programmed, and returns its Konnect ID.
+func (e *env) ready() string {
+	e.t.Helper()
+	e.createAuthConfig("auth")
+	e.createControlPlane("cp", "auth")
+	var id string
+	e.eventually("control plane Programmed", func() error {
+		cp := e.controlPlane("cp")
+		id = cp.Status.ID
+		return programmed(cp)
+	})
+	return id
+}
+
+func cpRef(name string) *commonv1alpha1.ControlPlaneRef {
+	return &commonv1alpha1.ControlPlaneRef{
+		Type:                 commonv1alpha1.ControlPlaneRefKonnectNamespacedRef,
+		KonnectNamespacedRef: &commonv1alpha1.KonnectNamespacedRef{Name: name},
+	}
+}
