@@ -103,6 +103,13 @@ func kindsUnderTest(t *testing.T) []kindUnderTest {
 			t.Fatalf("CRD %s from %s is not installed: %v", file.Name, crdDir, err)
 		}
 		kind := installed.Spec.Names.Kind
+		if assumed, ok := servedVersionsAssumed[kind]; ok {
+			for _, version := range installed.Spec.Versions {
+				if version.Served && !slices.Contains(assumed, version.Name) {
+					t.Errorf("%s serves %s, but rulesByKind only has the rules of %v: add that version's rules", kind, version.Name, assumed)
+				}
+			}
+		}
 		if byKind[kind] == nil {
 			byKind[kind] = &kindUnderTest{kind: kind}
 		}

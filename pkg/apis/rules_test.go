@@ -44,3 +44,10 @@ var rulesByKind = map[string][]string{
 	"KongConsumerGroup": {"V01", "V02", "V03", "V04", "V05", "V06", "V10", "V11", "V12", "V13", "V15b",
 		"V16f"},
 }
+
+// servedVersionsAssumed names, for kinds whose rules differ between
+// versions, the only versions rulesByKind was written for. A CRD serving
+// another version needs that version's rules added above.
+var servedVersionsAssumed = map[string][]string{
+	"KonnectGatewayControlPlane": {"v1alpha2"},
+}
