@@ -1,9 +1,11 @@
 package operator_test
 
 import (
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/util/retry"
 
+	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
 	configurationv1 "github.com/konnect-operator/konnect-operator/pkg/apis/configuration/v1"
 	configurationv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/configuration/v1alpha1"
 	configurationv1beta1 "github.com/konnect-operator/konnect-operator/pkg/apis/configuration/v1beta1"
@@ -74,7 +76,7 @@ func withService(service string) func(*configurationv1alpha1.KongRoute) {
 	return func(r *configurationv1alpha1.KongRoute) {
 		r.Spec.ServiceRef = &configurationv1alpha1.ServiceRef{
 			Type:          configurationv1alpha1.ServiceRefTypeNamespacedRef,
-			NamespacedRef: &commonNamespacedRef{Name: service},
+			NamespacedRef: &commonv1alpha1.NamespacedRef{Name: service},
 		}
 	}
 }
@@ -144,4 +146,42 @@ func (e *env) consumerGroup(name string) *configurationv1beta1.KongConsumerGroup
 		e.t.Fatal(err)
 	}
 	return g
+}
+
+func (e *env) createPlugin(name, plugin, config string) {
+	e.t.Helper()
+	p := &configurationv1.KongPlugin{
+		ObjectMeta: metav1.ObjectMeta{Name: name},
+		PluginName: plugin,
+		Config:     &apiextensionsv1.JSON{Raw: []byte(config)},
+	}
+	if _, err := e.cs.ConfigurationV1().KongPlugins(e.ns).Create(e.ctx, p, metav1.CreateOptions{}); err != nil {
+		e.t.Fatal(err)
+	}
+}
+
+func (e *env) createBinding(name, plugin string, mutate ...func(*configurationv1alpha1.KongPluginBinding)) {
+	e.t.Helper()
+	b := &configurationv1alpha1.KongPluginBinding{
+		ObjectMeta: metav1.ObjectMeta{Name: name},
+		Spec: configurationv1alpha1.KongPluginBindingSpec{
+			PluginRef:       configurationv1alpha1.PluginRef{Name: plugin},
+			ControlPlaneRef: cpRef("cp"),
+		},
+	}
+	for _, m := range mutate {
+		m(b)
+	}
+	if _, err := e.cs.ConfigurationV1alpha1().KongPluginBindings(e.ns).Create(e.ctx, b, metav1.CreateOptions{}); err != nil {
+		e.t.Fatal(err)
+	}
+}
+
+func (e *env) binding(name string) *configurationv1alpha1.KongPluginBinding {
+	e.t.Helper()
+	b, err := e.cs.ConfigurationV1alpha1().KongPluginBindings(e.ns).Get(e.ctx, name, metav1.GetOptions{})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return b
 }
