@@ -1,0 +1,216 @@
+// Command konnect-operator keeps Kong Konnect equal to the Konnect custom
+// resources in a Kubernetes cluster.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/go-logr/logr/funcr"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/clientcmd"
+	"k8s.io/klog/v2"
+
+	"github.com/konnect-operator/konnect-operator/pkg/konnect"
+	"github.com/konnect-operator/konnect-operator/pkg/operator"
+)
+
+func main() {
+	if err := run(); err != nil {
+		fmt.Fprintln(os.Stderr, "konnect-operator:", err)
+		os.Exit(1)
+	}
+}
+
+type options struct {
+	kubeconfig      string
+	watchNamespaces string
+	syncPeriod      time.Duration
+	workersPerKind  int
+	kubeAPIQPS      float64
+	kubeAPIBurst    int
+
+	konnectRate    float64
+	konnectBurst   int
+	konnectTimeout time.Duration
+	konnectCAFile  string
+
+	metricsAddr string
+	healthAddr  string
+
+	leaderElect        string
+	leaseName          string
+	leaseNamespace     string
+	leaseDuration      time.Duration
+	leaseRenewDeadline time.Duration
+	leaseRetryPeriod   time.Duration
+
+	logFormat string
+}
+
+func parseFlags(fs *flag.FlagSet, args []string) (*options, error) {
+	o := &options{}
+	fs.StringVar(&o.kubeconfig, "kubeconfig", os.Getenv("KUBECONFIG"), "Path to a kubeconfig. Empty: the in-cluster configuration.")
+	fs.StringVar(&o.watchNamespaces, "watch-namespaces", "", "Comma-separated namespaces to watch. Empty: every namespace.")
+	fs.DurationVar(&o.syncPeriod, "sync-period", time.Minute, "How often an unchanged entity is written to Konnect again, overwriting changes made outside the cluster.")
+	fs.IntVar(&o.workersPerKind, "workers-per-kind", 4, "How many objects of one kind are reconciled at once.")
+	fs.Float64Var(&o.kubeAPIQPS, "kube-api-qps", 50, "Queries per second to the Kubernetes API server.")
+	fs.IntVar(&o.kubeAPIBurst, "kube-api-burst", 100, "Burst of queries to the Kubernetes API server.")
+	fs.Float64Var(&o.konnectRate, "konnect-rate-limit", 10, "Requests per second to Konnect, per organisation, shared by every controller. The limiter also slows down as Konnect's RateLimit-Remaining falls and waits out every 429.")
+	fs.IntVar(&o.konnectBurst, "konnect-burst", 20, "Burst of requests to Konnect, per organisation.")
+	fs.DurationVar(&o.konnectTimeout, "konnect-request-timeout", 30*time.Second, "Timeout of one request to Konnect.")
+	fs.StringVar(&o.konnectCAFile, "konnect-ca-file", "", "PEM file of extra certificate authorities to trust for Konnect (for example a Konnect simulator's).")
+	fs.StringVar(&o.metricsAddr, "metrics-bind-address", ":8080", "Address of the /metrics endpoint. Empty or 0 disables it.")
+	fs.StringVar(&o.healthAddr, "health-probe-bind-address", ":8081", "Address of the /healthz and /readyz endpoints. Empty or 0 disables them.")
+	fs.StringVar(&o.leaderElect, "leader-elect", "auto", "Run controllers only while holding a Lease: true, false, or auto (true in a cluster, false outside).")
+	fs.StringVar(&o.leaseName, "leader-elect-resource-name", "konnect-operator", "Name of the leader-election Lease.")
+	fs.StringVar(&o.leaseNamespace, "leader-elect-resource-namespace", "", "Namespace of the leader-election Lease. Empty: the operator's own namespace.")
+	fs.DurationVar(&o.leaseDuration, "leader-elect-lease-duration", 15*time.Second, "How long a standby waits after the last renewal before taking over.")
+	fs.DurationVar(&o.leaseRenewDeadline, "leader-elect-renew-deadline", 10*time.Second, "How long the leader tries to renew before giving up the lease.")
+	fs.DurationVar(&o.leaseRetryPeriod, "leader-elect-retry-period", 2*time.Second, "How often candidates try to acquire or renew the lease.")
+	fs.StringVar(&o.logFormat, "log-format", "text", "Log format: text or json.")
+	klog.InitFlags(fs)
+	if err := fs.Parse(args); err != nil {
+		return nil, err
+	}
+	return o, nil
+}
+
+func run() error {
+	o, err := parseFlags(flag.CommandLine, os.Args[1:])
+	if err != nil {
+		return err
+	}
+	switch o.logFormat {
+	case "text":
+	case "json":
+		klog.SetLogger(funcr.NewJSON(func(obj string) { fmt.Fprintln(os.Stderr, obj) }, funcr.Options{
+			LogTimestamp: true, Verbosity: verbosity(),
+		}))
+	default:
+		return fmt.Errorf("--log-format must be text or json, not %q", o.logFormat)
+	}
+	defer klog.Flush()
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	logger := klog.FromContext(ctx)
+
+	restConfig, inCluster, err := kubeConfig(o.kubeconfig)
+	if err != nil {
+		return err
+	}
+	restConfig.QPS = float32(o.kubeAPIQPS)
+	restConfig.Burst = o.kubeAPIBurst
+	restConfig.UserAgent = "konnect-operator"
+
+	cfg := operator.Config{
+		RestConfig:     restConfig,
+		SyncPeriod:     o.syncPeriod,
+		WorkersPerKind: o.workersPerKind,
+		Konnect: konnect.Options{
+			RequestsPerSecond: o.konnectRate,
+			Burst:             o.konnectBurst,
+			Timeout:           o.konnectTimeout,
+			UserAgent:         "konnect-operator",
+		},
+		MetricsAddr: disabledIfZero(o.metricsAddr),
+		HealthAddr:  disabledIfZero(o.healthAddr),
+	}
+	if o.watchNamespaces != "" {
+		for _, ns := range strings.Split(o.watchNamespaces, ",") {
+			if ns = strings.TrimSpace(ns); ns != "" {
+				cfg.WatchNamespaces = append(cfg.WatchNamespaces, ns)
+			}
+		}
+	}
+	if o.konnectCAFile != "" {
+		if cfg.Konnect.RootCAs, err = konnect.LoadCAFile(o.konnectCAFile); err != nil {
+			return err
+		}
+	}
+	elect := o.leaderElect == "true" || (o.leaderElect == "auto" && inCluster)
+	if o.leaderElect != "true" && o.leaderElect != "false" && o.leaderElect != "auto" {
+		return fmt.Errorf("--leader-elect must be true, false or auto, not %q", o.leaderElect)
+	}
+	if elect {
+		identity, err := os.Hostname()
+		if err != nil {
+			return err
+		}
+		cfg.Identity = fmt.Sprintf("%s_%d", identity, os.Getpid())
+		cfg.LeaderElection = operator.LeaderElection{
+			Enabled:       true,
+			LeaseName:     o.leaseName,
+			Namespace:     leaseNamespace(o.leaseNamespace),
+			LeaseDuration: o.leaseDuration,
+			RenewDeadline: o.leaseRenewDeadline,
+			RetryPeriod:   o.leaseRetryPeriod,
+		}
+	}
+
+	op, err := operator.New(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	logger.Info("Starting konnect-operator", "namespaces", cfg.WatchNamespaces, "syncPeriod", cfg.SyncPeriod,
+		"leaderElection", elect, "workersPerKind", cfg.WorkersPerKind)
+	if err := op.Run(ctx); err != nil && !errors.Is(err, context.Canceled) {
+		return err
+	}
+	logger.Info("Stopped")
+	return nil
+}
+
+// kubeConfig loads the kubeconfig at path, or the in-cluster configuration
+// when path is empty, and says which it used.
+func kubeConfig(path string) (*rest.Config, bool, error) {
+	if path == "" {
+		cfg, err := rest.InClusterConfig()
+		if err != nil {
+			return nil, false, fmt.Errorf("no --kubeconfig given and not running in a cluster: %w", err)
+		}
+		return cfg, true, nil
+	}
+	cfg, err := clientcmd.BuildConfigFromFlags("", path)
+	return cfg, false, err
+}
+
+// leaseNamespace defaults the Lease's namespace to the operator's own.
+func leaseNamespace(flagValue string) string {
+	if flagValue != "" {
+		return flagValue
+	}
+	if ns := os.Getenv("POD_NAMESPACE"); ns != "" {
+		return ns
+	}
+	if data, err := os.ReadFile("/var/run/secrets/kubernetes.io/serviceaccount/namespace"); err == nil {
+		return strings.TrimSpace(string(data))
+	}
+	return "default"
+}
+
+func disabledIfZero(addr string) string {
+	if addr == "0" {
+		return ""
+	}
+	return addr
+}
+
+// verbosity reads klog's -v for the JSON logger.
+func verbosity() int {
+	if f := flag.CommandLine.Lookup("v"); f != nil {
+		var v int
+		if _, err := fmt.Sscan(f.Value.String(), &v); err == nil {
+			return v
+		}
+	}
+	return 0
+}

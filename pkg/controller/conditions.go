@@ -1,0 +1,79 @@
+package controller
+
+import (
+	"sort"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
+)
+
+// Condition builds a condition of the given type; SetCondition fills in its
+// observedGeneration and transition time.
+func Condition(conditionType string, status metav1.ConditionStatus, reason, message string) metav1.Condition {
+	return metav1.Condition{Type: conditionType, Status: status, Reason: reason, Message: message}
+}
+
+// TrueCondition builds a True condition.
+func TrueCondition(conditionType, reason, message string) metav1.Condition {
+	return Condition(conditionType, metav1.ConditionTrue, reason, message)
+}
+
+// FalseCondition builds a False condition.
+func FalseCondition(conditionType, reason, message string) metav1.Condition {
+	return Condition(conditionType, metav1.ConditionFalse, reason, message)
+}
+
+// conditionHolder is anything with status conditions.
+type conditionHolder interface {
+	metav1.Object
+	GetConditions() []metav1.Condition
+	SetConditions([]metav1.Condition)
+}
+
+// SetCondition sets c on obj with obj's generation. The transition time
+// only moves when the status changes, so an unchanged condition leaves the
+// status byte-for-byte equal and no write follows.
+func SetCondition(obj conditionHolder, c metav1.Condition) {
+	c.ObservedGeneration = obj.GetGeneration()
+	conditions := obj.GetConditions()
+	meta.SetStatusCondition(&conditions, c)
+	obj.SetConditions(conditions)
+}
+
+// RemoveCondition removes the condition of the given type, if present.
+func RemoveCondition(obj conditionHolder, conditionType string) {
+	conditions := obj.GetConditions()
+	if meta.RemoveStatusCondition(&conditions, conditionType) {
+		obj.SetConditions(conditions)
+	}
+}
+
+// IsConditionTrue reports whether obj has the condition of the given type
+// with status True.
+func IsConditionTrue(conditions []metav1.Condition, conditionType string) bool {
+	return meta.IsStatusConditionTrue(conditions, conditionType)
+}
+
+// IsProgrammed reports whether obj is Programmed=True for its current
+// generation.
+func IsProgrammed(obj conditionHolder) bool {
+	c := meta.FindStatusCondition(obj.GetConditions(), commonv1alpha1.ConditionProgrammed)
+	return c != nil && c.Status == metav1.ConditionTrue && c.ObservedGeneration == obj.GetGeneration()
+}
+
+// falseConditionsMessage names the False conditions among conditions, with
+// their messages, in a stable order: the Programmed message when a
+// reference is not usable.
+func falseConditionsMessage(conditions []metav1.Condition) string {
+	var parts []string
+	for _, c := range conditions {
+		if c.Status == metav1.ConditionFalse {
+			parts = append(parts, c.Type+": "+c.Message)
+		}
+	}
+	sort.Strings(parts)
+	return strings.Join(parts, "; ")
+}

@@ -1,0 +1,272 @@
+package controller
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"reflect"
+	"sync"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/util/workqueue"
+	"k8s.io/klog/v2"
+
+	"github.com/konnect-operator/konnect-operator/pkg/metrics"
+)
+
+// Result tells the loop what to do after a successful reconcile.
+type Result struct {
+	// RequeueAfter, when positive, reconciles the object again after this
+	// long (the sync period, or the rest of it).
+	RequeueAfter time.Duration
+}
+
+// Reconciler brings one object to its desired state.
+type Reconciler interface {
+	Reconcile(ctx context.Context, key cache.ObjectName) (Result, error)
+}
+
+// ReconcilerFunc adapts a function to Reconciler.
+type ReconcilerFunc func(ctx context.Context, key cache.ObjectName) (Result, error)
+
+// Reconcile implements Reconciler.
+func (f ReconcilerFunc) Reconcile(ctx context.Context, key cache.ObjectName) (Result, error) {
+	return f(ctx, key)
+}
+
+// Options configure a Controller.
+type Options struct {
+	// Workers is how many items are reconciled at once.
+	Workers int
+	// MetricsProvider reports the work queue's state.
+	MetricsProvider workqueue.MetricsProvider
+	// Metrics counts and times reconciles.
+	Metrics *metrics.ControllerMetrics
+	// RateLimiter spaces out retries of failing items. Default: per-item
+	// exponential backoff from 50ms to 5 minutes.
+	RateLimiter workqueue.TypedRateLimiter[cache.ObjectName]
+}
+
+// Controller runs the work queue of one kind.
+type Controller[T Object] struct {
+	kind       string
+	informer   *Informer[T]
+	queue      workqueue.TypedRateLimitingInterface[cache.ObjectName]
+	reconciler Reconciler
+	workers    int
+	metrics    *metrics.ControllerMetrics
+	sources    []EventSource
+}
+
+// New returns a controller for kind that enqueues an object whenever its
+// generation, labels, annotations, finalizers or deletion timestamp change.
+// Status-only updates are ignored. Register dependencies with Watch before
+// the informers start.
+func New[T Object](kind string, informer *Informer[T], reconciler Reconciler, opts Options) (*Controller[T], error) {
+	if opts.Workers < 1 {
+		opts.Workers = 1
+	}
+	rateLimiter := opts.RateLimiter
+	if rateLimiter == nil {
+		rateLimiter = workqueue.NewTypedItemExponentialFailureRateLimiter[cache.ObjectName](50*time.Millisecond, 5*time.Minute)
+	}
+	c := &Controller[T]{
+		kind:     kind,
+		informer: informer,
+		queue: workqueue.NewTypedRateLimitingQueueWithConfig(rateLimiter, workqueue.TypedRateLimitingQueueConfig[cache.ObjectName]{
+			Name:            kind,
+			MetricsProvider: opts.MetricsProvider,
+		}),
+		reconciler: reconciler,
+		workers:    opts.Workers,
+		metrics:    opts.Metrics,
+	}
+	err := informer.AddEventHandler(cache.TypedResourceEventHandlerFuncs[T]{
+		AddFunc: func(obj T) { c.Enqueue(cache.MetaObjectToName(obj)) },
+		UpdateFunc: func(oldObj, newObj T) {
+			if specOrMetadataChanged(oldObj, newObj) {
+				c.Enqueue(cache.MetaObjectToName(newObj))
+			}
+		},
+		DeleteFunc: func(obj cache.DeletedObject[T]) { c.Enqueue(obj.GetObjectName()) },
+	})
+	if err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// specOrMetadataChanged reports whether an update is one the loop acts on.
+// Status-only updates (the operator's own status writes among them) are not.
+func specOrMetadataChanged(oldObj, newObj metav1.Object) bool {
+	return oldObj.GetGeneration() != newObj.GetGeneration() ||
+		!reflect.DeepEqual(oldObj.GetLabels(), newObj.GetLabels()) ||
+		!reflect.DeepEqual(oldObj.GetAnnotations(), newObj.GetAnnotations()) ||
+		!reflect.DeepEqual(oldObj.GetFinalizers(), newObj.GetFinalizers()) ||
+		!oldObj.GetDeletionTimestamp().Equal(newObj.GetDeletionTimestamp())
+}
+
+// Dependency says that objects of the controller's kind refer to objects
+// that Source watches: whenever one of those changes, the objects that refer
+// to it are reconciled. Keys returns the keys ("namespace/name", or "name"
+// for cluster-scoped kinds) of the objects obj refers to. SourceKey, when
+// set, maps a source object to the key its dependents are indexed under
+// instead (for example a KongReferenceGrant to its namespace).
+type Dependency[T Object] struct {
+	Name      string
+	Source    EventSource
+	Keys      func(obj T) []string
+	SourceKey func(source metav1.Object) string
+}
+
+// Watch registers a dependency: an index on this controller's informer and
+// a handler on the source that enqueues the dependents.
+func (c *Controller[T]) Watch(dep Dependency[T]) error {
+	index := "ref:" + dep.Name
+	if err := c.informer.AddIndex(index, dep.Keys); err != nil {
+		return err
+	}
+	enqueueDependents := func(item any) {
+		if tombstone, ok := item.(cache.DeletedFinalStateUnknown); ok {
+			item = tombstone.Obj
+		}
+		source, ok := item.(metav1.Object)
+		if !ok {
+			return
+		}
+		key := cache.MetaObjectToName(source).String()
+		if dep.SourceKey != nil {
+			key = dep.SourceKey(source)
+		}
+		dependents, err := c.informer.ByIndex(index, key)
+		if err != nil {
+			utilruntime.HandleError(fmt.Errorf("finding %s objects that refer to %s: %w", c.kind, key, err))
+			return
+		}
+		for _, obj := range dependents {
+			c.Enqueue(cache.MetaObjectToName(obj))
+		}
+	}
+	c.sources = append(c.sources, dep.Source)
+	return dep.Source.AddUntypedEventHandler(cache.ResourceEventHandlerFuncs{
+		AddFunc: enqueueDependents,
+		UpdateFunc: func(oldItem, newItem any) {
+			if resourceVersion(oldItem) != resourceVersion(newItem) {
+				enqueueDependents(newItem)
+			}
+		},
+		DeleteFunc: enqueueDependents,
+	})
+}
+
+func resourceVersion(item any) string {
+	if obj, ok := item.(interface{ GetResourceVersion() string }); ok {
+		return obj.GetResourceVersion()
+	}
+	return ""
+}
+
+// Enqueue adds key to the queue now.
+func (c *Controller[T]) Enqueue(key cache.ObjectName) { c.queue.Add(key) }
+
+// Kind returns the kind the controller reconciles.
+func (c *Controller[T]) Kind() string { return c.kind }
+
+// HasSynced reports whether the controller's own informer and every
+// dependency's informer have synced.
+func (c *Controller[T]) HasSynced() bool {
+	if !c.informer.HasSynced() {
+		return false
+	}
+	for _, s := range c.sources {
+		if !s.HasSynced() {
+			return false
+		}
+	}
+	return true
+}
+
+// Run waits for the caches, runs the workers until ctx is cancelled, then
+// shuts the queue down and waits for the workers to finish what they hold.
+func (c *Controller[T]) Run(ctx context.Context) error {
+	logger := klog.FromContext(ctx).WithValues("controller", c.kind)
+	ctx = klog.NewContext(ctx, logger)
+	defer utilruntime.HandleCrashWithContext(ctx)
+
+	if !cache.WaitForNamedCacheSyncWithContext(ctx, c.HasSynced) {
+		c.queue.ShutDown()
+		return fmt.Errorf("%s: caches did not sync: %w", c.kind, context.Cause(ctx))
+	}
+	if s, ok := c.reconciler.(interface{ Started(time.Time) }); ok {
+		s.Started(time.Now())
+	}
+	logger.Info("Starting workers", "count", c.workers)
+	var wg sync.WaitGroup
+	for range c.workers {
+		wg.Go(func() {
+			for c.processNextItem(ctx) {
+			}
+		})
+	}
+	<-ctx.Done()
+	logger.Info("Shutting down workers")
+	c.queue.ShutDownWithDrain()
+	wg.Wait()
+	return nil
+}
+
+func (c *Controller[T]) processNextItem(ctx context.Context) bool {
+	key, shutdown := c.queue.Get()
+	if shutdown {
+		return false
+	}
+	defer c.queue.Done(key)
+
+	logger := klog.FromContext(ctx).WithValues("object", key)
+	ctx = klog.NewContext(ctx, logger)
+	start := time.Now()
+	result, err := c.reconciler.Reconcile(ctx, key)
+	c.metrics.ObserveReconcile(c.kind, c.handleResult(ctx, key, result, err), time.Since(start))
+	return true
+}
+
+// handleResult decides what happens to key after a reconcile and returns the
+// result label for the metrics.
+func (c *Controller[T]) handleResult(ctx context.Context, key cache.ObjectName, result Result, err error) string {
+	logger := klog.FromContext(ctx)
+	var rateLimited *RateLimitedError
+	var permanent *PermanentError
+	switch {
+	case err == nil:
+		c.queue.Forget(key)
+		if result.RequeueAfter > 0 {
+			c.queue.AddAfter(key, result.RequeueAfter)
+		}
+		return metrics.ResultSuccess
+	case errors.As(err, &rateLimited):
+		// A 429 is Konnect asking us to wait, not a failure: no backoff grows.
+		logger.V(2).Info("Konnect rate limit reached; waiting", "delay", rateLimited.Delay)
+		c.queue.AddAfter(key, rateLimited.Delay)
+		return metrics.ResultRateLimited
+	case errors.As(err, &permanent):
+		c.queue.Forget(key)
+		logger.V(2).Info("Not retrying until something changes", "err", err, "retryAfter", permanent.RetryAfter)
+		if permanent.RetryAfter > 0 {
+			c.queue.AddAfter(key, permanent.RetryAfter)
+		}
+		return metrics.ResultError
+	case apierrors.IsConflict(err):
+		// Our cached copy was stale; the next attempt reads the new one.
+		logger.V(4).Info("Object changed while reconciling; retrying", "err", err)
+		c.queue.AddRateLimited(key)
+		return metrics.ResultRequeue
+	default:
+		utilruntime.HandleErrorWithContext(ctx, err, "Reconcile failed; retrying with backoff", "kind", c.kind, "object", key)
+		c.queue.AddRateLimited(key)
+		return metrics.ResultError
+	}
+}

@@ -1,0 +1,370 @@
+package controller
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/tools/record"
+	"k8s.io/klog/v2"
+	"k8s.io/utils/clock"
+
+	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
+	"github.com/konnect-operator/konnect-operator/pkg/konnect"
+	"github.com/konnect-operator/konnect-operator/pkg/metrics"
+)
+
+// Event reasons.
+const (
+	EventCreated         = "Created"
+	EventUpdated         = "Updated"
+	EventDeleted         = "Deleted"
+	EventFound           = "FoundByUID"
+	EventReferenceFailed = "ReferencesNotReady"
+)
+
+// ReconcilerOptions configure an EntityReconciler.
+type ReconcilerOptions struct {
+	// SyncPeriod is how often an unchanged entity is written to Konnect
+	// again, so that changes made outside the cluster are overwritten.
+	SyncPeriod time.Duration
+	// Clock defaults to the real clock.
+	Clock clock.PassiveClock
+	// Metrics counts status writes and entity operations.
+	Metrics *metrics.ControllerMetrics
+}
+
+// EntityReconciler implements the seed algorithm for one kind.
+type EntityReconciler[T Entity, D any] struct {
+	kind       string
+	adapter    Adapter[T, D]
+	informer   *Informer[T]
+	clients    ClientGetter[T]
+	konnect    ClientSource
+	recorder   record.EventRecorder
+	clock      clock.PassiveClock
+	syncPeriod time.Duration
+	metrics    *metrics.ControllerMetrics
+	state      *syncState
+	// startedAt separates objects created while this reconciler runs (their
+	// entities can only come from it) from older ones, whose entity may
+	// have been created by an earlier process, or an earlier leader, that
+	// stopped before writing the ID to the status.
+	startedAt time.Time
+}
+
+// NewEntityReconciler returns the reconciler of one kind.
+func NewEntityReconciler[T Entity, D any](adapter Adapter[T, D], informer *Informer[T], clients ClientGetter[T], konnectClients ClientSource, recorder record.EventRecorder, opts ReconcilerOptions) *EntityReconciler[T, D] {
+	if opts.Clock == nil {
+		opts.Clock = clock.RealClock{}
+	}
+	return &EntityReconciler[T, D]{
+		kind:       adapter.GroupVersionKind().Kind,
+		adapter:    adapter,
+		informer:   informer,
+		clients:    clients,
+		konnect:    konnectClients,
+		recorder:   recorder,
+		clock:      opts.Clock,
+		syncPeriod: opts.SyncPeriod,
+		metrics:    opts.Metrics,
+		state:      newSyncState(),
+		startedAt:  opts.Clock.Now(),
+	}
+}
+
+// Started records when the reconciler's workers started.
+func (r *EntityReconciler[T, D]) Started(at time.Time) { r.startedAt = at }
+
+// Reconcile implements Reconciler.
+func (r *EntityReconciler[T, D]) Reconcile(ctx context.Context, key cache.ObjectName) (Result, error) {
+	cached, err := r.informer.Get(key.Namespace, key.Name)
+	if apierrors.IsNotFound(err) {
+		r.state.forget(key)
+		return Result{}, nil
+	}
+	if err != nil {
+		return Result{}, err
+	}
+	if !r.adapter.Managed(cached) {
+		return Result{}, nil
+	}
+	obj := cached.DeepCopyObject().(T)
+	if obj.GetDeletionTimestamp() != nil {
+		return r.finalize(ctx, key, cached, obj)
+	}
+	return r.sync(ctx, key, cached, obj)
+}
+
+func (r *EntityReconciler[T, D]) sync(ctx context.Context, key cache.ObjectName, cached, obj T) (Result, error) {
+	logger := klog.FromContext(ctx)
+	res, err := r.adapter.Resolve(ctx, obj, ForSync)
+	if err != nil {
+		return Result{}, err
+	}
+	r.applyReferenceConditions(obj, res.Conditions)
+	if !res.Ready {
+		message := falseConditionsMessage(obj.GetConditions())
+		SetCondition(obj, FalseCondition(commonv1alpha1.ConditionProgrammed, commonv1alpha1.ReasonConditionWithStatusFalseExists, message))
+		changed, err := r.writeStatus(ctx, cached, obj)
+		if changed {
+			r.recorder.Event(obj, corev1.EventTypeWarning, EventReferenceFailed, message)
+		}
+		// The references' own changes enqueue this object again.
+		return Result{}, err
+	}
+	if err := r.ensureFinalizer(ctx, obj); err != nil {
+		return Result{}, err
+	}
+	client, err := r.konnect.Client(res.Placement.Auth.ServerURL, res.Placement.Auth.Token)
+	if err != nil {
+		return r.failed(ctx, cached, obj, commonv1alpha1.ReasonKonnectAPIOpFailed, err)
+	}
+	desired, err := r.adapter.Desired(ctx, obj, res.Placement)
+	if err != nil {
+		return r.failed(ctx, cached, obj, commonv1alpha1.ReasonFailedToCreate, Permanent(err, r.syncPeriod))
+	}
+	fp, err := fingerprint(desired, obj)
+	if err != nil {
+		return Result{}, err
+	}
+
+	now := r.clock.Now()
+	id := obj.KonnectStatus(false).GetKonnectID()
+	created, changed := false, true
+	if id == "" {
+		if id, err = r.create(ctx, client, obj, res.Placement, desired); err != nil {
+			return r.failed(ctx, cached, obj, commonv1alpha1.ReasonFailedToCreate, err)
+		}
+		created = true
+	} else {
+		wait := r.state.due(key, obj.GetUID(), fp, IsProgrammed(cached), now, r.syncPeriod)
+		if wait > 0 {
+			// Nothing to write to Konnect yet; the status may still need to
+			// say so again (a reference that was broken came back).
+			r.markProgrammed(obj, res.Placement, id)
+			_, err := r.writeStatus(ctx, cached, obj)
+			return Result{RequeueAfter: wait}, err
+		}
+		changed = !r.state.isSynced(key, obj.GetUID(), fp)
+		r.metrics.EntityOperation(r.kind, "update")
+		err = r.adapter.Update(ctx, client, obj, res.Placement, id, desired)
+		if konnect.IsNotFound(err) {
+			logger.Info("Entity is gone from Konnect; creating it again", "id", id)
+			id, err = r.create(ctx, client, obj, res.Placement, desired)
+			created = err == nil
+		}
+		if err != nil {
+			return r.failed(ctx, cached, obj, commonv1alpha1.ReasonFailedToUpdate, err)
+		}
+	}
+	if after, ok := any(r.adapter).(AfterSyncer[T]); ok {
+		if err := after.AfterSync(ctx, client, obj, res.Placement, id, created); err != nil {
+			r.markProgrammed(obj, res.Placement, id) // the entity exists: keep its ID
+			return r.failed(ctx, cached, obj, commonv1alpha1.ReasonFailedToUpdate, err)
+		}
+	}
+	r.state.synced(key, obj.GetUID(), fp, now)
+	r.markProgrammed(obj, res.Placement, id)
+	if _, err := r.writeStatus(ctx, cached, obj); err != nil {
+		return Result{}, err
+	}
+	switch {
+	case created:
+		r.recorder.Eventf(obj, corev1.EventTypeNormal, EventCreated, "Created %s in Konnect with ID %s", r.kind, id)
+	case changed:
+		r.recorder.Eventf(obj, corev1.EventTypeNormal, EventUpdated, "Updated %s %s in Konnect", r.kind, id)
+	}
+	return Result{RequeueAfter: r.syncPeriod}, nil
+}
+
+// create creates the entity, unless it already exists with this object's
+// UID, and returns its ID. Never a duplicate: an entity is looked up by its
+// UID before creating when it may exist already, and after a conflict.
+func (r *EntityReconciler[T, D]) create(ctx context.Context, client *konnect.Client, obj T, p Placement, desired D) (string, error) {
+	if r.mayExistAlready(obj) {
+		if id, err := r.adopt(ctx, client, obj, p, desired); id != "" || err != nil {
+			return id, err
+		}
+	}
+	r.metrics.EntityOperation(r.kind, "create")
+	id, err := r.adapter.Create(ctx, client, obj, p, desired)
+	switch {
+	case err == nil:
+		return id, nil
+	case konnect.IsConflict(err):
+		if found, adoptErr := r.adopt(ctx, client, obj, p, desired); found != "" || adoptErr != nil {
+			return found, adoptErr
+		}
+		// Another entity holds a unique field (a name, a username): only a
+		// spec change can fix that.
+		return "", Permanent(err, r.syncPeriod)
+	case outcomeUnknown(err):
+		r.state.markCreateOutcomeUnknown(obj.GetUID())
+	}
+	return "", err
+}
+
+// adopt finds the entity tagged with obj's UID and writes desired over it,
+// returning its ID, or "" when there is none.
+func (r *EntityReconciler[T, D]) adopt(ctx context.Context, client *konnect.Client, obj T, p Placement, desired D) (string, error) {
+	id, err := r.adapter.FindByUID(ctx, client, obj, p)
+	if err != nil || id == "" {
+		return "", err
+	}
+	r.metrics.EntityOperation(r.kind, "update")
+	if err := r.adapter.Update(ctx, client, obj, p, id, desired); err != nil {
+		if konnect.IsNotFound(err) {
+			return "", nil
+		}
+		return "", err
+	}
+	klog.FromContext(ctx).Info("Found the entity by its UID tag; taking it over", "id", id)
+	r.recorder.Eventf(obj, corev1.EventTypeNormal, EventFound, "Found %s %s in Konnect by its UID tag and took it over", r.kind, id)
+	return id, nil
+}
+
+func (r *EntityReconciler[T, D]) mayExistAlready(obj T) bool {
+	return obj.GetCreationTimestamp().Time.Before(r.startedAt) || r.state.isCreateOutcomeUnknown(obj.GetUID())
+}
+
+// outcomeUnknown reports whether a failed create may have created the
+// entity anyway.
+func outcomeUnknown(err error) bool {
+	return !konnect.IsInvalidInput(err) && !konnect.IsAuth(err) && !konnect.IsConflict(err) &&
+		!konnect.IsNotFound(err) && !isRateLimited(err)
+}
+
+func isRateLimited(err error) bool {
+	var rl *konnect.RateLimitedError
+	return errors.As(err, &rl)
+}
+
+func (r *EntityReconciler[T, D]) finalize(ctx context.Context, key cache.ObjectName, cached, obj T) (Result, error) {
+	if !hasFinalizer(obj, commonv1alpha1.FinalizerKonnectCleanup) {
+		r.state.forget(key)
+		return Result{}, nil
+	}
+	if wait := obj.GetDeletionTimestamp().Sub(r.clock.Now()); wait > 0 {
+		return Result{RequeueAfter: wait}, nil
+	}
+	res, err := r.adapter.Resolve(ctx, obj, ForDelete)
+	if err != nil {
+		return Result{}, err
+	}
+	if !res.Gone {
+		if !res.Ready {
+			r.applyReferenceConditions(obj, res.Conditions)
+			err := fmt.Errorf("cannot delete the entity from Konnect: %s", falseConditionsMessage(obj.GetConditions()))
+			return r.failed(ctx, cached, obj, commonv1alpha1.ReasonKonnectAPIOpFailed, err)
+		}
+		client, err := r.konnect.Client(res.Placement.Auth.ServerURL, res.Placement.Auth.Token)
+		if err != nil {
+			return r.failed(ctx, cached, obj, commonv1alpha1.ReasonKonnectAPIOpFailed, err)
+		}
+		id := obj.KonnectStatus(false).GetKonnectID()
+		if id == "" {
+			// A create may have succeeded without its ID reaching the status.
+			if id, err = r.adapter.FindByUID(ctx, client, obj, res.Placement); err != nil {
+				return r.failed(ctx, cached, obj, commonv1alpha1.ReasonKonnectAPIOpFailed, err)
+			}
+		}
+		if id != "" {
+			r.metrics.EntityOperation(r.kind, "delete")
+			err := r.adapter.Delete(ctx, client, obj, res.Placement, id)
+			if err != nil && !konnect.IsNotFound(err) {
+				return r.failed(ctx, cached, obj, commonv1alpha1.ReasonKonnectAPIOpFailed, err)
+			}
+			r.recorder.Eventf(obj, corev1.EventTypeNormal, EventDeleted, "Deleted %s %s from Konnect", r.kind, id)
+		}
+	}
+	if err := r.removeFinalizers(ctx, obj); err != nil {
+		return Result{}, err
+	}
+	r.state.forget(key)
+	return Result{}, nil
+}
+
+// failed records a failed Konnect call: Programmed=False with Konnect's
+// message and a Warning Event. A 429 is not a failure: the status is left
+// alone and the object waits for the delay.
+func (r *EntityReconciler[T, D]) failed(ctx context.Context, cached, obj T, reason string, err error) (Result, error) {
+	var rl *konnect.RateLimitedError
+	if errors.As(err, &rl) {
+		return Result{}, &RateLimitedError{Delay: rl.RetryAfter, Err: err}
+	}
+	var withReason *ReasonError
+	if errors.As(err, &withReason) {
+		reason = withReason.Reason
+	}
+	SetCondition(obj, FalseCondition(commonv1alpha1.ConditionProgrammed, reason, err.Error()))
+	if _, werr := r.writeStatus(ctx, cached, obj); werr != nil {
+		klog.FromContext(ctx).V(2).Info("Could not record the failure in the status", "err", werr)
+	}
+	r.recorder.Event(obj, corev1.EventTypeWarning, reason, err.Error())
+	if konnect.IsAuth(err) || konnect.IsInvalidInput(err) {
+		// Retrying will not help until the spec, the token or a referenced
+		// object changes, and those changes enqueue the object.
+		return Result{}, Permanent(err, r.syncPeriod)
+	}
+	return Result{}, err
+}
+
+func (r *EntityReconciler[T, D]) markProgrammed(obj T, p Placement, id string) {
+	status := obj.KonnectStatus(true)
+	status.ID = id
+	status.ServerURL = p.Auth.ServerURL
+	status.OrgID = p.Auth.OrgID
+	SetCondition(obj, TrueCondition(commonv1alpha1.ConditionProgrammed, commonv1alpha1.ReasonProgrammed, ""))
+}
+
+// applyReferenceConditions sets the reference conditions Resolve returned
+// and removes those of the adapter's types that no longer apply.
+func (r *EntityReconciler[T, D]) applyReferenceConditions(obj T, conditions []metav1.Condition) {
+	present := map[string]bool{}
+	for _, c := range conditions {
+		present[c.Type] = true
+		SetCondition(obj, c)
+	}
+	for _, t := range r.adapter.ConditionTypes() {
+		if !present[t] {
+			RemoveCondition(obj, t)
+		}
+	}
+}
+
+func (r *EntityReconciler[T, D]) writeStatus(ctx context.Context, cached, obj T) (bool, error) {
+	written, err := WriteStatus(ctx, r.clients(obj.GetNamespace()), cached, obj)
+	if written {
+		r.metrics.StatusWritten(r.kind)
+	}
+	return written, err
+}
+
+func (r *EntityReconciler[T, D]) ensureFinalizer(ctx context.Context, obj T) error {
+	if hasFinalizer(obj, commonv1alpha1.FinalizerKonnectCleanup) {
+		return nil
+	}
+	return updateFinalizers(ctx, r.clients(obj.GetNamespace()), obj, append(obj.GetFinalizers(), commonv1alpha1.FinalizerKonnectCleanup))
+}
+
+func (r *EntityReconciler[T, D]) removeFinalizers(ctx context.Context, obj T) error {
+	remove := map[string]bool{commonv1alpha1.FinalizerKonnectCleanup: true}
+	if extra, ok := any(r.adapter).(interface{ ExtraFinalizers() []string }); ok {
+		for _, f := range extra.ExtraFinalizers() {
+			remove[f] = true
+		}
+	}
+	var keep []string
+	for _, f := range obj.GetFinalizers() {
+		if !remove[f] {
+			keep = append(keep, f)
+		}
+	}
+	return updateFinalizers(ctx, r.clients(obj.GetNamespace()), obj, keep)
+}

@@ -1,0 +1,111 @@
+package controller
+
+import (
+	"math/rand/v2"
+	"sync"
+	"time"
+
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/tools/cache"
+)
+
+// syncRecord is what the loop remembers of an object's last successful sync
+// with Konnect.
+type syncRecord struct {
+	uid         types.UID
+	fingerprint uint64
+	syncedAt    time.Time
+}
+
+// syncState keeps, per object, when it was last written to Konnect and what
+// was written. It decides whether a reconcile must call Konnect now (the
+// desired entity or the object's metadata changed, or the sync period has
+// passed) or only requeue for the rest of the period. It lives in memory:
+// after a restart an object that was Programmed for its generation is
+// assumed synced at a random point of the last period, so that resyncs
+// spread out instead of arriving all at once, and any drift is still
+// overwritten within one period.
+type syncState struct {
+	mu      sync.Mutex
+	records map[cache.ObjectName]syncRecord
+	// createOutcomeUnknown holds the objects whose last create failed in a
+	// way that may have created the entity anyway (a timeout, a reset
+	// connection, a 5xx): the next attempt looks the entity up first.
+	createOutcomeUnknown map[types.UID]bool
+}
+
+func newSyncState() *syncState {
+	return &syncState{
+		records:              map[cache.ObjectName]syncRecord{},
+		createOutcomeUnknown: map[types.UID]bool{},
+	}
+}
+
+// due reports how long to wait before the next Konnect write: zero means
+// now. programmed says whether the object reports Programmed=True for its
+// current generation, used only when nothing is remembered of it.
+func (s *syncState) due(key cache.ObjectName, uid types.UID, fingerprint uint64, programmed bool, now time.Time, period time.Duration) time.Duration {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	rec, known := s.records[key]
+	if !known || rec.uid != uid {
+		if !programmed {
+			return 0
+		}
+		rec = syncRecord{uid: uid, fingerprint: fingerprint, syncedAt: now.Add(-rand.N(period))}
+		s.records[key] = rec
+	}
+	if rec.fingerprint != fingerprint {
+		return 0
+	}
+	if elapsed := now.Sub(rec.syncedAt); elapsed < period {
+		return period - elapsed
+	}
+	return 0
+}
+
+// synced records a successful write of fingerprint at now.
+func (s *syncState) synced(key cache.ObjectName, uid types.UID, fingerprint uint64, now time.Time) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.records[key] = syncRecord{uid: uid, fingerprint: fingerprint, syncedAt: now}
+	delete(s.createOutcomeUnknown, uid)
+}
+
+// forget drops what is remembered of an object that no longer exists.
+func (s *syncState) forget(key cache.ObjectName) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if rec, ok := s.records[key]; ok {
+		delete(s.createOutcomeUnknown, rec.uid)
+	}
+	delete(s.records, key)
+}
+
+// forgetSync makes the next reconcile write to Konnect, keeping the rest.
+func (s *syncState) forgetSync(key cache.ObjectName) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.records, key)
+}
+
+func (s *syncState) markCreateOutcomeUnknown(uid types.UID) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.createOutcomeUnknown[uid] = true
+}
+
+func (s *syncState) isCreateOutcomeUnknown(uid types.UID) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.createOutcomeUnknown[uid]
+}
+
+// isSynced reports whether fingerprint is what was last written, that is
+// whether a write now only overwrites drift.
+func (s *syncState) isSynced(key cache.ObjectName, uid types.UID, fingerprint uint64) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	rec, ok := s.records[key]
+	return ok && rec.uid == uid && rec.fingerprint == fingerprint
+}

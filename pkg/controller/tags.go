@@ -1,0 +1,106 @@
+package controller
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
+)
+
+// Limits Konnect puts on tags and labels.
+const (
+	MaxTags           = 20
+	MaxTagLength      = 128
+	MaxLabelLength    = 63
+	ManagedBy         = "konnect-operator"
+	TagKeyUID         = "k8s-uid"
+	identityNamespace = "k8s-namespace"
+)
+
+// UIDTag is the tag that finds an object's entity again: k8s-uid:<uid>.
+func UIDTag(obj metav1.Object) string {
+	return TagKeyUID + ":" + string(obj.GetUID())
+}
+
+// identity returns the identity key/value pairs of obj, in a fixed order.
+func identity(obj metav1.Object, gvk schema.GroupVersionKind) [][2]string {
+	pairs := [][2]string{
+		{"k8s-generation", strconv.FormatInt(obj.GetGeneration(), 10)},
+		{"k8s-group", gvk.Group},
+		{"k8s-kind", gvk.Kind},
+		{"k8s-name", obj.GetName()},
+		{TagKeyUID, string(obj.GetUID())},
+		{"k8s-version", gvk.Version},
+		{"managed-by", ManagedBy},
+	}
+	if ns := obj.GetNamespace(); ns != "" {
+		pairs = append(pairs, [2]string{identityNamespace, ns})
+	}
+	return pairs
+}
+
+// Tags returns the Konnect tags of an entity: the identity tags of obj, then
+// the extra tags, then the tags of the konghq.com/tags annotation of each
+// annotated object (usually obj itself). Each is cut to 128 characters;
+// duplicates keep their first place; the first 20 are kept, sorted. So when
+// there are too many, annotation tags go first and user tags after them; the
+// identity tags always stay.
+func Tags(obj metav1.Object, gvk schema.GroupVersionKind, extra []string, annotated ...metav1.Object) []string {
+	var all []string
+	for _, kv := range identity(obj, gvk) {
+		all = append(all, kv[0]+":"+kv[1])
+	}
+	all = append(all, extra...)
+	for _, a := range annotated {
+		all = append(all, AnnotationTags(a)...)
+	}
+	seen := map[string]bool{}
+	out := make([]string, 0, MaxTags)
+	for _, tag := range all {
+		tag = truncateRunes(tag, MaxTagLength)
+		if tag == "" || seen[tag] {
+			continue
+		}
+		seen[tag] = true
+		out = append(out, tag)
+		if len(out) == MaxTags {
+			break
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// AnnotationTags splits the konghq.com/tags annotation of obj.
+func AnnotationTags(obj metav1.Object) []string {
+	value := obj.GetAnnotations()[commonv1alpha1.AnnotationTags]
+	if value == "" {
+		return nil
+	}
+	return strings.Split(value, ",")
+}
+
+// Labels returns the Konnect labels of a control plane: the identity pairs
+// of obj overlaid with the user's labels, every value cut to 63 characters.
+func Labels(obj metav1.Object, gvk schema.GroupVersionKind, user map[string]string) map[string]string {
+	out := map[string]string{}
+	for _, kv := range identity(obj, gvk) {
+		out[kv[0]] = truncateRunes(kv[1], MaxLabelLength)
+	}
+	for k, v := range user {
+		out[k] = truncateRunes(v, MaxLabelLength)
+	}
+	return out
+}
+
+func truncateRunes(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	return string([]rune(s)[:n])
+}

@@ -1,0 +1,98 @@
+package controller
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+)
+
+var testGVK = schema.GroupVersionKind{Group: "configuration.konghq.com", Version: "v1alpha1", Kind: "KongService"}
+
+func testMeta(annotations map[string]string) *metav1.ObjectMeta {
+	return &metav1.ObjectMeta{Name: "svc", Namespace: "team-a", UID: "1234", Generation: 3, Annotations: annotations}
+}
+
+func TestTags(t *testing.T) {
+	identity := []string{
+		"k8s-generation:3", "k8s-group:configuration.konghq.com", "k8s-kind:KongService", "k8s-name:svc",
+		"k8s-namespace:team-a", "k8s-uid:1234", "k8s-version:v1alpha1", "managed-by:konnect-operator",
+	}
+	manyUserTags := make([]string, 15)
+	for i := range manyUserTags {
+		manyUserTags[i] = fmt.Sprintf("user-%02d", i)
+	}
+	tests := []struct {
+		name        string
+		extra       []string
+		annotations map[string]string
+		want        func(t *testing.T, got []string)
+	}{
+		{
+			name: "identity tags only, sorted",
+			want: func(t *testing.T, got []string) {
+				if !slices.Equal(got, identity) {
+					t.Fatalf("got %v, want %v", got, identity)
+				}
+			},
+		},
+		{
+			name:        "user and annotation tags are merged and de-duplicated",
+			extra:       []string{"team:a", "team:a"},
+			annotations: map[string]string{"konghq.com/tags": "env:prod,team:a"},
+			want: func(t *testing.T, got []string) {
+				want := slices.Sorted(slices.Values(append(slices.Clone(identity), "env:prod", "team:a")))
+				if !slices.Equal(got, want) {
+					t.Fatalf("got %v, want %v", got, want)
+				}
+			},
+		},
+		{
+			name:        "over twenty tags drop annotation tags first, never identity tags",
+			extra:       manyUserTags,
+			annotations: map[string]string{"konghq.com/tags": "from-annotation"},
+			want: func(t *testing.T, got []string) {
+				if len(got) != MaxTags {
+					t.Fatalf("got %d tags, want %d", len(got), MaxTags)
+				}
+				if slices.Contains(got, "from-annotation") {
+					t.Fatal("annotation tags must go first when over the limit")
+				}
+				for _, tag := range identity {
+					if !slices.Contains(got, tag) {
+						t.Fatalf("identity tag %q was dropped", tag)
+					}
+				}
+			},
+		},
+		{
+			name:  "long tags are cut to 128 characters",
+			extra: []string{strings.Repeat("x", 200)},
+			want: func(t *testing.T, got []string) {
+				if !slices.Contains(got, strings.Repeat("x", 128)) {
+					t.Fatalf("no 128-character tag in %v", got)
+				}
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			obj := testMeta(tt.annotations)
+			tt.want(t, Tags(obj, testGVK, tt.extra, obj))
+		})
+	}
+}
+
+func TestLabels(t *testing.T) {
+	obj := &metav1.ObjectMeta{Name: strings.Repeat("n", 80), Namespace: "team-a", UID: "1234", Generation: 1}
+	got := Labels(obj, schema.GroupVersionKind{Group: "konnect.konghq.com", Version: "v1alpha2", Kind: "KonnectGatewayControlPlane"}, map[string]string{"env": "prod"})
+	if got["k8s-uid"] != "1234" || got["env"] != "prod" || got["managed-by"] != ManagedBy {
+		t.Fatalf("unexpected labels %v", got)
+	}
+	if len(got["k8s-name"]) != MaxLabelLength {
+		t.Fatalf("label values must be cut to %d characters, got %d", MaxLabelLength, len(got["k8s-name"]))
+	}
+}

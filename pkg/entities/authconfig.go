@@ -1,0 +1,258 @@
+package entities
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"sync"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/tools/record"
+	"k8s.io/utils/clock"
+
+	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
+	konnectv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/konnect/v1alpha1"
+	"github.com/konnect-operator/konnect-operator/pkg/controller"
+	"github.com/konnect-operator/konnect-operator/pkg/konnect"
+	"github.com/konnect-operator/konnect-operator/pkg/metrics"
+)
+
+type authConfig = *konnectv1alpha1.KonnectAPIAuthConfiguration
+
+// Event reasons of KonnectAPIAuthConfigurations.
+const (
+	EventTokenValid   = "TokenValid"
+	EventTokenInvalid = "TokenInvalid"
+)
+
+const indexControlPlanesByAuthConfig = "byAuthConfig"
+
+// AuthConfigReconciler validates the token of each
+// KonnectAPIAuthConfiguration with Konnect (GET /v3/organizations/me),
+// records the organisation and the normalised server URL, and holds the
+// configuration with a finalizer while control planes use it, so that
+// their entities can still be deleted from Konnect.
+type AuthConfigReconciler struct {
+	Refs       *Refs
+	Clients    controller.ClientGetter[authConfig]
+	Konnect    controller.ClientSource
+	Recorder   record.EventRecorder
+	SyncPeriod time.Duration
+	Clock      clock.PassiveClock
+	Metrics    *metrics.ControllerMetrics
+
+	mu      sync.Mutex
+	checked map[cache.ObjectName]tokenCheck
+}
+
+// tokenCheck remembers the last successful validation: what was validated
+// (a hash, never the token) and when.
+type tokenCheck struct {
+	fingerprint uint64
+	at          time.Time
+}
+
+// NewAuthConfigController returns the controller of
+// KonnectAPIAuthConfigurations.
+func NewAuthConfigController(r *AuthConfigReconciler, opts controller.Options) (*controller.Controller[authConfig], error) {
+	if r.Clock == nil {
+		r.Clock = clock.RealClock{}
+	}
+	r.checked = map[cache.ObjectName]tokenCheck{}
+	if err := r.Refs.ControlPlanes.AddIndex(indexControlPlanesByAuthConfig, AuthConfigKeys); err != nil {
+		return nil, err
+	}
+	c, err := controller.New("KonnectAPIAuthConfiguration", r.Refs.AuthConfigs, r, opts)
+	if err != nil {
+		return nil, err
+	}
+	deps := []controller.Dependency[authConfig]{
+		{
+			Name:   "secret",
+			Source: r.Refs.Secrets,
+			Keys: func(ac authConfig) []string {
+				if ref := ac.Spec.SecretRef; ref != nil && ref.Name != "" {
+					return []string{key(namespaceOr(ref.Namespace, ac.Namespace), ref.Name)}
+				}
+				return nil
+			},
+		},
+		{
+			// A control plane starting or stopping to use a configuration
+			// decides its finalizer.
+			Name:   "user",
+			Source: r.Refs.ControlPlanes,
+			Keys:   func(ac authConfig) []string { return []string{key(ac.Namespace, ac.Name)} },
+			SourceKey: func(obj metav1.Object) string {
+				if cp, ok := obj.(controlPlane); ok {
+					if keys := AuthConfigKeys(cp); len(keys) > 0 {
+						return keys[0]
+					}
+				}
+				return ""
+			},
+		},
+		grantDependency(r.Refs, func(ac authConfig) []string {
+			if ref := ac.Spec.SecretRef; ref != nil {
+				return otherNamespaces(ac.Namespace, ref.Namespace)
+			}
+			return nil
+		}),
+	}
+	for _, dep := range deps {
+		if err := c.Watch(dep); err != nil {
+			return nil, err
+		}
+	}
+	return c, nil
+}
+
+// Reconcile implements controller.Reconciler.
+func (r *AuthConfigReconciler) Reconcile(ctx context.Context, k cache.ObjectName) (controller.Result, error) {
+	cached, err := r.Refs.AuthConfigs.Get(k.Namespace, k.Name)
+	if apierrors.IsNotFound(err) {
+		r.forget(k)
+		return controller.Result{}, nil
+	}
+	if err != nil {
+		return controller.Result{}, err
+	}
+	obj := cached.DeepCopy()
+	users, err := r.Refs.ControlPlanes.ByIndex(indexControlPlanesByAuthConfig, k.String())
+	if err != nil {
+		return controller.Result{}, err
+	}
+	client := r.Clients(obj.Namespace)
+	if isBeingDeleted(obj) {
+		if len(users) > 0 {
+			// Kept until the control planes using it are gone; their
+			// deletions enqueue it again.
+			return controller.Result{}, nil
+		}
+		if err := controller.SetFinalizer(ctx, client, obj, commonv1alpha1.FinalizerAPIAuthInUse, false); err != nil {
+			return controller.Result{}, err
+		}
+		r.Refs.ForgetToken(obj.UID)
+		r.forget(k)
+		return controller.Result{}, nil
+	}
+	if err := controller.SetFinalizer(ctx, client, obj, commonv1alpha1.FinalizerAPIAuthInUse, len(users) > 0); err != nil {
+		return controller.Result{}, err
+	}
+
+	result, err := r.validate(ctx, k, obj)
+	written, werr := controller.WriteStatus(ctx, client, cached, obj)
+	if written {
+		r.Metrics.StatusWritten("KonnectAPIAuthConfiguration")
+	}
+	return result, errors.Join(err, werr)
+}
+
+// validate checks the token and fills in obj's status.
+func (r *AuthConfigReconciler) validate(ctx context.Context, k cache.ObjectName, obj authConfig) (controller.Result, error) {
+	serverURL, err := konnect.NormalizeServerURL(obj.Spec.ServerURL)
+	if err != nil {
+		r.invalid(obj, "", err.Error())
+		return controller.Result{}, controller.Permanent(err, 0)
+	}
+	obj.Status.ServerURL = serverURL
+
+	source := "Token"
+	if ref := obj.Spec.SecretRef; obj.Spec.Type == konnectv1alpha1.KonnectAPIAuthTypeSecretRef && ref != nil {
+		namespace := namespaceOr(ref.Namespace, obj.Namespace)
+		source = fmt.Sprintf("Token from Secret %s/%s", namespace, ref.Name)
+		if namespace != obj.Namespace {
+			from := referrer{group: groupKonnect, kind: kindAuthConfig, namespace: obj.Namespace}
+			if !r.Refs.permitted(from, groupCore, kindSecret, namespace, ref.Name) {
+				message := fmt.Sprintf("no KongReferenceGrant in namespace %s allows the reference to Secret %s/%s", namespace, namespace, ref.Name)
+				controller.SetCondition(obj, controller.FalseCondition(commonv1alpha1.ConditionResolvedRefs, commonv1alpha1.ReasonRefNotPermitted, message))
+				r.invalid(obj, "", message)
+				return controller.Result{}, nil
+			}
+			controller.SetCondition(obj, controller.TrueCondition(commonv1alpha1.ConditionResolvedRefs, commonv1alpha1.ReasonResolvedRefs, ""))
+		} else {
+			controller.RemoveCondition(obj, commonv1alpha1.ConditionResolvedRefs)
+		}
+	} else {
+		controller.RemoveCondition(obj, commonv1alpha1.ConditionResolvedRefs)
+	}
+
+	token, err := r.Refs.Token(obj, false)
+	if err != nil {
+		// The Secret's own changes enqueue the configuration again.
+		r.invalid(obj, "", err.Error())
+		return controller.Result{}, nil
+	}
+
+	fp := tokenFingerprint(serverURL, token)
+	now := r.Clock.Now()
+	if wait := r.untilNextCheck(k, fp, now); wait > 0 && controller.IsConditionTrue(obj.Status.Conditions, commonv1alpha1.ConditionAPIAuthValid) {
+		return controller.Result{RequeueAfter: wait}, nil
+	}
+	client, err := r.Konnect.Client(serverURL, token)
+	if err != nil {
+		r.invalid(obj, obj.Status.OrganizationID, err.Error())
+		return controller.Result{}, controller.Permanent(err, 0)
+	}
+	org, err := client.Me(ctx)
+	if err != nil {
+		if delay, limited := konnect.IsRateLimited(err); limited {
+			return controller.Result{}, &controller.RateLimitedError{Delay: delay, Err: err}
+		}
+		if konnect.IsAuth(err) {
+			r.invalid(obj, "", "Konnect rejected the token: "+err.Error())
+			r.Recorder.Event(obj, corev1.EventTypeWarning, EventTokenInvalid, "Konnect rejected the token: "+err.Error())
+			return controller.Result{}, controller.Permanent(err, r.SyncPeriod)
+		}
+		if !controller.IsConditionTrue(obj.Status.Conditions, commonv1alpha1.ConditionAPIAuthValid) {
+			r.invalid(obj, "", "could not validate the token: "+err.Error())
+		}
+		return controller.Result{}, err
+	}
+	wasValid := controller.IsConditionTrue(obj.Status.Conditions, commonv1alpha1.ConditionAPIAuthValid)
+	obj.Status.OrganizationID = org.ID
+	controller.SetCondition(obj, controller.TrueCondition(commonv1alpha1.ConditionAPIAuthValid, commonv1alpha1.ReasonValid, source+" is valid"))
+	if !wasValid {
+		r.Recorder.Eventf(obj, corev1.EventTypeNormal, EventTokenValid, "%s is valid for organisation %s", source, org.ID)
+	}
+	r.mu.Lock()
+	r.checked[k] = tokenCheck{fingerprint: fp, at: now}
+	r.mu.Unlock()
+	return controller.Result{RequeueAfter: r.SyncPeriod}, nil
+}
+
+func (r *AuthConfigReconciler) invalid(obj authConfig, orgID, message string) {
+	obj.Status.OrganizationID = orgID
+	controller.SetCondition(obj, controller.FalseCondition(commonv1alpha1.ConditionAPIAuthValid, commonv1alpha1.ReasonInvalid, message))
+}
+
+// untilNextCheck returns how long the last successful check of the same
+// server and token stays fresh.
+func (r *AuthConfigReconciler) untilNextCheck(k cache.ObjectName, fp uint64, now time.Time) time.Duration {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	last, ok := r.checked[k]
+	if !ok || last.fingerprint != fp {
+		return 0
+	}
+	return r.SyncPeriod - now.Sub(last.at)
+}
+
+func (r *AuthConfigReconciler) forget(k cache.ObjectName) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	delete(r.checked, k)
+}
+
+func tokenFingerprint(serverURL, token string) uint64 {
+	h := fnv.New64a()
+	_, _ = h.Write([]byte(serverURL))
+	_, _ = h.Write([]byte{0})
+	_, _ = h.Write([]byte(token))
+	return h.Sum64()
+}

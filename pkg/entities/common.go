@@ -1,0 +1,84 @@
+package entities
+
+import (
+	"errors"
+	"slices"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
+	"github.com/konnect-operator/konnect-operator/pkg/controller"
+	"github.com/konnect-operator/konnect-operator/pkg/konnect"
+)
+
+// placeUnderControlPlane resolves a direct control-plane reference and its
+// credentials, and records the control plane in status and placement.
+func (r *Refs) placeUnderControlPlane(b *resolver, from referrer, ref *commonv1alpha1.ControlPlaneRef, status *commonv1alpha1.KonnectEntityStatusWithControlPlaneRef) {
+	cp := r.controlPlane(b, from, ref, false, true)
+	if cp == nil {
+		return
+	}
+	b.res.Placement.Auth = r.auth(b, cp, false)
+	b.placeIn(status, cp.Status.ID)
+}
+
+// controlPlaneDependency reconciles objects again when their control plane
+// changes.
+func controlPlaneDependency[T controller.Object](r *Refs, keys func(T) []string) controller.Dependency[T] {
+	return controller.Dependency[T]{Name: "controlPlane", Source: r.ControlPlanes, Keys: keys}
+}
+
+// grantDependency reconciles objects again when a KongReferenceGrant
+// changes in a namespace they refer into. namespaces returns the other
+// namespaces obj refers into.
+func grantDependency[T controller.Object](r *Refs, namespaces func(T) []string) controller.Dependency[T] {
+	return controller.Dependency[T]{
+		Name:      "grants",
+		Source:    r.Grants,
+		Keys:      namespaces,
+		SourceKey: func(grant metav1.Object) string { return grant.GetNamespace() },
+	}
+}
+
+// otherNamespaces returns the namespaces among refs that differ from the
+// object's own, for grantDependency.
+func otherNamespaces(own string, refs ...string) []string {
+	var out []string
+	for _, ns := range refs {
+		if ns != "" && ns != own && !slices.Contains(out, ns) {
+			out = append(out, ns)
+		}
+	}
+	return out
+}
+
+// controlPlaneNamespace returns the namespace a control-plane reference
+// points into ("" when it is not a Konnect reference).
+func controlPlaneNamespace(ref *commonv1alpha1.ControlPlaneRef, own string) string {
+	if !ref.IsKonnect() {
+		return ""
+	}
+	return namespaceOr(ref.KonnectNamespacedRef.Namespace, own)
+}
+
+func intPtr(p *int64) *int {
+	if p == nil {
+		return nil
+	}
+	v := int(*p)
+	return &v
+}
+
+func firstID[E any](found []E, id func(E) string, err error) (string, error) {
+	if err != nil || len(found) == 0 {
+		return "", err
+	}
+	return id(found[0]), nil
+}
+
+// refusedForChildren reports whether Konnect refused a delete because other
+// entities still refer to the one being deleted.
+func refusedForChildren(err error) bool {
+	var invalid *konnect.InvalidInputError
+	return errors.As(err, &invalid) || konnect.IsConflict(err)
+}

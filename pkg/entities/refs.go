@@ -1,0 +1,298 @@
+package entities
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/tools/cache"
+
+	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
+	configurationv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/configuration/v1alpha1"
+	konnectv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/konnect/v1alpha1"
+	konnectv1alpha2 "github.com/konnect-operator/konnect-operator/pkg/apis/konnect/v1alpha2"
+	"github.com/konnect-operator/konnect-operator/pkg/controller"
+	"github.com/konnect-operator/konnect-operator/pkg/konnect"
+)
+
+// API groups and kinds as grants and messages name them.
+const (
+	groupKonnect       = "konnect.konghq.com"
+	groupConfiguration = "configuration.konghq.com"
+	groupCore          = "core"
+
+	kindControlPlane = "KonnectGatewayControlPlane"
+	kindAuthConfig   = "KonnectAPIAuthConfiguration"
+	kindSecret       = "Secret"
+
+	clusterTypeGroup = "CLUSTER_TYPE_CONTROL_PLANE_GROUP"
+)
+
+// Refs resolves the references that many kinds share — control planes,
+// their KonnectAPIAuthConfiguration and its token, KongReferenceGrants —
+// through informers. It remembers the last token read for each
+// configuration so that entities can still be deleted from Konnect after
+// the token's Secret is gone (as when a whole namespace is deleted at once).
+type Refs struct {
+	ControlPlanes *controller.Informer[*konnectv1alpha2.KonnectGatewayControlPlane]
+	AuthConfigs   *controller.Informer[*konnectv1alpha1.KonnectAPIAuthConfiguration]
+	Secrets       *controller.Informer[*corev1.Secret]
+	Grants        *controller.Informer[*configurationv1alpha1.KongReferenceGrant]
+
+	tokens sync.Map // types.UID of a KonnectAPIAuthConfiguration -> string
+}
+
+// referrer is the object that holds a reference.
+type referrer struct {
+	group, kind, namespace string
+}
+
+func referrerOf(gvk schema.GroupVersionKind, obj metav1.Object) referrer {
+	return referrer{group: gvk.Group, kind: gvk.Kind, namespace: obj.GetNamespace()}
+}
+
+// permitted reports whether a KongReferenceGrant in the target namespace
+// lets from refer to the named object of the given group and kind.
+func (r *Refs) permitted(from referrer, toGroup, toKind, toNamespace, toName string) bool {
+	if from.namespace == toNamespace {
+		return true
+	}
+	grants, err := r.Grants.ByIndex(cache.NamespaceIndex, toNamespace)
+	if err != nil {
+		return false
+	}
+	for _, g := range grants {
+		if grantAllows(g, from, toGroup, toKind, toName) {
+			return true
+		}
+	}
+	return false
+}
+
+func grantAllows(g *configurationv1alpha1.KongReferenceGrant, from referrer, toGroup, toKind, toName string) bool {
+	fromOK := false
+	for _, f := range g.Spec.From {
+		if coreGroup(f.Group) == coreGroup(from.group) && f.Kind == from.kind && f.Namespace == from.namespace {
+			fromOK = true
+			break
+		}
+	}
+	if !fromOK {
+		return false
+	}
+	for _, t := range g.Spec.To {
+		if coreGroup(t.Group) == coreGroup(toGroup) && t.Kind == toKind && (t.Name == nil || *t.Name == toName) {
+			return true
+		}
+	}
+	return false
+}
+
+// coreGroup names the core API group "core", as grants do.
+func coreGroup(group string) string {
+	if group == "" {
+		return groupCore
+	}
+	return group
+}
+
+func namespaceOr(namespace, fallback string) string {
+	if namespace == "" {
+		return fallback
+	}
+	return namespace
+}
+
+func isBeingDeleted(obj metav1.Object) bool { return obj.GetDeletionTimestamp() != nil }
+
+// controlPlane resolves a control-plane reference held by from and sets
+// ControlPlaneRefValid. It returns the control plane when the reference can
+// be used for the resolver's purpose. checkGrant is false when the
+// reference is inherited from a parent, which checked it itself.
+func (r *Refs) controlPlane(b *resolver, from referrer, ref *commonv1alpha1.ControlPlaneRef, allowGroup, checkGrant bool) *konnectv1alpha2.KonnectGatewayControlPlane {
+	if !ref.IsKonnect() {
+		b.invalid(commonv1alpha1.ConditionControlPlaneRefValid, commonv1alpha1.ReasonInvalid, "controlPlaneRef is not of type konnectNamespacedRef")
+		return nil
+	}
+	name := ref.KonnectNamespacedRef.Name
+	namespace := namespaceOr(ref.KonnectNamespacedRef.Namespace, from.namespace)
+	what := fmt.Sprintf("%s %s/%s", kindControlPlane, namespace, name)
+	if checkGrant && namespace != from.namespace &&
+		!b.crossNamespace(what, r.permitted(from, groupKonnect, kindControlPlane, namespace, name)) {
+		b.notReady()
+		return nil
+	}
+	cp, err := r.ControlPlanes.Get(namespace, name)
+	if err != nil {
+		if b.forDelete() {
+			// Konnect deletes a control plane's entities with it.
+			b.gone()
+			return nil
+		}
+		b.invalid(commonv1alpha1.ConditionControlPlaneRefValid, commonv1alpha1.ReasonInvalid, "%s not found", what)
+		return nil
+	}
+	if b.forDelete() {
+		if cp.Status.ID == "" {
+			b.gone()
+			return nil
+		}
+		return cp
+	}
+	switch {
+	case isBeingDeleted(cp):
+		b.invalid(commonv1alpha1.ConditionControlPlaneRefValid, commonv1alpha1.ReasonInvalid, "%s is being deleted", what)
+	case !allowGroup && isControlPlaneGroup(cp):
+		b.invalid(commonv1alpha1.ConditionControlPlaneRefValid, commonv1alpha1.ReasonInvalid,
+			"%s is a control plane group (%s); only KongDataPlaneClientCertificates can be attached to a group", what, clusterTypeGroup)
+	case cp.Status.ID == "" || !meta.IsStatusConditionTrue(cp.Status.Conditions, commonv1alpha1.ConditionProgrammed):
+		reason := commonv1alpha1.ReasonNotProgrammed
+		if !checkGrant {
+			reason = commonv1alpha1.ReasonInvalid
+		}
+		b.invalid(commonv1alpha1.ConditionControlPlaneRefValid, reason, "%s is not Programmed", what)
+	default:
+		b.valid(commonv1alpha1.ConditionControlPlaneRefValid, what+" is Programmed")
+		return cp
+	}
+	return nil
+}
+
+func isControlPlaneGroup(cp *konnectv1alpha2.KonnectGatewayControlPlane) bool {
+	if cp.Status.ClusterType != "" {
+		return cp.Status.ClusterType == clusterTypeGroup
+	}
+	req := cp.Spec.CreateControlPlaneRequest
+	return req != nil && req.ClusterType != nil && *req.ClusterType == clusterTypeGroup
+}
+
+// auth resolves the KonnectAPIAuthConfiguration of a control plane and its
+// token, and sets APIAuthResolvedRef and APIAuthValid. checkGrant is true
+// for the control plane itself; its children inherit its verdict.
+func (r *Refs) auth(b *resolver, cp *konnectv1alpha2.KonnectGatewayControlPlane, checkGrant bool) controller.Auth {
+	if cp.Spec.Konnect == nil || cp.Spec.Konnect.AuthRef.Name == "" {
+		b.invalid(commonv1alpha1.ConditionAPIAuthResolvedRef, commonv1alpha1.ReasonRefInvalid,
+			"%s %s/%s has no spec.konnect.authRef", kindControlPlane, cp.Namespace, cp.Name)
+		return controller.Auth{}
+	}
+	ref := cp.Spec.Konnect.AuthRef
+	namespace := cp.Namespace
+	if ref.Namespace != nil && *ref.Namespace != "" {
+		namespace = *ref.Namespace
+	}
+	what := fmt.Sprintf("%s %s/%s", kindAuthConfig, namespace, ref.Name)
+	if checkGrant && namespace != cp.Namespace && !b.forDelete() {
+		from := referrer{group: groupKonnect, kind: kindControlPlane, namespace: cp.Namespace}
+		if !r.permitted(from, groupKonnect, kindAuthConfig, namespace, ref.Name) {
+			b.invalid(commonv1alpha1.ConditionAPIAuthResolvedRef, commonv1alpha1.ReasonRefNotPermitted,
+				"no KongReferenceGrant in namespace %s allows the reference to %s", namespace, what)
+			return controller.Auth{}
+		}
+	}
+	authConfig, err := r.AuthConfigs.Get(namespace, ref.Name)
+	if err != nil {
+		b.invalid(commonv1alpha1.ConditionAPIAuthResolvedRef, commonv1alpha1.ReasonRefNotFound, "%s not found", what)
+		return controller.Auth{}
+	}
+	b.set(controller.TrueCondition(commonv1alpha1.ConditionAPIAuthResolvedRef, commonv1alpha1.ReasonResolvedRef, what))
+
+	if !b.forDelete() {
+		valid := meta.FindStatusCondition(authConfig.Status.Conditions, commonv1alpha1.ConditionAPIAuthValid)
+		if valid == nil || valid.Status != metav1.ConditionTrue {
+			message := what + " has not been validated yet"
+			if valid != nil && valid.Message != "" {
+				message = what + " is not valid: " + valid.Message
+			}
+			b.invalid(commonv1alpha1.ConditionAPIAuthValid, commonv1alpha1.ReasonInvalid, "%s", message)
+			return controller.Auth{}
+		}
+	}
+	token, err := r.Token(authConfig, b.forDelete())
+	if err != nil {
+		b.invalid(commonv1alpha1.ConditionAPIAuthValid, commonv1alpha1.ReasonInvalid, "%s: %v", what, err)
+		return controller.Auth{}
+	}
+	b.set(controller.TrueCondition(commonv1alpha1.ConditionAPIAuthValid, commonv1alpha1.ReasonValid, what+" is valid"))
+	serverURL := authConfig.Status.ServerURL
+	if serverURL == "" {
+		if serverURL, err = konnect.NormalizeServerURL(authConfig.Spec.ServerURL); err != nil {
+			b.invalid(commonv1alpha1.ConditionAPIAuthValid, commonv1alpha1.ReasonInvalid, "%s: %v", what, err)
+			return controller.Auth{}
+		}
+	}
+	return controller.Auth{ServerURL: serverURL, Token: token, OrgID: authConfig.Status.OrganizationID}
+}
+
+// errTokenUnavailable wraps the reasons a token cannot be read.
+var errTokenUnavailable = errors.New("token unavailable")
+
+// Token returns the token of a KonnectAPIAuthConfiguration, inline or from
+// its Secret. With useLast, a token read earlier is returned when the
+// Secret can no longer be read.
+func (r *Refs) Token(authConfig *konnectv1alpha1.KonnectAPIAuthConfiguration, useLast bool) (string, error) {
+	token, err := r.readToken(authConfig)
+	if err == nil {
+		r.tokens.Store(authConfig.UID, token)
+		return token, nil
+	}
+	if useLast {
+		if last, ok := r.tokens.Load(authConfig.UID); ok {
+			return last.(string), nil
+		}
+	}
+	return "", err
+}
+
+// ForgetToken drops the remembered token of a deleted configuration.
+func (r *Refs) ForgetToken(uid types.UID) { r.tokens.Delete(uid) }
+
+func (r *Refs) readToken(authConfig *konnectv1alpha1.KonnectAPIAuthConfiguration) (string, error) {
+	switch authConfig.Spec.Type {
+	case konnectv1alpha1.KonnectAPIAuthTypeToken:
+		if authConfig.Spec.Token == "" {
+			return "", fmt.Errorf("%w: spec.token is empty", errTokenUnavailable)
+		}
+		return authConfig.Spec.Token, nil
+	case konnectv1alpha1.KonnectAPIAuthTypeSecretRef:
+		ref := authConfig.Spec.SecretRef
+		if ref == nil || ref.Name == "" {
+			return "", fmt.Errorf("%w: spec.secretRef is not set", errTokenUnavailable)
+		}
+		namespace := namespaceOr(ref.Namespace, authConfig.Namespace)
+		secret, err := r.Secrets.Get(namespace, ref.Name)
+		if apierrors.IsNotFound(err) {
+			return "", fmt.Errorf("%w: Secret %s/%s not found (it must carry the label %s=konnect)",
+				errTokenUnavailable, namespace, ref.Name, commonv1alpha1.LabelCredential)
+		}
+		if err != nil {
+			return "", err
+		}
+		if secret.Labels[commonv1alpha1.LabelCredential] != "konnect" {
+			return "", fmt.Errorf("%w: Secret %s/%s lacks the label %s=konnect", errTokenUnavailable, namespace, ref.Name, commonv1alpha1.LabelCredential)
+		}
+		token := string(secret.Data["token"])
+		if token == "" {
+			return "", fmt.Errorf("%w: Secret %s/%s has no data key \"token\"", errTokenUnavailable, namespace, ref.Name)
+		}
+		return token, nil
+	default:
+		return "", fmt.Errorf("%w: unknown spec.type %q", errTokenUnavailable, authConfig.Spec.Type)
+	}
+}
+
+// controlPlaneKeys returns the key of the control plane a reference names,
+// for dependency indexes.
+func controlPlaneKeys(ref *commonv1alpha1.ControlPlaneRef, namespace string) []string {
+	if !ref.IsKonnect() {
+		return nil
+	}
+	return []string{key(namespaceOr(ref.KonnectNamespacedRef.Namespace, namespace), ref.KonnectNamespacedRef.Name)}
+}
+
+func key(namespace, name string) string { return cache.NewObjectName(namespace, name).String() }

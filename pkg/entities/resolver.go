@@ -1,0 +1,95 @@
+package entities
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
+	"github.com/konnect-operator/konnect-operator/pkg/controller"
+)
+
+// resolver accumulates the outcome of resolving one object's references.
+type resolver struct {
+	purpose controller.Purpose
+	res     controller.Resolution
+	// refused and granted are the cross-namespace references seen, for the
+	// ResolvedRefs condition, which is only present when there are some.
+	refused []string
+	granted int
+}
+
+func newResolver(purpose controller.Purpose) *resolver {
+	return &resolver{purpose: purpose, res: controller.Resolution{Ready: true}}
+}
+
+func (b *resolver) forDelete() bool { return b.purpose == controller.ForDelete }
+
+// set records a reference condition; a False one makes the object not ready.
+func (b *resolver) set(c metav1.Condition) {
+	b.res.Conditions = append(b.res.Conditions, c)
+	if c.Status == metav1.ConditionFalse {
+		b.res.Ready = false
+	}
+}
+
+func (b *resolver) valid(conditionType, message string) {
+	b.set(controller.TrueCondition(conditionType, commonv1alpha1.ReasonValid, message))
+}
+
+func (b *resolver) invalid(conditionType, reason, format string, args ...any) {
+	b.set(controller.FalseCondition(conditionType, reason, fmt.Sprintf(format, args...)))
+}
+
+// notReady stops Konnect calls without a condition of its own, for
+// outcomes already reported by another condition.
+func (b *resolver) notReady() { b.res.Ready = false }
+
+// gone says, when deleting, that the entity went with its parent.
+func (b *resolver) gone() {
+	b.res.Gone = true
+	b.res.Ready = false
+}
+
+// crossNamespace records a reference to another namespace and whether a
+// KongReferenceGrant allows it. Grants are not enforced when deleting.
+func (b *resolver) crossNamespace(what string, permitted bool) bool {
+	if b.forDelete() || permitted {
+		b.granted++
+		return true
+	}
+	b.refused = append(b.refused, what)
+	return false
+}
+
+// done returns the resolution, with ResolvedRefs when any cross-namespace
+// reference was seen.
+func (b *resolver) done() controller.Resolution {
+	switch {
+	case len(b.refused) > 0:
+		sort.Strings(b.refused)
+		b.set(controller.FalseCondition(commonv1alpha1.ConditionResolvedRefs, commonv1alpha1.ReasonRefNotPermitted,
+			"no KongReferenceGrant allows the reference to "+strings.Join(b.refused, ", ")))
+	case b.granted > 0:
+		b.set(controller.TrueCondition(commonv1alpha1.ConditionResolvedRefs, commonv1alpha1.ReasonResolvedRefs, ""))
+	}
+	return b.res
+}
+
+// placeIn records the control plane's ID in the entity's status. When the
+// entity was created in another control plane (the control plane was
+// recreated), its recorded ID means nothing there: it is cleared so that the
+// entity is created again, or, when deleting, reported gone with the old
+// control plane.
+func (b *resolver) placeIn(status *commonv1alpha1.KonnectEntityStatusWithControlPlaneRef, controlPlaneID string) {
+	if status.ControlPlaneID != "" && status.ControlPlaneID != controlPlaneID {
+		if b.forDelete() && status.ID != "" {
+			b.gone()
+		}
+		status.ID = ""
+	}
+	status.ControlPlaneID = controlPlaneID
+	b.res.Placement.ControlPlaneID = controlPlaneID
+}

@@ -1,0 +1,95 @@
+package metrics
+
+import (
+	"github.com/prometheus/client_golang/prometheus"
+	"k8s.io/client-go/util/workqueue"
+)
+
+// WorkqueueMetrics reports the state of every named work queue, labelled by
+// the queue's name. It implements workqueue.MetricsProvider.
+type WorkqueueMetrics struct {
+	depth                   *prometheus.GaugeVec
+	adds                    *prometheus.CounterVec
+	latency                 *prometheus.HistogramVec
+	workDuration            *prometheus.HistogramVec
+	unfinishedWork          *prometheus.GaugeVec
+	longestRunningProcessor *prometheus.GaugeVec
+	retries                 *prometheus.CounterVec
+}
+
+var _ workqueue.MetricsProvider = (*WorkqueueMetrics)(nil)
+
+// NewWorkqueueMetrics registers the work-queue metrics on reg.
+func NewWorkqueueMetrics(reg prometheus.Registerer) *WorkqueueMetrics {
+	const subsystem = "workqueue"
+	buckets := prometheus.ExponentialBuckets(10e-6, 4, 12) // 10µs .. ~42s
+	m := &WorkqueueMetrics{
+		depth: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Namespace: Namespace, Subsystem: subsystem, Name: "depth",
+			Help: "Number of items waiting in the work queue.",
+		}, []string{"name"}),
+		adds: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Namespace: Namespace, Subsystem: subsystem, Name: "adds_total",
+			Help: "Number of items added to the work queue.",
+		}, []string{"name"}),
+		latency: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Namespace: Namespace, Subsystem: subsystem, Name: "queue_duration_seconds",
+			Help:    "Time an item waits in the work queue before it is processed.",
+			Buckets: buckets,
+		}, []string{"name"}),
+		workDuration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Namespace: Namespace, Subsystem: subsystem, Name: "work_duration_seconds",
+			Help:    "Time spent processing an item taken from the work queue.",
+			Buckets: buckets,
+		}, []string{"name"}),
+		unfinishedWork: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Namespace: Namespace, Subsystem: subsystem, Name: "unfinished_work_seconds",
+			Help: "Seconds of work in progress that has not finished yet; a large value suggests stuck workers.",
+		}, []string{"name"}),
+		longestRunningProcessor: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Namespace: Namespace, Subsystem: subsystem, Name: "longest_running_processor_seconds",
+			Help: "Seconds the longest-running item of the work queue has been processed for.",
+		}, []string{"name"}),
+		retries: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Namespace: Namespace, Subsystem: subsystem, Name: "retries_total",
+			Help: "Number of rate-limited retries of the work queue.",
+		}, []string{"name"}),
+	}
+	reg.MustRegister(m.depth, m.adds, m.latency, m.workDuration, m.unfinishedWork, m.longestRunningProcessor, m.retries)
+	return m
+}
+
+// NewDepthMetric implements workqueue.MetricsProvider.
+func (m *WorkqueueMetrics) NewDepthMetric(name string) workqueue.GaugeMetric {
+	return m.depth.WithLabelValues(name)
+}
+
+// NewAddsMetric implements workqueue.MetricsProvider.
+func (m *WorkqueueMetrics) NewAddsMetric(name string) workqueue.CounterMetric {
+	return m.adds.WithLabelValues(name)
+}
+
+// NewLatencyMetric implements workqueue.MetricsProvider.
+func (m *WorkqueueMetrics) NewLatencyMetric(name string) workqueue.HistogramMetric {
+	return m.latency.WithLabelValues(name)
+}
+
+// NewWorkDurationMetric implements workqueue.MetricsProvider.
+func (m *WorkqueueMetrics) NewWorkDurationMetric(name string) workqueue.HistogramMetric {
+	return m.workDuration.WithLabelValues(name)
+}
+
+// NewUnfinishedWorkSecondsMetric implements workqueue.MetricsProvider.
+func (m *WorkqueueMetrics) NewUnfinishedWorkSecondsMetric(name string) workqueue.SettableGaugeMetric {
+	return m.unfinishedWork.WithLabelValues(name)
+}
+
+// NewLongestRunningProcessorSecondsMetric implements workqueue.MetricsProvider.
+func (m *WorkqueueMetrics) NewLongestRunningProcessorSecondsMetric(name string) workqueue.SettableGaugeMetric {
+	return m.longestRunningProcessor.WithLabelValues(name)
+}
+
+// NewRetriesMetric implements workqueue.MetricsProvider.
+func (m *WorkqueueMetrics) NewRetriesMetric(name string) workqueue.CounterMetric {
+	return m.retries.WithLabelValues(name)
+}
