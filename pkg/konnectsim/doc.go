@@ -1,0 +1,24 @@
+// Package konnectsim is an in-memory Kong Konnect: the control-plane,
+// group-membership, DP-certificate, organisation and core-entity APIs the
+// operator uses, with Konnect's status codes, error bodies, uniqueness
+// rules, parent/child delete refusals, tag filters, pagination, upserts,
+// token checks and per-organisation rate limits.
+//
+// Every request and response is validated against Konnect's OpenAPI
+// document (konnect-core-entities.yaml, found through Options.SpecPath,
+// $KONNECT_OPENAPI_SPEC or by searching upward for shared/konnect/) when
+// it is available; violations are recorded (Server.Violations) and Start
+// fails the test on any that the test did not claim with TakeViolations.
+// Routing never depends on the document.
+//
+// Tests use Start, which serves the simulator over HTTPS on loopback:
+//
+//	ts := konnectsim.Start(t, konnectsim.Options{Tokens: map[string]string{"kpat_…": "org-a"}})
+//	// ts.URL, ts.CAPool for the client; ts.Calls(), ts.Entities(…) to assert.
+//
+// Faults (Server.Faults) inject error statuses, latency, hangs and forced
+// 429s per operation; call counters, the request log and faults are also
+// reachable over HTTP under /_sim/ (not part of Konnect's API, never
+// validated nor rate limited). cmd/konnect-simulator serves the same
+// handler as a standalone binary.
+package konnectsim

@@ -1,0 +1,143 @@
+package konnectsim
+
+import (
+	"math/rand/v2"
+	"net/http"
+	"sync"
+	"time"
+)
+
+// Fault is what goes wrong with the requests of one operation.
+type Fault struct {
+	// ErrorRate is the probability (0..1) that a request fails with Status
+	// (or hangs, when Hang is set). With Times > 0 a rate of 0 means 1.
+	ErrorRate float64
+	// Status of the injected failure; 0 means 500.
+	Status int
+	// Latency is added before every matching request is handled.
+	Latency time.Duration
+	// Hang makes failing requests hang instead of answering: until the
+	// client gives up (its timeout), the simulator closes, or HangFor passes
+	// (then 504).
+	Hang    bool
+	HangFor time.Duration
+	// AfterEffect applies the operation before failing, so that the client
+	// cannot know whether its write happened (the "unknown outcome" case).
+	AfterEffect bool
+	// Times, when > 0, removes the fault after it has failed that many requests.
+	Times int
+}
+
+// Faults holds the injected faults, keyed by operation: "METHOD /template",
+// an operationId such as "create-service", or "*" for every operation.
+// Safe for concurrent use.
+type Faults struct {
+	mu       sync.Mutex
+	byOp     map[string]*Fault
+	force429 int
+	retry429 time.Duration
+	rng      *rand.Rand
+}
+
+func newFaults() *Faults {
+	return &Faults{byOp: map[string]*Fault{}, rng: rand.New(rand.NewPCG(1, 2))}
+}
+
+// Set installs (replacing) the fault for an operation.
+func (f *Faults) Set(operation string, fault Fault) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if fault.Status == 0 {
+		fault.Status = http.StatusInternalServerError
+	}
+	if fault.Times > 0 && fault.ErrorRate == 0 {
+		fault.ErrorRate = 1
+	}
+	f.byOp[operation] = &fault
+}
+
+// Remove deletes the fault of an operation.
+func (f *Faults) Remove(operation string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	delete(f.byOp, operation)
+}
+
+// Clear removes every fault and pending forced 429.
+func (f *Faults) Clear() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.byOp = map[string]*Fault{}
+	f.force429 = 0
+}
+
+// Force429 makes the next n authenticated requests (any operation, any
+// organisation) answer 429 with the given Retry-After.
+func (f *Faults) Force429(n int, retryAfter time.Duration) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.force429, f.retry429 = n, retryAfter
+}
+
+// Seed makes ErrorRate decisions reproducible.
+func (f *Faults) Seed(seed uint64) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.rng = rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
+}
+
+// List returns a copy of the installed faults.
+func (f *Faults) List() map[string]Fault {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	out := make(map[string]Fault, len(f.byOp))
+	for k, v := range f.byOp {
+		out[k] = *v
+	}
+	return out
+}
+
+// decision is what happens to one request.
+type decision struct {
+	latency     time.Duration
+	status      int // 0 = no failure
+	hang        bool
+	hangFor     time.Duration
+	afterEffect bool
+}
+
+// pick decides the fate of one request of rt.
+func (f *Faults) pick(rt *route) decision {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var d decision
+	for _, key := range []string{rt.key(), rt.operationID, "*"} {
+		fault := f.byOp[key]
+		if fault == nil {
+			continue
+		}
+		d.latency = fault.Latency
+		if fault.ErrorRate > 0 && f.rng.Float64() < fault.ErrorRate {
+			d.status, d.hang, d.hangFor, d.afterEffect = fault.Status, fault.Hang, fault.HangFor, fault.AfterEffect
+			if fault.Times > 0 {
+				fault.Times--
+				if fault.Times == 0 {
+					delete(f.byOp, key)
+				}
+			}
+		}
+		return d
+	}
+	return d
+}
+
+// take429 spends one forced 429, if any are pending.
+func (f *Faults) take429() (time.Duration, bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.force429 <= 0 {
+		return 0, false
+	}
+	f.force429--
+	return f.retry429, true
+}

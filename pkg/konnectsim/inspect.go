@@ -1,0 +1,154 @@
+package konnectsim
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"sort"
+	"strings"
+	"time"
+)
+
+// inspectPrefix is the simulator's own API, outside Konnect's: counters,
+// request log, violations and faults. It is neither validated nor rate
+// limited, and needs no token.
+const inspectPrefix = "/_sim/"
+
+// faultJSON is a Fault on the wire; durations are Go duration strings.
+type faultJSON struct {
+	ErrorRate   float64 `json:"errorRate,omitempty"`
+	Status      int     `json:"status,omitempty"`
+	Latency     string  `json:"latency,omitempty"`
+	Hang        bool    `json:"hang,omitempty"`
+	HangFor     string  `json:"hangFor,omitempty"`
+	AfterEffect bool    `json:"afterEffect,omitempty"`
+	Times       int     `json:"times,omitempty"`
+}
+
+func (f faultJSON) fault() (Fault, error) {
+	out := Fault{ErrorRate: f.ErrorRate, Status: f.Status, Hang: f.Hang, AfterEffect: f.AfterEffect, Times: f.Times}
+	var err error
+	if f.Latency != "" {
+		if out.Latency, err = time.ParseDuration(f.Latency); err != nil {
+			return out, fmt.Errorf("latency: %w", err)
+		}
+	}
+	if f.HangFor != "" {
+		if out.HangFor, err = time.ParseDuration(f.HangFor); err != nil {
+			return out, fmt.Errorf("hangFor: %w", err)
+		}
+	}
+	if out.ErrorRate < 0 || out.ErrorRate > 1 {
+		return out, errors.New("errorRate must be within 0..1")
+	}
+	return out, nil
+}
+
+func toFaultJSON(f Fault) faultJSON {
+	out := faultJSON{ErrorRate: f.ErrorRate, Status: f.Status, Hang: f.Hang, AfterEffect: f.AfterEffect, Times: f.Times}
+	if f.Latency > 0 {
+		out.Latency = f.Latency.String()
+	}
+	if f.HangFor > 0 {
+		out.HangFor = f.HangFor.String()
+	}
+	return out
+}
+
+// orgSummary is an organisation as /_sim/orgs shows it (never its tokens).
+type orgSummary struct {
+	ID       string `json:"id"`
+	Name     string `json:"name"`
+	Entities int    `json:"entities"`
+}
+
+func (s *Server) serveInspect(w http.ResponseWriter, r *http.Request) {
+	path := strings.TrimPrefix(r.URL.Path, inspectPrefix)
+	reply := func(status int, v any) {
+		w.Header().Set("Content-Type", contentJSON)
+		w.WriteHeader(status)
+		_ = json.NewEncoder(w).Encode(v)
+	}
+	fail := func(status int, err error) { reply(status, map[string]string{"message": err.Error()}) }
+	switch {
+	case path == "healthz":
+		reply(http.StatusOK, map[string]string{"status": "ok"})
+	case path == "calls" && r.Method == http.MethodGet:
+		reply(http.StatusOK, s.Calls())
+	case path == "calls" && r.Method == http.MethodDelete:
+		s.ResetCalls()
+		w.WriteHeader(http.StatusNoContent)
+	case path == "requests" && r.Method == http.MethodGet:
+		reply(http.StatusOK, s.Requests())
+	case path == "violations" && (r.Method == http.MethodGet || r.Method == http.MethodDelete):
+		errs := s.Violations()
+		if r.Method == http.MethodDelete {
+			errs = s.TakeViolations()
+		}
+		msgs := make([]string, 0, len(errs))
+		for _, e := range errs {
+			msgs = append(msgs, e.Error())
+		}
+		reply(http.StatusOK, msgs)
+	case path == "orgs" && r.Method == http.MethodGet:
+		reply(http.StatusOK, s.orgSummaries())
+	case path == "faults" && r.Method == http.MethodGet:
+		out := map[string]faultJSON{}
+		for op, f := range s.faults.List() {
+			out[op] = toFaultJSON(f)
+		}
+		reply(http.StatusOK, out)
+	case path == "faults" && r.Method == http.MethodDelete:
+		s.faults.Clear()
+		w.WriteHeader(http.StatusNoContent)
+	case strings.HasPrefix(path, "faults/") && r.Method == http.MethodPut:
+		var in faultJSON
+		if err := json.NewDecoder(r.Body).Decode(&in); err != nil {
+			fail(http.StatusBadRequest, err)
+			return
+		}
+		f, err := in.fault()
+		if err != nil {
+			fail(http.StatusBadRequest, err)
+			return
+		}
+		s.faults.Set(strings.TrimPrefix(path, "faults/"), f)
+		w.WriteHeader(http.StatusNoContent)
+	case strings.HasPrefix(path, "faults/") && r.Method == http.MethodDelete:
+		s.faults.Remove(strings.TrimPrefix(path, "faults/"))
+		w.WriteHeader(http.StatusNoContent)
+	case path == "force429" && r.Method == http.MethodPost:
+		var in struct {
+			Count      int    `json:"count"`
+			RetryAfter string `json:"retryAfter"`
+		}
+		if err := json.NewDecoder(r.Body).Decode(&in); err != nil {
+			fail(http.StatusBadRequest, err)
+			return
+		}
+		d, err := time.ParseDuration(orDefault(in.RetryAfter, "1s"))
+		if err != nil {
+			fail(http.StatusBadRequest, err)
+			return
+		}
+		s.faults.Force429(in.Count, d)
+		w.WriteHeader(http.StatusNoContent)
+	default:
+		fail(http.StatusNotFound, fmt.Errorf("no simulator endpoint %s %s", r.Method, r.URL.Path))
+	}
+}
+
+func (s *Server) orgSummaries() []orgSummary {
+	s.store.mu.RLock()
+	var out []orgSummary
+	for _, o := range s.store.orgs {
+		out = append(out, orgSummary{ID: o.id, Name: o.name})
+	}
+	s.store.mu.RUnlock()
+	for i := range out {
+		out[i].Entities = s.Count(out[i].ID)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}

@@ -1,0 +1,64 @@
+package konnectsim
+
+import (
+	"net/http"
+	"strconv"
+	"sync"
+	"time"
+
+	"k8s.io/utils/clock"
+)
+
+// rateLimiter is Konnect's per-organisation budget: a fixed window of one
+// minute aligned to the clock, reported in RateLimit-* and
+// X-RateLimit-*-Minute headers on every authenticated response.
+type rateLimiter struct {
+	limit int
+	clock clock.PassiveClock
+	mu    sync.Mutex
+	used  map[string]*window
+}
+
+type window struct {
+	start time.Time
+	count int
+}
+
+func newRateLimiter(perMinute int, clk clock.PassiveClock) *rateLimiter {
+	return &rateLimiter{limit: perMinute, clock: clk, used: map[string]*window{}}
+}
+
+// allow spends one request of orgID's budget and writes the headers. When
+// the budget is gone it returns false and how long until the window resets.
+func (l *rateLimiter) allow(orgID string, h http.Header) (bool, time.Duration) {
+	if l.limit <= 0 {
+		return true, 0
+	}
+	now := l.clock.Now()
+	start := now.Truncate(time.Minute)
+	l.mu.Lock()
+	w := l.used[orgID]
+	if w == nil || !w.start.Equal(start) {
+		w = &window{start: start}
+		l.used[orgID] = w
+	}
+	allowed := w.count < l.limit
+	if allowed {
+		w.count++
+	}
+	remaining := l.limit - w.count
+	l.mu.Unlock()
+
+	reset := start.Add(time.Minute).Sub(now)
+	writeRateLimitHeaders(h, l.limit, remaining, reset)
+	return allowed, reset
+}
+
+func writeRateLimitHeaders(h http.Header, limit, remaining int, reset time.Duration) {
+	resetSecs := max(int((reset+time.Second-1)/time.Second), 1)
+	h.Set("RateLimit-Limit", strconv.Itoa(limit))
+	h.Set("RateLimit-Remaining", strconv.Itoa(remaining))
+	h.Set("RateLimit-Reset", strconv.Itoa(resetSecs))
+	h.Set("X-RateLimit-Limit-Minute", strconv.Itoa(limit))
+	h.Set("X-RateLimit-Remaining-Minute", strconv.Itoa(remaining))
+}

@@ -1,0 +1,116 @@
+package konnectsim
+
+import (
+	"maps"
+	"sync"
+	"time"
+)
+
+// RequestRecord is one entry of the request log. It never holds a token.
+type RequestRecord struct {
+	Time         time.Time     `json:"time"`
+	Method       string        `json:"method"`
+	Path         string        `json:"path"`
+	Query        string        `json:"query,omitempty"`
+	Operation    string        `json:"operation,omitempty"`   // "METHOD /template"; "" for unknown paths
+	OperationID  string        `json:"operationId,omitempty"` // e.g. "create-service"
+	Organization string        `json:"organization,omitempty"`
+	Status       int           `json:"status"` // 0 when the client gave up first
+	Duration     time.Duration `json:"duration"`
+	TraceID      string        `json:"traceId,omitempty"`
+}
+
+// stats holds call counters, the request log and validation violations.
+type stats struct {
+	mu         sync.Mutex
+	calls      map[string]int
+	log        []RequestRecord // ring buffer
+	next       int
+	full       bool
+	violations []error
+}
+
+func newStats(logSize int) *stats {
+	if logSize <= 0 {
+		logSize = 10000
+	}
+	return &stats{calls: map[string]int{}, log: make([]RequestRecord, logSize)}
+}
+
+func (st *stats) count(key string) {
+	st.mu.Lock()
+	st.calls[key]++
+	st.mu.Unlock()
+}
+
+func (st *stats) record(r RequestRecord) {
+	st.mu.Lock()
+	st.log[st.next] = r
+	st.next = (st.next + 1) % len(st.log)
+	if st.next == 0 {
+		st.full = true
+	}
+	st.mu.Unlock()
+}
+
+func (st *stats) violation(err error) {
+	st.mu.Lock()
+	st.violations = append(st.violations, err)
+	st.mu.Unlock()
+}
+
+// Calls returns the number of requests per operation, keyed
+// "METHOD /path/template" as in the OpenAPI document, e.g.
+// "POST /v2/control-planes/{controlPlaneId}/core-entities/services".
+func (s *Server) Calls() map[string]int {
+	s.stats.mu.Lock()
+	defer s.stats.mu.Unlock()
+	return maps.Clone(s.stats.calls)
+}
+
+// CallCount returns the number of requests to one operation.
+func (s *Server) CallCount(method, pathTemplate string) int {
+	s.stats.mu.Lock()
+	defer s.stats.mu.Unlock()
+	return s.stats.calls[method+" "+pathTemplate]
+}
+
+// ResetCalls zeroes the call counters and empties the request log.
+func (s *Server) ResetCalls() {
+	s.stats.mu.Lock()
+	defer s.stats.mu.Unlock()
+	s.stats.calls = map[string]int{}
+	clear(s.stats.log)
+	s.stats.next, s.stats.full = 0, false
+}
+
+// Requests returns the request log, oldest first.
+func (s *Server) Requests() []RequestRecord {
+	s.stats.mu.Lock()
+	defer s.stats.mu.Unlock()
+	if !s.stats.full {
+		return append([]RequestRecord(nil), s.stats.log[:s.stats.next]...)
+	}
+	return append(append([]RequestRecord(nil), s.stats.log[s.stats.next:]...), s.stats.log[:s.stats.next]...)
+}
+
+// Violations returns the OpenAPI violations seen so far, in requests and
+// responses alike.
+func (s *Server) Violations() []error {
+	s.stats.mu.Lock()
+	defer s.stats.mu.Unlock()
+	return append([]error(nil), s.stats.violations...)
+}
+
+// TakeViolations returns the violations seen so far and forgets them; tests
+// that send invalid requests on purpose use it to claim what they caused.
+func (s *Server) TakeViolations() []error {
+	s.stats.mu.Lock()
+	defer s.stats.mu.Unlock()
+	out := s.stats.violations
+	s.stats.violations = nil
+	return out
+}
+
+// Faults returns the fault injector.
+func (s *Server) Faults() *Faults { return s.faults }
