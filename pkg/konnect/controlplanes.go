@@ -285,17 +285,23 @@ func (c *Client) SetControlPlaneGroupMembers(ctx context.Context, groupID string
 	if _, err := parseControlPlaneID(op, groupID); err != nil {
 		return err
 	}
-	body := konnectapi.GroupMembership{Members: []struct {
-		Id string `json:"id"`
-	}{}}
+	// Konnect wants the complete list, so no members is [] rather than null.
+	members := groupMembership{Members: []ref{}}
 	for _, id := range memberIDs {
-		body.Members = append(body.Members, struct {
-			Id string `json:"id"`
-		}{Id: id})
+		members.Members = append(members.Members, ref{ID: id})
+	}
+	body, err := toWire[konnectapi.GroupMembership](members)
+	if err != nil {
+		return fmt.Errorf("%s: %w", op, err)
 	}
 	return c.exchange(ctx, op, nil, func(ctx context.Context) (*http.Response, error) {
 		return c.api.PutControlPlanesIdGroupMemberships(ctx, groupID, body)
 	})
+}
+
+// groupMembership is the body of a group-membership PUT.
+type groupMembership struct {
+	Members []ref `json:"members"`
 }
 
 // groupMembersAnswer is the shape of group-membership list answers.

@@ -61,24 +61,23 @@ func classifyResponse(op operation, statusCode int, header http.Header, body []b
 }
 
 // isUniquenessViolation recognises Konnect's 400 for a core entity whose
-// unique field (name, username, prefix, …) is taken: code 6, or a message
-// about a unique or data constraint that is not about a missing reference.
+// unique field (name, username, prefix, …) is taken: code 6, a message
+// about a unique constraint, or a bare "data constraint error" without
+// details. Konnect labels both uniqueness clashes and missing references
+// ERROR_TYPE_REFERENCE, so the type cannot tell them apart; a missing
+// reference comes with a detail that does not mention uniqueness.
 func (b errorBody) isUniquenessViolation() bool {
 	if b.code == kongCodeAlreadyExists {
 		return true
 	}
 	texts := []string{b.message}
 	for _, f := range b.fields {
-		if f.IsReference() {
-			return false
-		}
 		texts = append(texts, f.Message)
 	}
-	all := strings.ToLower(strings.Join(texts, " "))
-	if strings.Contains(all, "foreign") || strings.Contains(all, "referenc") {
-		return false
+	if strings.Contains(strings.ToLower(strings.Join(texts, " ")), "unique") {
+		return true
 	}
-	return strings.Contains(all, "unique") || strings.Contains(all, "constraint")
+	return len(b.fields) == 0 && strings.Contains(strings.ToLower(b.message), "constraint")
 }
 
 // decodeErrorBody extracts a message and field errors from any of the error

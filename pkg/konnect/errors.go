@@ -21,8 +21,10 @@ type FieldError struct {
 	Type string
 }
 
-// IsReference reports whether the field refers to an entity Konnect does
-// not have (the parent or referenced entity is missing).
+// IsReference reports whether Konnect files the problem under references:
+// in an InvalidInputError that means the field refers to an entity Konnect
+// does not have. (Konnect files uniqueness clashes there too; those are
+// ConflictErrors.)
 func (f FieldError) IsReference() bool {
 	t := strings.ToLower(f.Type)
 	return strings.Contains(t, "reference")

@@ -54,8 +54,9 @@ func (c *Client) exchange(ctx context.Context, op operation, out any, send func(
 	if err != nil {
 		return transportError(op, err)
 	}
-	defer resp.Body.Close()
 	body, err := io.ReadAll(io.LimitReader(resp.Body, maxResponseBody))
+	// Read to the end (above) and closed, the connection goes back to the pool.
+	_ = resp.Body.Close()
 	if err != nil {
 		return transportError(op, err)
 	}
@@ -66,7 +67,8 @@ func (c *Client) exchange(ctx context.Context, op operation, out any, send func(
 		return nil
 	}
 	if len(bytes.TrimSpace(body)) == 0 {
-		return fmt.Errorf("%s: HTTP %d with an empty body", op, resp.StatusCode)
+		// A cut-off answer: whether the request took effect is unknown.
+		return &TransientError{Operation: op.String(), StatusCode: resp.StatusCode, Message: "answer has an empty body"}
 	}
 	if err := json.Unmarshal(body, out); err != nil {
 		return fmt.Errorf("%s: decode answer: %w", op, err)
@@ -83,7 +85,8 @@ func transportError(op operation, err error) error {
 		return &copied
 	}
 	if errors.Is(err, context.Canceled) {
-		return fmt.Errorf("%s: %w", op, err)
+		// The caller gave up (shutdown); not Konnect's failure.
+		return fmt.Errorf("%s: %w", op, context.Canceled)
 	}
 	if message, ok := tlsTrustMessage(err); ok {
 		// A certificate nobody trusts does not heal by retrying; it needs

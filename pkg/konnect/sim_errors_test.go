@@ -1,0 +1,175 @@
+package konnect
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+	clocktesting "k8s.io/utils/clock/testing"
+
+	"github.com/konnect-operator/konnect-operator/pkg/konnectsim"
+)
+
+// TestErrorClassesAgainstTheSimulator provokes every error class from the
+// simulator (which answers in Konnect's three error dialects and puts a new
+// trace id into every problem) and checks the class, the status and that the
+// text is the same on a second attempt.
+func TestErrorClassesAgainstTheSimulator(t *testing.T) {
+	sim, factory := startSim(t, konnectsim.Options{Tokens: map[string]string{testToken: simOrg, "kpat_other": "other"}}, Options{Timeout: 300 * time.Millisecond})
+	c := simClient(t, sim, factory, testToken)
+	ctx := context.Background()
+	cp := must[ControlPlane](t, "create control plane")(c.CreateControlPlane(ctx, ControlPlane{Name: "errors"}))
+	service := must[Service](t, "create service")(c.CreateService(ctx, cp.ID, Service{Name: "billing", Host: "billing.internal"}))
+	must[Route](t, "create route")(c.CreateRoute(ctx, cp.ID, Route{Paths: []string{"/b"}, ServiceID: service.ID}))
+	missing := uuid.NewString()
+	stranger := simClient(t, sim, factory, "kpat_unknown")
+	otherOrg := simClient(t, sim, factory, "kpat_other")
+
+	tests := []struct {
+		name      string
+		call      func() error
+		class     string
+		status    int
+		reference bool // an InvalidInputError about a missing reference only
+	}{
+		{name: "missing core entity", class: "NotFound", status: 404,
+			call: func() error { _, err := c.GetService(ctx, cp.ID, missing); return err }},
+		{name: "missing control plane", class: "NotFound", status: 404,
+			call: func() error { _, err := c.GetControlPlane(ctx, missing); return err }},
+		{name: "control plane of another organisation", class: "NotFound", status: 404,
+			call: func() error { return otherOrg.DeleteControlPlane(ctx, cp.ID) }},
+		{name: "missing DP certificate", class: "NotFound", status: 404,
+			call: func() error { _, err := c.GetDataPlaneCertificate(ctx, cp.ID, missing); return err }},
+		{name: "missing parent of a child", class: "NotFound", status: 404,
+			call: func() error { _, err := c.CreateTarget(ctx, cp.ID, missing, Target{Target: "a:1"}); return err }},
+		{name: "duplicate service name (400 unique)", class: "Conflict", status: 400,
+			call: func() error { _, err := c.CreateService(ctx, cp.ID, Service{Name: "billing", Host: "x"}); return err }},
+		{name: "duplicate control plane name (409)", class: "Conflict", status: 409,
+			call: func() error { _, err := c.CreateControlPlane(ctx, ControlPlane{Name: "errors"}); return err }},
+		{name: "route to a missing service", class: "InvalidInput", status: 400, reference: true,
+			call: func() error {
+				_, err := c.CreateRoute(ctx, cp.ID, Route{Paths: []string{"/x"}, ServiceID: missing})
+				return err
+			}},
+		{name: "consumer without username or custom id", class: "InvalidInput", status: 400,
+			call: func() error { _, err := c.CreateConsumer(ctx, cp.ID, Consumer{}); return err }},
+		{name: "service that still has routes", class: "InvalidInput", status: 400,
+			call: func() error { return c.DeleteService(ctx, cp.ID, service.ID) }},
+		{name: "unknown token on the organisation API", class: "Auth", status: 401,
+			call: func() error { _, err := stranger.Me(ctx); return err }},
+		{name: "unknown token on a core entity", class: "Auth", status: 401,
+			call: func() error { _, err := stranger.ListServices(ctx, cp.ID, ListFilter{}); return err }},
+		{name: "unknown token on the control-plane API", class: "Auth", status: 401,
+			call: func() error { _, err := stranger.ListControlPlanes(ctx, ControlPlaneFilter{}); return err }},
+		{name: "injected 503", class: "Transient", status: 503,
+			call: func() error {
+				sim.Faults().Set("get-service", konnectsim.Fault{Status: 503, Times: 1})
+				_, err := c.GetService(ctx, cp.ID, service.ID)
+				return err
+			}},
+		{name: "injected 500 on a control plane", class: "Transient", status: 500,
+			call: func() error {
+				sim.Faults().Set("get-control-plane", konnectsim.Fault{Status: 500, Times: 1})
+				_, err := c.GetControlPlane(ctx, cp.ID)
+				return err
+			}},
+		{name: "hanging request", class: "Transient", status: 0,
+			call: func() error {
+				sim.Faults().Set("list-service", konnectsim.Fault{Hang: true, Times: 1})
+				_, err := c.ListServices(ctx, cp.ID, ListFilter{})
+				return err
+			}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var texts []string
+			for attempt := range 2 {
+				err := tt.call()
+				if got := errorClass(err); got != tt.class {
+					t.Fatalf("attempt %d: class = %s, want %s (%v)", attempt+1, got, tt.class, err)
+				}
+				if got := statusOf(err); got != tt.status {
+					t.Errorf("attempt %d: status = %d, want %d", attempt+1, got, tt.status)
+				}
+				var invalid *InvalidInputError
+				if errors.As(err, &invalid) && invalid.OnlyReferences() != tt.reference {
+					t.Errorf("OnlyReferences() = %v, want %v (%v)", invalid.OnlyReferences(), tt.reference, err)
+				}
+				texts = append(texts, err.Error())
+			}
+			if texts[0] != texts[1] {
+				t.Errorf("text changed between attempts:\n  %s\n  %s", texts[0], texts[1])
+			}
+		})
+	}
+}
+
+// TestUnknownOutcomeCanBeRecoveredByTag: a create whose answer is lost still
+// happened, so the caller finds the entity by its tag instead of creating
+// a second one.
+func TestUnknownOutcomeCanBeRecoveredByTag(t *testing.T) {
+	sim, factory := startSim(t, konnectsim.Options{}, Options{})
+	c := simClient(t, sim, factory, testToken)
+	ctx := context.Background()
+	cp := must[ControlPlane](t, "create control plane")(c.CreateControlPlane(ctx, ControlPlane{Name: "outcome"}))
+	sim.Faults().Set("create-service", konnectsim.Fault{Status: 502, AfterEffect: true, Times: 1})
+	_, err := c.CreateService(ctx, cp.ID, Service{Name: "s", Host: "h", Tags: []string{"k8s-uid:u-9"}})
+	if !IsTransient(err) {
+		t.Fatalf("create with a lost answer = %v, want transient", err)
+	}
+	found := must[[]Service](t, "list by uid")(c.ListServices(ctx, cp.ID, ListFilter{Tags: []string{"k8s-uid:u-9"}}))
+	if len(found) != 1 || found[0].Name != "s" {
+		t.Fatalf("lookup by tag found %+v, want the one service", found)
+	}
+}
+
+// TestRateLimitsAgainstTheSimulator: the client slows down to nothing when
+// the simulator says the window is spent, holds every caller after a 429,
+// and reads the delay from Retry-After or, without it, RateLimit-Reset.
+func TestRateLimitsAgainstTheSimulator(t *testing.T) {
+	clk := clocktesting.NewFakeClock(time.Date(2026, 3, 1, 12, 0, 15, 0, time.UTC)) // 45s left in the minute
+	sim, factory := startSim(t, konnectsim.Options{RateLimitPerMinute: 3, OmitRetryAfter: true, Clock: clk}, Options{Clock: clk})
+	c := simClient(t, sim, factory, testToken)
+	ctx := context.Background()
+	must[Organization](t, "me")(c.Me(ctx))                                                                   // 2 left
+	cp := must[ControlPlane](t, "create control plane")(c.CreateControlPlane(ctx, ControlPlane{Name: "rl"})) // 1 left
+	must[ControlPlane](t, "get control plane")(c.GetControlPlane(ctx, cp.ID))                                // 0 left
+	sent := len(sim.Requests())
+
+	short, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	_, err := c.GetControlPlane(short, cp.ID)
+	if delay, limited := IsRateLimited(err); !limited || delay != 45*time.Second {
+		t.Fatalf("call with the window spent = %v, want a RateLimitedError with 45s", err)
+	}
+	if len(sim.Requests()) != sent {
+		t.Fatal("the client sent a request although the window was spent")
+	}
+
+	// A client that has not seen the headers gets the simulator's 429,
+	// without Retry-After: the delay comes from RateLimit-Reset.
+	fresh := simClient(t, sim, NewClientFactory(Options{RootCAs: sim.CAPool, Clock: clk}), testToken)
+	_, err = fresh.GetControlPlane(short, cp.ID)
+	var limited *RateLimitedError
+	if !errors.As(err, &limited) || limited.StatusCode != 429 || limited.RetryAfter != 45*time.Second {
+		t.Fatalf("429 without Retry-After = %v, want RateLimitedError(429) with RateLimit-Reset's 45s", err)
+	}
+
+	clk.Step(45 * time.Second)
+	must[ControlPlane](t, "get control plane in the next window")(c.GetControlPlane(ctx, cp.ID))
+
+	// A forced 429 with Retry-After holds this client's organisation.
+	sim.Faults().Force429(1, 7*time.Second)
+	_, err = c.GetControlPlane(ctx, cp.ID)
+	if delay, ok := IsRateLimited(err); !ok || delay != 7*time.Second {
+		t.Fatalf("forced 429 = %v, want RateLimitedError with Retry-After's 7s", err)
+	}
+	_, err = c.GetControlPlane(short, cp.ID)
+	if delay, ok := IsRateLimited(err); !ok || delay != 7*time.Second {
+		t.Fatalf("call during the hold = %v, want the limiter to refuse with 7s", err)
+	}
+	clk.Step(7 * time.Second)
+	must[ControlPlane](t, "get control plane after the hold")(c.GetControlPlane(ctx, cp.ID))
+}
