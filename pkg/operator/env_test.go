@@ -104,6 +104,7 @@ func newEnv(t *testing.T, opts envOptions) *env {
 	// operator still runs, which proves that deleting everything at once
 	// finishes and leaves nothing in Konnect.
 	e.startOperator()
+	t.Cleanup(e.stopOperator)
 	if !opts.keepNamespace {
 		t.Cleanup(e.deleteNamespace)
 	}
@@ -145,7 +146,6 @@ func (e *env) startOperator() {
 		}
 	}()
 	e.running, e.stopOp, e.opDone = op, cancel, done
-	e.t.Cleanup(e.stopOperator)
 }
 
 // stopOperator stops the operator and waits until its workers are done.
@@ -275,7 +275,7 @@ func (e *env) entity(cpID, collection, id string) (map[string]any, bool) {
 func (e *env) calls(method, fragment string) int {
 	n := 0
 	for op, count := range e.sim.Calls() {
-		if strings.HasPrefix(op, method+" ") && strings.Contains(op, fragment) {
+		if (method == "" || strings.HasPrefix(op, method+" ")) && strings.Contains(op, fragment) {
 			n += count
 		}
 	}

@@ -273,7 +273,7 @@ func TestUpdateFailsThenRecovers(t *testing.T) {
 	e.createService("svc")
 	id := e.programmedService("svc").Status.Konnect.ID
 
-	e.sim.Faults().Set("upsert-service", konnectsim.Fault{Status: 503})
+	e.sim.Faults().Set("upsert-service", konnectsim.Fault{ErrorRate: 1, Status: 503})
 	e.updateService("svc", func(s *configurationv1alpha1.KongService) { s.Spec.Host = "new.example.com" })
 	e.eventually("update failure reported", func() error {
 		return conditionIs(e.service("svc"), commonv1alpha1.ConditionProgrammed, metav1.ConditionFalse, commonv1alpha1.ReasonFailedToUpdate)
@@ -315,7 +315,7 @@ func TestDeleteFailsIsRetriedUntilItSucceeds(t *testing.T) {
 	e.createService("svc")
 	e.programmedService("svc")
 
-	e.sim.Faults().Set("delete-service", konnectsim.Fault{Status: 500})
+	e.sim.Faults().Set("delete-service", konnectsim.Fault{ErrorRate: 1, Status: 500})
 	if err := e.cs.ConfigurationV1alpha1().KongServices(e.ns).Delete(e.ctx, "svc", metav1.DeleteOptions{}); err != nil {
 		t.Fatal(err)
 	}
