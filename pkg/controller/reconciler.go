@@ -187,6 +187,11 @@ func (r *EntityReconciler[T, D]) sync(ctx context.Context, key cache.ObjectName,
 // UID, and returns its ID. Never a duplicate: an entity is looked up by its
 // UID before creating when it may exist already, and after a conflict.
 func (r *EntityReconciler[T, D]) create(ctx context.Context, client *konnect.Client, obj T, p Placement, desired D) (string, error) {
+	if adopter, ok := any(r.adapter).(Adopter[T, D]); ok {
+		if opts := adopter.AdoptOptions(obj); opts != nil && opts.Konnect != nil {
+			return r.adoptExisting(ctx, client, obj, p, desired, adopter, opts)
+		}
+	}
 	if r.mayExistAlready(obj) {
 		if id, err := r.adopt(ctx, client, obj, p, desired); id != "" || err != nil {
 			return id, err

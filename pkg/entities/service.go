@@ -136,3 +136,31 @@ func (a *ServiceAdapter) Dependencies() []controller.Dependency[kongService] {
 		}),
 	}
 }
+
+var _ controller.Adopter[kongService, konnect.Service] = (*ServiceAdapter)(nil)
+
+// AdoptOptions implements controller.Adopter.
+func (a *ServiceAdapter) AdoptOptions(svc kongService) *commonv1alpha1.AdoptOptions { return svc.Spec.Adopt }
+
+// Fetch implements controller.Adopter.
+func (a *ServiceAdapter) Fetch(ctx context.Context, c *konnect.Client, _ kongService, p controller.Placement, id string) (konnect.Service, string, error) {
+	s, err := c.GetService(ctx, p.ControlPlaneID, id)
+	return s, controller.UIDFromTags(s.Tags), err
+}
+
+// Differences implements controller.Adopter: name, host, port, protocol
+// and path, with Konnect's defaults for unset values; a spec URL stands for
+// its parts.
+func (a *ServiceAdapter) Differences(desired, actual konnect.Service) []string {
+	protocol, host, port, path := orDefault(desired.Protocol, "http"), desired.Host, intOr(desired.Port, 80), orDefault(desired.Path, "/")
+	if desired.URL != "" {
+		protocol, host, port, path = urlParts(desired.URL)
+	}
+	var d diff
+	d.check("name", desired.Name == actual.Name)
+	d.check("host", host == actual.Host)
+	d.check("port", port == intOr(actual.Port, 80))
+	d.check("protocol", protocol == orDefault(actual.Protocol, "http"))
+	d.check("path", path == orDefault(actual.Path, "/"))
+	return d
+}
