@@ -140,7 +140,9 @@ func (a *ServiceAdapter) Dependencies() []controller.Dependency[kongService] {
 var _ controller.Adopter[kongService, konnect.Service] = (*ServiceAdapter)(nil)
 
 // AdoptOptions implements controller.Adopter.
-func (a *ServiceAdapter) AdoptOptions(svc kongService) *commonv1alpha1.AdoptOptions { return svc.Spec.Adopt }
+func (a *ServiceAdapter) AdoptOptions(svc kongService) *commonv1alpha1.AdoptOptions {
+	return svc.Spec.Adopt
+}
 
 // Fetch implements controller.Adopter.
 func (a *ServiceAdapter) Fetch(ctx context.Context, c *konnect.Client, _ kongService, p controller.Placement, id string) (konnect.Service, string, error) {

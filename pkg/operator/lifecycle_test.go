@@ -166,8 +166,10 @@ func TestChangesReachKonnectAtOnce(t *testing.T) {
 			change: func(s *configurationv1alpha1.KongService) { s.Labels = map[string]string{"team": "a"} },
 		},
 		{
-			name:   "annotations",
-			change: func(s *configurationv1alpha1.KongService) { s.Annotations = map[string]string{commonv1alpha1.AnnotationTags: "release:blue"} },
+			name: "annotations",
+			change: func(s *configurationv1alpha1.KongService) {
+				s.Annotations = map[string]string{commonv1alpha1.AnnotationTags: "release:blue"}
+			},
 			check: func(ent map[string]any) error {
 				if !slices.Contains(tagsOf(ent), "release:blue") {
 					return fmt.Errorf("tags = %v", tagsOf(ent))

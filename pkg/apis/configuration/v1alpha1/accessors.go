@@ -121,7 +121,9 @@ func (o *KongTarget) ControlPlaneStatus(init bool) *commonv1alpha1.KonnectEntity
 func (o *KongCertificate) GetConditions() []metav1.Condition { return o.Status.Conditions }
 
 // SetConditions replaces the status conditions.
-func (o *KongCertificate) SetConditions(conditions []metav1.Condition) { o.Status.Conditions = conditions }
+func (o *KongCertificate) SetConditions(conditions []metav1.Condition) {
+	o.Status.Conditions = conditions
+}
 
 // KonnectStatus returns the Konnect ID, server URL and organisation of the
 // entity; nil when absent unless init is true.
@@ -148,7 +150,9 @@ func (o *KongCertificate) ControlPlaneStatus(init bool) *commonv1alpha1.KonnectE
 func (o *KongCACertificate) GetConditions() []metav1.Condition { return o.Status.Conditions }
 
 // SetConditions replaces the status conditions.
-func (o *KongCACertificate) SetConditions(conditions []metav1.Condition) { o.Status.Conditions = conditions }
+func (o *KongCACertificate) SetConditions(conditions []metav1.Condition) {
+	o.Status.Conditions = conditions
+}
 
 // KonnectStatus returns the Konnect ID, server URL and organisation of the
 // entity; nil when absent unless init is true.
@@ -283,7 +287,9 @@ func (o *KongVault) ControlPlaneStatus(init bool) *commonv1alpha1.KonnectEntityS
 func (o *KongPluginBinding) GetConditions() []metav1.Condition { return o.Status.Conditions }
 
 // SetConditions replaces the status conditions.
-func (o *KongPluginBinding) SetConditions(conditions []metav1.Condition) { o.Status.Conditions = conditions }
+func (o *KongPluginBinding) SetConditions(conditions []metav1.Condition) {
+	o.Status.Conditions = conditions
+}
 
 // KonnectStatus returns the Konnect ID, server URL and organisation of the
 // entity; nil when absent unless init is true.
@@ -307,10 +313,14 @@ func (o *KongPluginBinding) ControlPlaneStatus(init bool) *commonv1alpha1.Konnec
 }
 
 // GetConditions returns the status conditions.
-func (o *KongDataPlaneClientCertificate) GetConditions() []metav1.Condition { return o.Status.Conditions }
+func (o *KongDataPlaneClientCertificate) GetConditions() []metav1.Condition {
+	return o.Status.Conditions
+}
 
 // SetConditions replaces the status conditions.
-func (o *KongDataPlaneClientCertificate) SetConditions(conditions []metav1.Condition) { o.Status.Conditions = conditions }
+func (o *KongDataPlaneClientCertificate) SetConditions(conditions []metav1.Condition) {
+	o.Status.Conditions = conditions
+}
 
 // KonnectStatus returns the Konnect ID, server URL and organisation of the
 // entity; nil when absent unless init is true.
@@ -337,7 +347,9 @@ func (o *KongDataPlaneClientCertificate) ControlPlaneStatus(init bool) *commonv1
 func (o *KongCredentialBasicAuth) GetConditions() []metav1.Condition { return o.Status.Conditions }
 
 // SetConditions replaces the status conditions.
-func (o *KongCredentialBasicAuth) SetConditions(conditions []metav1.Condition) { o.Status.Conditions = conditions }
+func (o *KongCredentialBasicAuth) SetConditions(conditions []metav1.Condition) {
+	o.Status.Conditions = conditions
+}
 
 // KonnectStatus returns the Konnect ID, server URL and organisation of the
 // entity; nil when absent unless init is true.
@@ -364,7 +376,9 @@ func (o *KongCredentialBasicAuth) ControlPlaneStatus(init bool) *commonv1alpha1.
 func (o *KongCredentialAPIKey) GetConditions() []metav1.Condition { return o.Status.Conditions }
 
 // SetConditions replaces the status conditions.
-func (o *KongCredentialAPIKey) SetConditions(conditions []metav1.Condition) { o.Status.Conditions = conditions }
+func (o *KongCredentialAPIKey) SetConditions(conditions []metav1.Condition) {
+	o.Status.Conditions = conditions
+}
 
 // KonnectStatus returns the Konnect ID, server URL and organisation of the
 // entity; nil when absent unless init is true.
@@ -391,7 +405,9 @@ func (o *KongCredentialAPIKey) ControlPlaneStatus(init bool) *commonv1alpha1.Kon
 func (o *KongCredentialACL) GetConditions() []metav1.Condition { return o.Status.Conditions }
 
 // SetConditions replaces the status conditions.
-func (o *KongCredentialACL) SetConditions(conditions []metav1.Condition) { o.Status.Conditions = conditions }
+func (o *KongCredentialACL) SetConditions(conditions []metav1.Condition) {
+	o.Status.Conditions = conditions
+}
 
 // KonnectStatus returns the Konnect ID, server URL and organisation of the
 // entity; nil when absent unless init is true.
@@ -418,7 +434,9 @@ func (o *KongCredentialACL) ControlPlaneStatus(init bool) *commonv1alpha1.Konnec
 func (o *KongCredentialJWT) GetConditions() []metav1.Condition { return o.Status.Conditions }
 
 // SetConditions replaces the status conditions.
-func (o *KongCredentialJWT) SetConditions(conditions []metav1.Condition) { o.Status.Conditions = conditions }
+func (o *KongCredentialJWT) SetConditions(conditions []metav1.Condition) {
+	o.Status.Conditions = conditions
+}
 
 // KonnectStatus returns the Konnect ID, server URL and organisation of the
 // entity; nil when absent unless init is true.
@@ -445,7 +463,9 @@ func (o *KongCredentialJWT) ControlPlaneStatus(init bool) *commonv1alpha1.Konnec
 func (o *KongCredentialHMAC) GetConditions() []metav1.Condition { return o.Status.Conditions }
 
 // SetConditions replaces the status conditions.
-func (o *KongCredentialHMAC) SetConditions(conditions []metav1.Condition) { o.Status.Conditions = conditions }
+func (o *KongCredentialHMAC) SetConditions(conditions []metav1.Condition) {
+	o.Status.Conditions = conditions
+}
 
 // KonnectStatus returns the Konnect ID, server URL and organisation of the
 // entity; nil when absent unless init is true.

@@ -13,7 +13,9 @@ import (
 func (o *KongConsumerGroup) GetConditions() []metav1.Condition { return o.Status.Conditions }
 
 // SetConditions replaces the status conditions.
-func (o *KongConsumerGroup) SetConditions(conditions []metav1.Condition) { o.Status.Conditions = conditions }
+func (o *KongConsumerGroup) SetConditions(conditions []metav1.Condition) {
+	o.Status.Conditions = conditions
+}
 
 // KonnectStatus returns the Konnect ID, server URL and organisation of the
 // entity; nil when absent unless init is true.
