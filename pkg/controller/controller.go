@@ -115,12 +115,29 @@ func specOrMetadataChanged(oldObj, newObj metav1.Object) bool {
 // to it are reconciled. Keys returns the keys ("namespace/name", or "name"
 // for cluster-scoped kinds) of the objects obj refers to. SourceKey, when
 // set, maps a source object to the key its dependents are indexed under
-// instead (for example a KongReferenceGrant to its namespace).
+// instead (for example a KongReferenceGrant to its namespace); SourceKeys
+// maps it to several (for example an annotation naming several plugins).
+// On an update, the dependents of both the old and the new source object
+// are reconciled, so that those it stopped pointing at hear of it too.
 type Dependency[T Object] struct {
-	Name      string
-	Source    EventSource
-	Keys      func(obj T) []string
-	SourceKey func(source metav1.Object) string
+	Name       string
+	Source     EventSource
+	Keys       func(obj T) []string
+	SourceKey  func(source metav1.Object) string
+	SourceKeys func(source metav1.Object) []string
+}
+
+// sourceKeys returns the index values a source object's dependents are
+// found under.
+func (d Dependency[T]) sourceKeys(source metav1.Object) []string {
+	switch {
+	case d.SourceKeys != nil:
+		return d.SourceKeys(source)
+	case d.SourceKey != nil:
+		return []string{d.SourceKey(source)}
+	default:
+		return []string{cache.MetaObjectToName(source).String()}
+	}
 }
 
 // Watch registers a dependency: an index on this controller's informer and
@@ -138,17 +155,15 @@ func (c *Controller[T]) Watch(dep Dependency[T]) error {
 		if !ok {
 			return
 		}
-		key := cache.MetaObjectToName(source).String()
-		if dep.SourceKey != nil {
-			key = dep.SourceKey(source)
-		}
-		dependents, err := c.informer.ByIndex(index, key)
-		if err != nil {
-			utilruntime.HandleError(fmt.Errorf("finding %s objects that refer to %s: %w", c.kind, key, err))
-			return
-		}
-		for _, obj := range dependents {
-			c.Enqueue(cache.MetaObjectToName(obj))
+		for _, key := range dep.sourceKeys(source) {
+			dependents, err := c.informer.ByIndex(index, key)
+			if err != nil {
+				utilruntime.HandleError(fmt.Errorf("finding %s objects that refer to %s: %w", c.kind, key, err))
+				return
+			}
+			for _, obj := range dependents {
+				c.Enqueue(cache.MetaObjectToName(obj))
+			}
 		}
 	}
 	c.sources = append(c.sources, dep.Source)
@@ -156,6 +171,8 @@ func (c *Controller[T]) Watch(dep Dependency[T]) error {
 		AddFunc: enqueueDependents,
 		UpdateFunc: func(oldItem, newItem any) {
 			if resourceVersion(oldItem) != resourceVersion(newItem) {
+				// The queue drops the duplicates when both name the same.
+				enqueueDependents(oldItem)
 				enqueueDependents(newItem)
 			}
 		},
