@@ -2,6 +2,7 @@ package entities
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -21,6 +22,10 @@ type kongConsumer = *configurationv1.KongConsumer
 type ConsumerAdapter struct {
 	Refs           *Refs
 	ConsumerGroups *controller.Informer[kongConsumerGroup]
+	// Credentials are the credential kinds: the Secrets in credentials must
+	// be of one of them, and a consumer's credentials are deleted from
+	// Konnect before it.
+	Credentials []CredentialKind
 }
 
 // consumerDesired is a consumer and the Konnect IDs of the groups it must
@@ -45,14 +50,18 @@ func (a *ConsumerAdapter) Managed(c kongConsumer) bool { return c.Spec.ControlPl
 
 // ConditionTypes implements controller.Adapter.
 func (a *ConsumerAdapter) ConditionTypes() []string {
-	return append([]string{commonv1alpha1.ConditionKongConsumerGroupRefsValid}, controlPlaneConditionTypes...)
+	return append([]string{commonv1alpha1.ConditionKongConsumerGroupRefsValid, commonv1alpha1.ConditionCredentialSecretRefsValid}, controlPlaneConditionTypes...)
 }
 
 // Resolve implements controller.Adapter. Every consumer group the consumer
-// joins must already exist in Konnect.
+// joins must already exist in Konnect, and every credential Secret it lists
+// must exist and be well formed.
 func (a *ConsumerAdapter) Resolve(_ context.Context, consumer kongConsumer, purpose controller.Purpose) (controller.Resolution, error) {
 	b := newResolver(purpose)
 	a.Refs.placeUnderControlPlane(b, referrerOf(a.GroupVersionKind(), consumer), consumer.Spec.ControlPlaneRef, consumer.ControlPlaneStatus(true))
+	if purpose == controller.ForSync {
+		checkCredentialSecrets(b, a.Refs.Secrets, a.Credentials, consumer)
+	}
 	if purpose == controller.ForSync && len(consumer.ConsumerGroups) > 0 {
 		if _, problems := a.groupIDs(consumer); len(problems) > 0 {
 			b.invalid(commonv1alpha1.ConditionKongConsumerGroupRefsValid, commonv1alpha1.ReasonInvalid, "%s", strings.Join(problems, ", "))
@@ -147,8 +156,19 @@ func (a *ConsumerAdapter) AfterSync(ctx context.Context, c *konnect.Client, cons
 	return nil
 }
 
-// Delete implements controller.Adapter.
+// Delete implements controller.Adapter. Konnect refuses to delete a
+// consumer that still has credentials; those cannot exist without it, so
+// they are deleted first.
 func (a *ConsumerAdapter) Delete(ctx context.Context, c *konnect.Client, _ kongConsumer, p controller.Placement, id string) error {
+	err := c.DeleteConsumer(ctx, p.ControlPlaneID, id)
+	if !refusedForChildren(err) {
+		return err
+	}
+	for _, kind := range a.Credentials {
+		if credErr := kind.deleteConsumerCredentials(ctx, c, p.ControlPlaneID, id); credErr != nil {
+			return errors.Join(err, credErr)
+		}
+	}
 	return c.DeleteConsumer(ctx, p.ControlPlaneID, id)
 }
 
@@ -175,6 +195,7 @@ func (a *ConsumerAdapter) Dependencies() []controller.Dependency[kongConsumer] {
 				return keys
 			},
 		},
+		credentialSecretsDependency(a.Refs.Secrets),
 		grantDependency(a.Refs, func(c kongConsumer) []string {
 			return otherNamespaces(c.Namespace, controlPlaneNamespace(c.Spec.ControlPlaneRef, c.Namespace))
 		}),

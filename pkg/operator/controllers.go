@@ -104,7 +104,11 @@ func buildControllers(f *informerFactories, d dependencies) ([]runnable, error) 
 	if err != nil {
 		return nil, err
 	}
-	built := []runnable{authController}
+	credentials, credentialRunnables, err := credentialControllers(f, d, refs, consumers)
+	if err != nil {
+		return nil, err
+	}
+	built := append([]runnable{authController}, credentialRunnables...)
 	add := func(c runnable, err error) error {
 		if err == nil {
 			built = append(built, c)
@@ -128,7 +132,7 @@ func buildControllers(f *informerFactories, d dependencies) ([]runnable, error) 
 			func(ns string) controller.Client[*configurationv1beta1.KongConsumerGroup] {
 				return cs.ConfigurationV1beta1().KongConsumerGroups(ns)
 			})),
-		add(entityController(d, &entities.ConsumerAdapter{Refs: refs, ConsumerGroups: consumerGroups}, consumers,
+		add(entityController(d, &entities.ConsumerAdapter{Refs: refs, ConsumerGroups: consumerGroups, Credentials: credentials}, consumers,
 			func(ns string) controller.Client[*configurationv1.KongConsumer] {
 				return cs.ConfigurationV1().KongConsumers(ns)
 			})),

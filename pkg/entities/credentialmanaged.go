@@ -1,0 +1,174 @@
+package entities
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+
+	configurationv1 "github.com/konnect-operator/konnect-operator/pkg/apis/configuration/v1"
+	"github.com/konnect-operator/konnect-operator/pkg/controller"
+)
+
+// indexManagedByConsumer indexes the credentials made from Secrets by the
+// UID of the consumer that owns them.
+const indexManagedByConsumer = "managedByConsumer"
+
+var consumerGVK = configurationv1.SchemeGroupVersion.WithKind("KongConsumer")
+
+// secretCredentialOwners returns the owners of a credential made from a
+// Secret: its controller, a KongConsumer, and the Secret. Objects without
+// both are the user's.
+func secretCredentialOwners(obj metav1.Object) (consumer, secret *metav1.OwnerReference) {
+	refs := obj.GetOwnerReferences()
+	for i, ref := range refs {
+		gv, _ := schema.ParseGroupVersion(ref.APIVersion)
+		switch {
+		case ref.Controller != nil && *ref.Controller && gv.Group == consumerGVK.Group && ref.Kind == consumerGVK.Kind:
+			consumer = &refs[i]
+		case gv.Group == "" && ref.Kind == kindSecret:
+			secret = &refs[i]
+		}
+	}
+	if consumer == nil || secret == nil {
+		return nil, nil
+	}
+	return consumer, secret
+}
+
+func managedCredentialOwners(consumer kongConsumer, secret *corev1.Secret) []metav1.OwnerReference {
+	return []metav1.OwnerReference{
+		*metav1.NewControllerRef(consumer, consumerGVK),
+		{APIVersion: "v1", Kind: kindSecret, Name: secret.Name, UID: secret.UID},
+	}
+}
+
+func (a *CredentialAdapter[T, E]) watchManaged(c *controller.Controller[kongConsumer]) error {
+	err := a.deps.Objects.AddIndex(indexManagedByConsumer, func(obj T) []string {
+		if consumer, _ := secretCredentialOwners(obj); consumer != nil {
+			return []string{string(consumer.UID)}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	return c.Watch(controller.Dependency[kongConsumer]{
+		Name:   "managedCredentials",
+		Source: a.deps.Objects,
+		Keys:   func(c kongConsumer) []string { return []string{key(c.Namespace, c.Name)} },
+		SourceKey: func(obj metav1.Object) string {
+			if consumer, _ := secretCredentialOwners(obj); consumer != nil {
+				return key(obj.GetNamespace(), consumer.Name)
+			}
+			return ""
+		},
+	})
+}
+
+func (a *CredentialAdapter[T, E]) syncManaged(ctx context.Context, consumer kongConsumer, wanted map[string]*corev1.Secret, keep map[string]bool) (bool, error) {
+	existing, err := a.deps.Objects.ByIndex(indexManagedByConsumer, string(consumer.UID))
+	if err != nil {
+		return false, err
+	}
+	bySecret := map[string][]T{}
+	for _, obj := range existing {
+		if isBeingDeleted(obj) {
+			continue
+		}
+		_, secret := secretCredentialOwners(obj)
+		bySecret[secret.Name] = append(bySecret[secret.Name], obj)
+	}
+	client := a.deps.Clients(consumer.Namespace)
+	var errs []error
+	for name, objs := range bySecret {
+		if keep[name] {
+			continue
+		}
+		sortOldestFirst(objs)
+		if secret, ok := wanted[name]; ok {
+			a.created.seen(creationKey(consumer.UID, name))
+			errs = append(errs, a.updateManaged(ctx, client, consumer, objs[0], secret))
+			objs = objs[1:] // the others are duplicates
+		}
+		for _, obj := range objs {
+			if err := client.Delete(ctx, obj.GetName(), metav1.DeleteOptions{}); err != nil && !apierrors.IsNotFound(err) {
+				errs = append(errs, err)
+			}
+		}
+	}
+	pending := false
+	for name, secret := range wanted {
+		if len(bySecret[name]) > 0 {
+			continue
+		}
+		if a.created.inFlight(creationKey(consumer.UID, name)) {
+			pending = true
+			continue
+		}
+		obj := a.kind.newObject()
+		obj.SetGenerateName(consumer.Name + "-")
+		obj.SetNamespace(consumer.Namespace)
+		obj.SetOwnerReferences(managedCredentialOwners(consumer, secret))
+		a.kind.fromSecret(obj, consumer.Name, secret.Data)
+		if _, err := client.Create(ctx, obj, metav1.CreateOptions{FieldManager: controller.FieldManager}); err != nil {
+			errs = append(errs, a.redacted("creating", name, err))
+			continue
+		}
+		a.created.expect(creationKey(consumer.UID, name))
+	}
+	return pending, errors.Join(errs...)
+}
+
+// updateManaged makes obj's spec and owners equal to what the Secret says.
+func (a *CredentialAdapter[T, E]) updateManaged(ctx context.Context, client ObjectWriter[T], consumer kongConsumer, obj T, secret *corev1.Secret) error {
+	want := obj.DeepCopyObject().(T)
+	a.kind.fromSecret(want, consumer.Name, secret.Data)
+	want.SetOwnerReferences(managedCredentialOwners(consumer, secret))
+	if equality.Semantic.DeepEqual(a.kind.spec(want), a.kind.spec(obj)) &&
+		equality.Semantic.DeepEqual(want.GetOwnerReferences(), obj.GetOwnerReferences()) {
+		return nil
+	}
+	if _, err := client.Update(ctx, want, metav1.UpdateOptions{FieldManager: controller.FieldManager}); err != nil {
+		return a.redacted("updating", secret.Name, err)
+	}
+	return nil
+}
+
+// redacted describes a refused write without the API server's message,
+// which may quote the Secret's values.
+func (a *CredentialAdapter[T, E]) redacted(verb, secretName string, err error) error {
+	var status apierrors.APIStatus
+	if !apierrors.IsInvalid(err) || !errors.As(err, &status) {
+		return err
+	}
+	var fields []string
+	if details := status.Status().Details; details != nil {
+		for _, cause := range details.Causes {
+			fields = append(fields, cause.Field)
+		}
+	}
+	return fmt.Errorf("%s the %s made from Secret %s: the API server refused fields %s", verb, a.kind.kind, secretName, strings.Join(fields, ", "))
+}
+
+func creationKey(consumer types.UID, secretName string) string { return string(consumer) + "/" + secretName }
+
+// sortOldestFirst orders objects by creation time, then name, so that the
+// same one is kept among duplicates every time.
+func sortOldestFirst[T metav1.Object](objs []T) {
+	sort.Slice(objs, func(i, j int) bool {
+		ti, tj := objs[i].GetCreationTimestamp(), objs[j].GetCreationTimestamp()
+		if !ti.Equal(&tj) {
+			return ti.Before(&tj)
+		}
+		return objs[i].GetName() < objs[j].GetName()
+	})
+}

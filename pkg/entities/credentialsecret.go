@@ -1,0 +1,191 @@
+package entities
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/client-go/tools/cache"
+
+	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
+	"github.com/konnect-operator/konnect-operator/pkg/controller"
+	"github.com/konnect-operator/konnect-operator/pkg/konnect"
+)
+
+// CredentialKind is one consumer credential kind as the KongConsumer
+// adapter and the credential-Secret controller see it. The credential
+// adapters implement it.
+type CredentialKind interface {
+	// secretLabel is the konghq.com/credential value of the Secrets that
+	// become objects of the kind.
+	secretLabel() string
+	// secretProblems names what a Secret of the kind lacks; never values.
+	secretProblems(data map[string][]byte) []string
+	// deleteConsumerCredentials deletes every credential of the kind that a
+	// consumer holds in Konnect.
+	deleteConsumerCredentials(ctx context.Context, c *konnect.Client, cp, consumerID string) error
+	// watchManaged makes changes of the objects made from Secrets reconcile
+	// their consumer in c.
+	watchManaged(c *controller.Controller[kongConsumer]) error
+	// syncManaged makes the objects of the kind made from a consumer's
+	// Secrets equal to wanted (Secret name → Secret), leaving those made
+	// from the Secrets in keep alone. It reports whether a creation is still
+	// on its way to the cache.
+	syncManaged(ctx context.Context, consumer kongConsumer, wanted map[string]*corev1.Secret, keep map[string]bool) (bool, error)
+}
+
+func (a *CredentialAdapter[T, E]) secretLabel() string { return a.kind.label }
+
+func (a *CredentialAdapter[T, E]) secretProblems(data map[string][]byte) []string {
+	var problems []string
+	for _, k := range a.kind.required {
+		if _, ok := data[k]; !ok {
+			problems = append(problems, fmt.Sprintf("missing data key %q", k))
+		}
+	}
+	if a.kind.checkSecret != nil {
+		problems = append(problems, a.kind.checkSecret(data)...)
+	}
+	return problems
+}
+
+// credentialSecretKind returns the kind a credential Secret stands for, or
+// the problems that keep it from standing for one.
+func credentialSecretKind(kinds []CredentialKind, secret *corev1.Secret) (CredentialKind, []string) {
+	label := secret.Labels[commonv1alpha1.LabelCredential]
+	for _, k := range kinds {
+		if k.secretLabel() == label {
+			return k, k.secretProblems(secret.Data)
+		}
+	}
+	labels := make([]string, 0, len(kinds))
+	for _, k := range kinds {
+		labels = append(labels, k.secretLabel())
+	}
+	return nil, []string{fmt.Sprintf("label %s must be one of %s", commonv1alpha1.LabelCredential, strings.Join(labels, ", "))}
+}
+
+// checkCredentialSecrets sets CredentialSecretRefsValid: every Secret a
+// consumer lists exists, carries a credential label and holds the data
+// keys of its kind.
+func checkCredentialSecrets(b *resolver, secrets *controller.Informer[*corev1.Secret], kinds []CredentialKind, consumer kongConsumer) {
+	if len(consumer.Credentials) == 0 {
+		return
+	}
+	var problems []string
+	for _, name := range consumer.Credentials {
+		what := "Secret " + consumer.Namespace + "/" + name
+		secret, err := secrets.Get(consumer.Namespace, name)
+		if err != nil {
+			problems = append(problems, fmt.Sprintf("%s not found (it must carry the label %s)", what, commonv1alpha1.LabelCredential))
+			continue
+		}
+		if _, p := credentialSecretKind(kinds, secret); len(p) > 0 {
+			problems = append(problems, what+": "+strings.Join(p, ", "))
+		}
+	}
+	if len(problems) > 0 {
+		b.invalid(commonv1alpha1.ConditionCredentialSecretRefsValid, commonv1alpha1.ReasonInvalid, "%s", strings.Join(problems, "; "))
+		return
+	}
+	b.valid(commonv1alpha1.ConditionCredentialSecretRefsValid, "")
+}
+
+// credentialSecretsDependency reconciles consumers again when a Secret they
+// list changes.
+func credentialSecretsDependency(secrets *controller.Informer[*corev1.Secret]) controller.Dependency[kongConsumer] {
+	return controller.Dependency[kongConsumer]{
+		Name:   "credentialSecrets",
+		Source: secrets,
+		Keys: func(c kongConsumer) []string {
+			keys := make([]string, 0, len(c.Credentials))
+			for _, name := range c.Credentials {
+				keys = append(keys, key(c.Namespace, name))
+			}
+			return keys
+		},
+	}
+}
+
+// CredentialSecretReconciler turns the credential Secrets a Konnect-bound
+// KongConsumer lists into KongCredential* objects owned by the consumer
+// (and by the Secret), keeps their specs equal to the Secrets' data, and
+// deletes them when the consumer no longer lists the Secret or the Secret
+// is gone. A Secret that is not well formed leaves its object as it was.
+type CredentialSecretReconciler struct {
+	Consumers *controller.Informer[kongConsumer]
+	Secrets   *controller.Informer[*corev1.Secret]
+	Kinds     []CredentialKind
+}
+
+// NewCredentialSecretController returns the controller of credential
+// Secrets. Its queue holds KongConsumers.
+func NewCredentialSecretController(r *CredentialSecretReconciler, opts controller.Options) (*controller.Controller[kongConsumer], error) {
+	c, err := controller.New("KongConsumerCredentialSecrets", r.Consumers, r, opts)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.Watch(credentialSecretsDependency(r.Secrets)); err != nil {
+		return nil, err
+	}
+	for _, k := range r.Kinds {
+		if err := k.watchManaged(c); err != nil {
+			return nil, err
+		}
+	}
+	return c, nil
+}
+
+// Reconcile implements controller.Reconciler.
+func (r *CredentialSecretReconciler) Reconcile(ctx context.Context, k cache.ObjectName) (controller.Result, error) {
+	consumer, err := r.Consumers.Get(k.Namespace, k.Name)
+	if apierrors.IsNotFound(err) || (err == nil && isBeingDeleted(consumer)) {
+		// The garbage collector deletes the objects the consumer owns once
+		// it is gone; its own deletion removes their Konnect entities.
+		return controller.Result{}, nil
+	}
+	if err != nil {
+		return controller.Result{}, err
+	}
+	wanted := map[string]map[string]*corev1.Secret{}
+	keep := map[string]bool{}
+	if consumer.Spec.ControlPlaneRef.IsKonnect() {
+		names := slices.Clone(consumer.Credentials)
+		slices.Sort(names)
+		for _, name := range slices.Compact(names) {
+			secret, err := r.Secrets.Get(consumer.Namespace, name)
+			if err != nil {
+				continue // gone: so are its objects
+			}
+			kind, problems := credentialSecretKind(r.Kinds, secret)
+			if kind == nil || len(problems) > 0 {
+				keep[name] = true // reported on the consumer
+				continue
+			}
+			if wanted[kind.secretLabel()] == nil {
+				wanted[kind.secretLabel()] = map[string]*corev1.Secret{}
+			}
+			wanted[kind.secretLabel()][name] = secret
+		}
+	}
+	var errs []error
+	pending := false
+	for _, kind := range r.Kinds {
+		p, err := kind.syncManaged(ctx, consumer, wanted[kind.secretLabel()], keep)
+		pending = pending || p
+		errs = append(errs, err)
+	}
+	if err := errors.Join(errs...); err != nil {
+		return controller.Result{}, err
+	}
+	if pending {
+		// The new objects' own events normally come first.
+		return controller.Result{RequeueAfter: time.Second}, nil
+	}
+	return controller.Result{}, nil
+}
