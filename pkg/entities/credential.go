@@ -180,7 +180,9 @@ func (a *CredentialAdapter[T, E]) Dependencies() []controller.Dependency[T] {
 }
 
 // AdoptOptions implements controller.Adopter.
-func (a *CredentialAdapter[T, E]) AdoptOptions(obj T) *commonv1alpha1.AdoptOptions { return a.kind.adopt(obj) }
+func (a *CredentialAdapter[T, E]) AdoptOptions(obj T) *commonv1alpha1.AdoptOptions {
+	return a.kind.adopt(obj)
+}
 
 // Fetch implements controller.Adopter: the credential is read under the
 // consumer, so one of another consumer is not found.

@@ -159,7 +159,9 @@ func (a *CredentialAdapter[T, E]) redacted(verb, secretName string, err error) e
 	return fmt.Errorf("%s the %s made from Secret %s: the API server refused fields %s", verb, a.kind.kind, secretName, strings.Join(fields, ", "))
 }
 
-func creationKey(consumer types.UID, secretName string) string { return string(consumer) + "/" + secretName }
+func creationKey(consumer types.UID, secretName string) string {
+	return string(consumer) + "/" + secretName
+}
 
 // sortOldestFirst orders objects by creation time, then name, so that the
 // same one is kept among duplicates every time.
