@@ -1,0 +1,268 @@
+package entities
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/tools/cache"
+
+	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
+	configurationv1 "github.com/konnect-operator/konnect-operator/pkg/apis/configuration/v1"
+	configurationv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/configuration/v1alpha1"
+	"github.com/konnect-operator/konnect-operator/pkg/controller"
+)
+
+// Indexes of the plugin-annotation controller.
+const (
+	indexByPluginAnnotation = "byPluginAnnotation" // annotated objects by the plugins they name
+	indexRoutesByService    = "routesByService"    // routes by the key of their KongService
+	indexBindingsByPlugin   = "bindingsByPlugin"   // bindings by the KongPlugin they use or belong to
+)
+
+var pluginGVK = configurationv1.SchemeGroupVersion.WithKind("KongPlugin")
+
+// PluginAnnotationReconciler makes the KongPluginBindings that the
+// konghq.com/plugins annotations of Konnect-bound KongServices, KongRoutes,
+// KongConsumers and KongConsumerGroups ask for. The bindings belong to the
+// KongPlugin (a controller ownerReference); those that no longer match an
+// annotation are deleted, and bindings without that owner are never
+// touched. It also holds each KongPlugin with the plugin-in-use finalizer
+// while a binding or an annotation uses it.
+type PluginAnnotationReconciler struct {
+	Plugins        *controller.Informer[kongPlugin]
+	Bindings       *controller.Informer[kongPluginBinding]
+	Services       *controller.Informer[kongService]
+	Routes         *controller.Informer[kongRoute]
+	Consumers      *controller.Informer[kongConsumer]
+	ConsumerGroups *controller.Informer[kongConsumerGroup]
+	PluginClients  controller.ClientGetter[kongPlugin]
+	BindingClients func(namespace string) ObjectWriter[kongPluginBinding]
+
+	created *creations
+}
+
+// NewPluginAnnotationController returns the controller of plugin
+// annotations. Its queue holds KongPlugins.
+func NewPluginAnnotationController(r *PluginAnnotationReconciler, opts controller.Options) (*controller.Controller[kongPlugin], error) {
+	r.created = newCreations()
+	for _, err := range []error{
+		r.Services.AddIndex(indexByPluginAnnotation, func(s kongService) []string { return pluginKeys(s) }),
+		r.Routes.AddIndex(indexByPluginAnnotation, func(rt kongRoute) []string { return pluginKeys(rt) }),
+		r.Consumers.AddIndex(indexByPluginAnnotation, func(c kongConsumer) []string { return pluginKeys(c) }),
+		r.ConsumerGroups.AddIndex(indexByPluginAnnotation, func(g kongConsumerGroup) []string { return pluginKeys(g) }),
+		r.Routes.AddIndex(indexRoutesByService, func(rt kongRoute) []string {
+			if namespace, name, ok := serviceRefOf(rt); ok && len(pluginNames(rt)) > 0 {
+				return []string{key(namespace, name)}
+			}
+			return nil
+		}),
+		r.Bindings.AddIndex(indexBindingsByPlugin, bindingPluginKeys),
+	} {
+		if err != nil {
+			return nil, err
+		}
+	}
+	c, err := controller.New("KongPluginAnnotations", r.Plugins, r, opts)
+	if err != nil {
+		return nil, err
+	}
+	self := func(p kongPlugin) []string { return []string{key(p.Namespace, p.Name)} }
+	annotations := func(obj metav1.Object) []string { return pluginKeys(obj) }
+	deps := []controller.Dependency[kongPlugin]{
+		{Name: "self", Source: r.Services, Keys: self, SourceKeys: annotations},
+		{Name: "self", Source: r.Routes, Keys: self, SourceKeys: annotations},
+		{Name: "self", Source: r.Consumers, Keys: self, SourceKeys: annotations},
+		{Name: "self", Source: r.ConsumerGroups, Keys: self, SourceKeys: annotations},
+		{Name: "self", Source: r.Bindings, Keys: self, SourceKeys: func(obj metav1.Object) []string {
+			if b, ok := obj.(kongPluginBinding); ok {
+				return bindingPluginKeys(b)
+			}
+			return nil
+		}},
+		// A route with a KongService lives in the service's control plane:
+		// the service coming or changing decides the route's bindings.
+		{Name: "self", Source: r.Services, Keys: self, SourceKeys: func(obj metav1.Object) []string {
+			routes, _ := r.Routes.ByIndex(indexRoutesByService, key(obj.GetNamespace(), obj.GetName()))
+			var keys []string
+			for _, rt := range routes {
+				keys = append(keys, pluginKeys(rt)...)
+			}
+			return keys
+		}},
+	}
+	for _, dep := range deps {
+		if err := c.Watch(dep); err != nil {
+			return nil, err
+		}
+	}
+	return c, nil
+}
+
+// bindingPluginKeys returns the KongPlugins a binding uses (pluginRef) or
+// belongs to (its controller).
+func bindingPluginKeys(b kongPluginBinding) []string {
+	var keys []string
+	if !isClusterPluginRef(b) {
+		keys = append(keys, key(namespaceOr(b.Spec.PluginRef.Namespace, b.Namespace), b.Spec.PluginRef.Name))
+	}
+	if owner := controllerOwner(b); owner != nil && owner.Kind == pluginGVK.Kind {
+		if k := key(b.Namespace, owner.Name); !slices.Contains(keys, k) {
+			keys = append(keys, k)
+		}
+	}
+	return keys
+}
+
+// Reconcile implements controller.Reconciler.
+func (r *PluginAnnotationReconciler) Reconcile(ctx context.Context, k cache.ObjectName) (controller.Result, error) {
+	cached, err := r.Plugins.Get(k.Namespace, k.Name)
+	if apierrors.IsNotFound(err) {
+		return controller.Result{}, nil // its bindings go with it (ownerReferences)
+	}
+	if err != nil {
+		return controller.Result{}, err
+	}
+	plugin := cached.DeepCopy()
+	targets, err := r.annotatedTargets(k)
+	if err != nil {
+		return controller.Result{}, err
+	}
+	bindings, err := r.Bindings.ByIndex(indexBindingsByPlugin, k.String())
+	if err != nil {
+		return controller.Result{}, err
+	}
+	want := map[string]managedBinding{}
+	for _, m := range managedBindings(targets) {
+		want[m.key()] = m
+	}
+	// The bindings of this plugin, by what they bind.
+	owned := map[string][]kongPluginBinding{}
+	inUse := len(targets) > 0
+	for _, b := range bindings {
+		if isBeingDeleted(b) {
+			continue
+		}
+		if !ownedByPlugin(b, plugin) {
+			inUse = true // a user's binding
+			continue
+		}
+		bindingKey, _ := existingBindingKey(b)
+		owned[bindingKey] = append(owned[bindingKey], b)
+	}
+
+	client := r.BindingClients(k.Namespace)
+	var errs []error
+	for bindingKey, bs := range owned {
+		sortOldestFirst(bs)
+		if _, ok := want[bindingKey]; ok && bindingKey != "" {
+			r.created.seen(string(plugin.UID) + "|" + bindingKey)
+			inUse = true
+			bs = bs[1:] // the others are duplicates
+		}
+		for _, b := range bs {
+			if err := client.Delete(ctx, b.Name, metav1.DeleteOptions{}); err != nil && !apierrors.IsNotFound(err) {
+				errs = append(errs, err)
+				inUse = true
+			}
+		}
+	}
+	pending := false
+	if !isBeingDeleted(plugin) {
+		for bindingKey, m := range want {
+			if len(owned[bindingKey]) > 0 {
+				continue
+			}
+			if r.created.inFlight(string(plugin.UID) + "|" + bindingKey) {
+				pending = true
+				continue
+			}
+			if err := r.createBinding(ctx, client, plugin, m); err != nil {
+				errs = append(errs, err)
+				continue
+			}
+			r.created.expect(string(plugin.UID) + "|" + bindingKey)
+		}
+	}
+	// A plugin being deleted can lose the finalizer but not gain it.
+	if inUse = inUse || pending; !inUse || !isBeingDeleted(plugin) {
+		errs = append(errs, controller.SetFinalizer(ctx, r.PluginClients(k.Namespace), plugin, commonv1alpha1.FinalizerPluginInUse, inUse))
+	}
+	if err := errors.Join(errs...); err != nil {
+		return controller.Result{}, err
+	}
+	if pending {
+		return controller.Result{RequeueAfter: time.Second}, nil
+	}
+	return controller.Result{}, nil
+}
+
+func ownedByPlugin(b kongPluginBinding, plugin kongPlugin) bool {
+	owner := controllerOwner(b)
+	return owner != nil && owner.Kind == pluginGVK.Kind && owner.UID == plugin.UID
+}
+
+func (r *PluginAnnotationReconciler) createBinding(ctx context.Context, client ObjectWriter[kongPluginBinding], plugin kongPlugin, m managedBinding) error {
+	b := &configurationv1alpha1.KongPluginBinding{
+		ObjectMeta: metav1.ObjectMeta{
+			GenerateName:    plugin.Name + "-",
+			Namespace:       plugin.Namespace,
+			OwnerReferences: []metav1.OwnerReference{*metav1.NewControllerRef(plugin, pluginGVK)},
+		},
+		Spec: m.spec(plugin.Name, plugin.Namespace),
+	}
+	_, err := client.Create(ctx, b, metav1.CreateOptions{FieldManager: controller.FieldManager})
+	return err
+}
+
+// annotatedTargets returns the Konnect-bound objects, not being deleted,
+// whose annotation names the plugin.
+func (r *PluginAnnotationReconciler) annotatedTargets(plugin cache.ObjectName) ([]annotatedTarget, error) {
+	var out []annotatedTarget
+	add := func(kind targetKind, obj metav1.Object, ref *commonv1alpha1.ControlPlaneRef, namespace string) {
+		if !isBeingDeleted(obj) && ref.IsKonnect() {
+			cp := controlPlaneName{namespace: namespaceOr(ref.KonnectNamespacedRef.Namespace, namespace), name: ref.KonnectNamespacedRef.Name}
+			out = append(out, annotatedTarget{kind: kind, name: obj.GetName(), cp: cp})
+		}
+	}
+	services, err := r.Services.ByIndex(indexByPluginAnnotation, plugin.String())
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range services {
+		add(targetService, s, s.Spec.ControlPlaneRef, s.Namespace)
+	}
+	routes, err := r.Routes.ByIndex(indexByPluginAnnotation, plugin.String())
+	if err != nil {
+		return nil, err
+	}
+	for _, rt := range routes {
+		namespace, name, hasService := serviceRefOf(rt)
+		if !hasService {
+			add(targetRoute, rt, rt.Spec.ControlPlaneRef, rt.Namespace)
+			continue
+		}
+		// The route lives where its service does.
+		if svc, err := r.Services.Get(namespace, name); err == nil {
+			add(targetRoute, rt, svc.Spec.ControlPlaneRef, svc.Namespace)
+		}
+	}
+	consumers, err := r.Consumers.ByIndex(indexByPluginAnnotation, plugin.String())
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range consumers {
+		add(targetConsumer, c, c.Spec.ControlPlaneRef, c.Namespace)
+	}
+	groups, err := r.ConsumerGroups.ByIndex(indexByPluginAnnotation, plugin.String())
+	if err != nil {
+		return nil, err
+	}
+	for _, g := range groups {
+		add(targetConsumerGroup, g, g.Spec.ControlPlaneRef, g.Namespace)
+	}
+	return out, nil
+}
