@@ -146,7 +146,9 @@ func buildControllers(f *informerFactories, d dependencies) ([]runnable, error) 
 		add(entities.NewPluginAnnotationController(&entities.PluginAnnotationReconciler{
 			Plugins: plugins, Bindings: bindings,
 			Services: services, Routes: routes, Consumers: consumers, ConsumerGroups: consumerGroups,
-			PluginClients: func(ns string) controller.Client[*configurationv1.KongPlugin] { return cs.ConfigurationV1().KongPlugins(ns) },
+			PluginClients: func(ns string) controller.Client[*configurationv1.KongPlugin] {
+				return cs.ConfigurationV1().KongPlugins(ns)
+			},
 			BindingClients: func(ns string) entities.ObjectWriter[*configurationv1alpha1.KongPluginBinding] {
 				return cs.ConfigurationV1alpha1().KongPluginBindings(ns)
 			},
