@@ -136,11 +136,12 @@ func managedBindings(targets []annotatedTarget) []managedBinding {
 }
 
 // existingBindingKey returns the key of what an existing binding binds,
-// in the terms of managedBinding.key, or false when it is not a binding
-// the annotations could have asked for.
-func existingBindingKey(b kongPluginBinding) (string, bool) {
+// in the terms of managedBinding.key, or false when it is not a binding of
+// the plugin that the annotations could have asked for.
+func existingBindingKey(b kongPluginBinding, plugin string) (string, bool) {
 	spec := b.Spec
-	if spec.PluginRef.Kind != nil && *spec.PluginRef.Kind != configurationv1alpha1.PluginRefKindKongPlugin ||
+	if spec.PluginRef.Name != plugin ||
+		spec.PluginRef.Kind != nil && *spec.PluginRef.Kind != configurationv1alpha1.PluginRefKindKongPlugin ||
 		namespaceOr(spec.PluginRef.Namespace, b.Namespace) != b.Namespace ||
 		spec.Scope == configurationv1alpha1.KongPluginBindingScopeGlobalInControlPlane ||
 		!spec.ControlPlaneRef.IsKonnect() || spec.Targets == nil {

@@ -107,18 +107,22 @@ func TestManagedBindingSpecReadsBackAsTheSameKey(t *testing.T) {
 		{cp: controlPlaneName{"elsewhere", "cp"}, consumerGroup: "g", service: "s"},
 	} {
 		b := &configurationv1alpha1.KongPluginBinding{ObjectMeta: metav1.ObjectMeta{Namespace: "ns"}, Spec: m.spec("p", "ns")}
-		got, ok := existingBindingKey(b)
+		got, ok := existingBindingKey(b, "p")
 		if !ok || got != m.key() {
 			t.Errorf("spec of %s reads back as %q (%v)", m.key(), got, ok)
+		}
+		if _, ok := existingBindingKey(b, "another"); ok {
+			t.Errorf("spec of %s matched another plugin", m.key())
 		}
 		if ns := b.Spec.ControlPlaneRef.KonnectNamespacedRef.Namespace; (ns == "") != (m.cp.namespace == "ns") {
 			t.Errorf("%s: control plane namespace %q, want it only when not the binding's", m.key(), ns)
 		}
 	}
 	global := &configurationv1alpha1.KongPluginBinding{Spec: configurationv1alpha1.KongPluginBindingSpec{
-		Scope: configurationv1alpha1.KongPluginBindingScopeGlobalInControlPlane, ControlPlaneRef: (managedBinding{}).spec("p", "").ControlPlaneRef,
+		PluginRef: configurationv1alpha1.PluginRef{Name: "p"},
+		Scope:     configurationv1alpha1.KongPluginBindingScopeGlobalInControlPlane, ControlPlaneRef: (managedBinding{}).spec("p", "").ControlPlaneRef,
 	}}
-	if _, ok := existingBindingKey(global); ok {
+	if _, ok := existingBindingKey(global, "p"); ok {
 		t.Error("a global binding matched an annotation")
 	}
 }

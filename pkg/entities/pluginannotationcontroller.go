@@ -150,7 +150,7 @@ func (r *PluginAnnotationReconciler) Reconcile(ctx context.Context, k cache.Obje
 			inUse = true // a user's binding
 			continue
 		}
-		bindingKey, _ := existingBindingKey(b)
+		bindingKey, _ := existingBindingKey(b, plugin.Name)
 		owned[bindingKey] = append(owned[bindingKey], b)
 	}
 
