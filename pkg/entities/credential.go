@@ -6,7 +6,6 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
-	configurationv1 "github.com/konnect-operator/konnect-operator/pkg/apis/configuration/v1"
 	configurationv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/configuration/v1alpha1"
 	"github.com/konnect-operator/konnect-operator/pkg/controller"
 	"github.com/konnect-operator/konnect-operator/pkg/konnect"
@@ -81,7 +80,7 @@ func newCredentialAdapter[T controller.Entity, E any](deps CredentialDeps[T], ki
 
 // GroupVersionKind implements controller.Adapter.
 func (a *CredentialAdapter[T, E]) GroupVersionKind() schema.GroupVersionKind {
-	return configurationv1alpha1.SchemeGroupVersion.WithKind(a.kind.kind)
+	return schema.GroupVersionKind{Group: configurationv1alpha1.GroupName, Version: configurationv1alpha1.GroupVersion.Version, Kind: a.kind.kind}
 }
 
 // Managed implements controller.Adapter: a credential is the operator's
@@ -120,7 +119,6 @@ func (a *CredentialAdapter[T, E]) Resolve(_ context.Context, obj T, purpose cont
 	if consumerID == "" {
 		return b.done(), nil
 	}
-	consumerGVK := configurationv1.SchemeGroupVersion.WithKind("KongConsumer")
 	cp := a.deps.Refs.controlPlane(b, referrerOf(consumerGVK, consumer), consumer.Spec.ControlPlaneRef, false, false)
 	if cp == nil {
 		return b.done(), nil

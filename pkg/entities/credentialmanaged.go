@@ -22,7 +22,7 @@ import (
 // UID of the consumer that owns them.
 const indexManagedByConsumer = "managedByConsumer"
 
-var consumerGVK = configurationv1.SchemeGroupVersion.WithKind("KongConsumer")
+var consumerGVK = schema.GroupVersionKind{Group: configurationv1.GroupName, Version: configurationv1.GroupVersion.Version, Kind: "KongConsumer"}
 
 // secretCredentialOwners returns the owners of a credential made from a
 // Secret: its controller, a KongConsumer, and the Secret. Objects without

@@ -8,6 +8,7 @@ import (
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/tools/cache"
 
 	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
@@ -23,7 +24,7 @@ const (
 	indexBindingsByPlugin   = "bindingsByPlugin"   // bindings by the KongPlugin they use or belong to
 )
 
-var pluginGVK = configurationv1.SchemeGroupVersion.WithKind("KongPlugin")
+var pluginGVK = schema.GroupVersionKind{Group: configurationv1.GroupName, Version: configurationv1.GroupVersion.Version, Kind: "KongPlugin"}
 
 // PluginAnnotationReconciler makes the KongPluginBindings that the
 // konghq.com/plugins annotations of Konnect-bound KongServices, KongRoutes,
@@ -71,7 +72,7 @@ func NewPluginAnnotationController(r *PluginAnnotationReconciler, opts controlle
 		return nil, err
 	}
 	self := func(p kongPlugin) []string { return []string{key(p.Namespace, p.Name)} }
-	annotations := func(obj metav1.Object) []string { return pluginKeys(obj) }
+	annotations := pluginKeys
 	deps := []controller.Dependency[kongPlugin]{
 		{Name: "self", Source: r.Services, Keys: self, SourceKeys: annotations},
 		{Name: "self", Source: r.Routes, Keys: self, SourceKeys: annotations},

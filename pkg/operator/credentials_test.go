@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -103,7 +104,7 @@ func TestCredentialLifecycle(t *testing.T) {
 			}
 			e.eventually("credential gone from the cluster and from Konnect", func() error {
 				if err := c.delete(e, name); !apierrors.IsNotFound(err) {
-					return fmt.Errorf("still in the cluster (%v)", err)
+					return fmt.Errorf("still in the cluster (%w)", err)
 				}
 				if _, ok := e.credentialEntity(cpID, c, id); ok {
 					return fmt.Errorf("still in Konnect")
@@ -238,6 +239,9 @@ func TestCredentialWaitsForItsConsumer(t *testing.T) {
 			return conditionIs(obj, commonv1alpha1.ConditionProgrammed, metav1.ConditionFalse, commonv1alpha1.ReasonConditionWithStatusFalseExists)
 		})
 	}
+	for _, c := range cases {
+		e.eventuallyEvent(c.kind, strings.ToLower(c.kind), corev1.EventTypeWarning, "ReferencesNotReady")
+	}
 	if n := e.calls("", "/consumers/"); n != 0 {
 		t.Fatalf("%d calls under consumers while the consumer was missing", n)
 	}
@@ -269,7 +273,7 @@ func TestConsumerDeletedBeforeItsCredentials(t *testing.T) {
 	}
 	e.eventually("consumer and its credentials gone from Konnect", func() error {
 		if _, err := e.cs.ConfigurationV1().KongConsumers(e.ns).Get(e.ctx, "alice", metav1.GetOptions{}); !apierrors.IsNotFound(err) {
-			return fmt.Errorf("consumer still in the cluster (%v)", err)
+			return fmt.Errorf("consumer still in the cluster (%w)", err)
 		}
 		if n := e.sim.Count(e.orgID); n != 1 {
 			return fmt.Errorf("%d entities in Konnect, want only the control plane", n-1)

@@ -161,7 +161,7 @@ func TestCredentialSecrets(t *testing.T) {
 		}
 	})
 
-	t.Run("an un-listed Secret's object goes, in Konnect too", func(t *testing.T) {
+	t.Run("an un-listed Secret's object goes, in Konnect too", func(*testing.T) {
 		basic := cases[0]
 		_, status := basic.get(e, objects[basic.label].meta.GetName())
 		e.updateConsumer("alice", func(k *configurationv1.KongConsumer) { k.Credentials = names[1:] })

@@ -270,7 +270,7 @@ func TestPluginAnnotations(t *testing.T) {
 		}
 		e.eventually("the unused plugin is deleted at once", func() error {
 			if _, err := e.cs.ConfigurationV1().KongPlugins(e.ns).Get(e.ctx, "groups", metav1.GetOptions{}); !apierrors.IsNotFound(err) {
-				return fmt.Errorf("still there (%v)", err)
+				return fmt.Errorf("still there (%w)", err)
 			}
 			return nil
 		})
@@ -295,7 +295,7 @@ func TestPluginAnnotations(t *testing.T) {
 		}
 		e.eventually("the plugin goes with its last user", func() error {
 			if _, err := e.cs.ConfigurationV1().KongPlugins(e.ns).Get(e.ctx, "consumers", metav1.GetOptions{}); !apierrors.IsNotFound(err) {
-				return fmt.Errorf("still there (%v)", err)
+				return fmt.Errorf("still there (%w)", err)
 			}
 			return nil
 		})
