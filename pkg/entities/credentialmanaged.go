@@ -13,35 +13,45 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/tools/cache"
 
 	configurationv1 "github.com/konnect-operator/konnect-operator/pkg/apis/configuration/v1"
 	"github.com/konnect-operator/konnect-operator/pkg/controller"
 )
 
 // indexManagedByConsumer indexes the credentials made from Secrets by the
-// UID of the consumer that owns them.
+// key of the consumer they name.
 const indexManagedByConsumer = "managedByConsumer"
 
 var consumerGVK = schema.GroupVersionKind{Group: configurationv1.GroupName, Version: configurationv1.GroupVersion.Version, Kind: "KongConsumer"}
 
-// secretCredentialOwners returns the owners of a credential made from a
-// Secret: its controller, a KongConsumer, and the Secret. Objects without
-// both are the user's.
-func secretCredentialOwners(obj metav1.Object) (consumer, secret *metav1.OwnerReference) {
+// LabelFromSecret marks the credentials the operator made from Secrets, so
+// that they are still known as such once the garbage collector has dropped
+// the reference to their consumer.
+const LabelFromSecret = "konnect-operator/from-secret"
+
+// madeFromSecret reports whether obj is a credential made from a Secret:
+// it belongs to a Secret and, as its controller, to a KongConsumer. When
+// the consumer goes, the garbage collector drops its reference but keeps
+// the object for the Secret's sake; the label still tells it apart from a
+// user's. It returns the Secret's reference and the UID of the consumer
+// ("" when dropped).
+func madeFromSecret(obj metav1.Object) (secret *metav1.OwnerReference, consumerUID types.UID, ok bool) {
 	refs := obj.GetOwnerReferences()
 	for i, ref := range refs {
 		gv, _ := schema.ParseGroupVersion(ref.APIVersion)
 		switch {
-		case ref.Controller != nil && *ref.Controller && gv.Group == consumerGVK.Group && ref.Kind == consumerGVK.Kind:
-			consumer = &refs[i]
+		case ref.Controller != nil && *ref.Controller:
+			if gv.Group != consumerGVK.Group || ref.Kind != consumerGVK.Kind {
+				return nil, "", false
+			}
+			consumerUID = ref.UID
 		case gv.Group == "" && ref.Kind == kindSecret:
 			secret = &refs[i]
 		}
 	}
-	if consumer == nil || secret == nil {
-		return nil, nil
-	}
-	return consumer, secret
+	ok = secret != nil && (consumerUID != "" || obj.GetLabels()[LabelFromSecret] == "true")
+	return secret, consumerUID, ok
 }
 
 func managedCredentialOwners(consumer kongConsumer, secret *corev1.Secret) []metav1.OwnerReference {
@@ -51,10 +61,18 @@ func managedCredentialOwners(consumer kongConsumer, secret *corev1.Secret) []met
 	}
 }
 
+func (a *CredentialAdapter[T, E]) consumerKeyOf(obj metav1.Object) string {
+	typed, ok := obj.(T)
+	if _, _, made := madeFromSecret(obj); !ok || !made {
+		return ""
+	}
+	return key(obj.GetNamespace(), a.kind.consumerRef(typed))
+}
+
 func (a *CredentialAdapter[T, E]) watchManaged(c *controller.Controller[kongConsumer]) error {
 	err := a.deps.Objects.AddIndex(indexManagedByConsumer, func(obj T) []string {
-		if consumer, _ := secretCredentialOwners(obj); consumer != nil {
-			return []string{string(consumer.UID)}
+		if k := a.consumerKeyOf(obj); k != "" {
+			return []string{k}
 		}
 		return nil
 	})
@@ -62,33 +80,37 @@ func (a *CredentialAdapter[T, E]) watchManaged(c *controller.Controller[kongCons
 		return err
 	}
 	return c.Watch(controller.Dependency[kongConsumer]{
-		Name:   "managedCredentials",
-		Source: a.deps.Objects,
-		Keys:   func(c kongConsumer) []string { return []string{key(c.Namespace, c.Name)} },
-		SourceKey: func(obj metav1.Object) string {
-			if consumer, _ := secretCredentialOwners(obj); consumer != nil {
-				return key(obj.GetNamespace(), consumer.Name)
-			}
-			return ""
-		},
+		Name:      "managedCredentials",
+		Source:    a.deps.Objects,
+		Keys:      func(c kongConsumer) []string { return []string{key(c.Namespace, c.Name)} },
+		SourceKey: a.consumerKeyOf,
 	})
 }
 
-func (a *CredentialAdapter[T, E]) syncManaged(ctx context.Context, consumer kongConsumer, wanted map[string]*corev1.Secret, keep map[string]bool) (bool, error) {
-	existing, err := a.deps.Objects.ByIndex(indexManagedByConsumer, string(consumer.UID))
+func (a *CredentialAdapter[T, E]) syncManaged(ctx context.Context, consumerKey cache.ObjectName, consumer kongConsumer, wanted map[string]*corev1.Secret, keep map[string]bool) (bool, error) {
+	existing, err := a.deps.Objects.ByIndex(indexManagedByConsumer, consumerKey.String())
 	if err != nil {
 		return false, err
+	}
+	client := a.deps.Clients(consumerKey.Namespace)
+	var errs []error
+	remove := func(obj T) {
+		if err := client.Delete(ctx, obj.GetName(), metav1.DeleteOptions{}); err != nil && !apierrors.IsNotFound(err) {
+			errs = append(errs, err)
+		}
 	}
 	bySecret := map[string][]T{}
 	for _, obj := range existing {
 		if isBeingDeleted(obj) {
 			continue
 		}
-		_, secret := secretCredentialOwners(obj)
+		secret, consumerUID, _ := madeFromSecret(obj)
+		if consumer == nil || consumerUID != consumer.UID {
+			remove(obj) // its consumer is gone, or going
+			continue
+		}
 		bySecret[secret.Name] = append(bySecret[secret.Name], obj)
 	}
-	client := a.deps.Clients(consumer.Namespace)
-	var errs []error
 	for name, objs := range bySecret {
 		if keep[name] {
 			continue
@@ -100,9 +122,7 @@ func (a *CredentialAdapter[T, E]) syncManaged(ctx context.Context, consumer kong
 			objs = objs[1:] // the others are duplicates
 		}
 		for _, obj := range objs {
-			if err := client.Delete(ctx, obj.GetName(), metav1.DeleteOptions{}); err != nil && !apierrors.IsNotFound(err) {
-				errs = append(errs, err)
-			}
+			remove(obj)
 		}
 	}
 	pending := false
@@ -118,6 +138,7 @@ func (a *CredentialAdapter[T, E]) syncManaged(ctx context.Context, consumer kong
 		obj.SetGenerateName(consumer.Name + "-")
 		obj.SetNamespace(consumer.Namespace)
 		obj.SetOwnerReferences(managedCredentialOwners(consumer, secret))
+		obj.SetLabels(map[string]string{LabelFromSecret: "true"})
 		a.kind.fromSecret(obj, consumer.Name, secret.Data)
 		if _, err := client.Create(ctx, obj, metav1.CreateOptions{FieldManager: controller.FieldManager}); err != nil {
 			errs = append(errs, a.redacted("creating", name, err))

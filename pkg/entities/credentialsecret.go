@@ -32,11 +32,12 @@ type CredentialKind interface {
 	// watchManaged makes changes of the objects made from Secrets reconcile
 	// their consumer in c.
 	watchManaged(c *controller.Controller[kongConsumer]) error
-	// syncManaged makes the objects of the kind made from a consumer's
-	// Secrets equal to wanted (Secret name → Secret), leaving those made
-	// from the Secrets in keep alone. It reports whether a creation is still
-	// on its way to the cache.
-	syncManaged(ctx context.Context, consumer kongConsumer, wanted map[string]*corev1.Secret, keep map[string]bool) (bool, error)
+	// syncManaged makes the objects of the kind made from the Secrets of
+	// the consumer with the given key equal to wanted (Secret name →
+	// Secret), leaving those made from the Secrets in keep alone. A nil
+	// consumer (gone or going) keeps none. It reports whether a creation is
+	// still on its way to the cache.
+	syncManaged(ctx context.Context, consumerKey cache.ObjectName, consumer kongConsumer, wanted map[string]*corev1.Secret, keep map[string]bool) (bool, error)
 }
 
 func (a *CredentialAdapter[T, E]) secretLabel() string { return a.kind.label }
@@ -144,17 +145,17 @@ func NewCredentialSecretController(r *CredentialSecretReconciler, opts controlle
 // Reconcile implements controller.Reconciler.
 func (r *CredentialSecretReconciler) Reconcile(ctx context.Context, k cache.ObjectName) (controller.Result, error) {
 	consumer, err := r.Consumers.Get(k.Namespace, k.Name)
-	if apierrors.IsNotFound(err) || (err == nil && isBeingDeleted(consumer)) {
-		// The garbage collector deletes the objects the consumer owns once
-		// it is gone; its own deletion removes their Konnect entities.
-		return controller.Result{}, nil
-	}
-	if err != nil {
+	switch {
+	case apierrors.IsNotFound(err) || (err == nil && isBeingDeleted(consumer)):
+		// Its objects go with it. The garbage collector would not delete
+		// them: the Secrets own them too.
+		consumer = nil
+	case err != nil:
 		return controller.Result{}, err
 	}
 	wanted := map[string]map[string]*corev1.Secret{}
 	keep := map[string]bool{}
-	if consumer.Spec.ControlPlaneRef.IsKonnect() {
+	if consumer != nil && consumer.Spec.ControlPlaneRef.IsKonnect() {
 		names := slices.Clone(consumer.Credentials)
 		slices.Sort(names)
 		for _, name := range slices.Compact(names) {
@@ -176,7 +177,7 @@ func (r *CredentialSecretReconciler) Reconcile(ctx context.Context, k cache.Obje
 	var errs []error
 	pending := false
 	for _, kind := range r.Kinds {
-		p, err := kind.syncManaged(ctx, consumer, wanted[kind.secretLabel()], keep)
+		p, err := kind.syncManaged(ctx, k, consumer, wanted[kind.secretLabel()], keep)
 		pending = pending || p
 		errs = append(errs, err)
 	}

@@ -51,7 +51,7 @@ func (e *env) managedCredential(c credentialCase, consumer, secret string) crede
 	e.eventually(fmt.Sprintf("one %s made from Secret %s", c.kind, secret), func() error {
 		var matching []credentialObject
 		for _, obj := range c.list(e) {
-			if obj.meta.GetDeletionTimestamp() == nil && ownedBy(obj.meta, "Secret", secret) {
+			if obj.meta.GetDeletionTimestamp() == nil && ownedBy(obj.meta, "Secret", secret) && metav1.GetControllerOf(obj.meta) != nil {
 				matching = append(matching, obj)
 			}
 		}
@@ -200,6 +200,53 @@ func TestCredentialSecrets(t *testing.T) {
 				return fmt.Errorf("message %q", msg)
 			}
 			return conditionIs(c, commonv1alpha1.ConditionProgrammed, metav1.ConditionFalse, commonv1alpha1.ReasonConditionWithStatusFalseExists)
+		})
+	})
+
+	t.Run("a user's credential owned by a Secret is left alone", func(t *testing.T) {
+		secret, err := e.kube.CoreV1().Secrets(e.ns).Get(e.ctx, "secret-acl", metav1.GetOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		acl := cases[2]
+		acl.create(e, "users-acl", "alice", "users-group", nil)
+		e.retryUpdate(func() error {
+			obj, err := e.cs.ConfigurationV1alpha1().KongCredentialACLs(e.ns).Get(e.ctx, "users-acl", metav1.GetOptions{})
+			if err == nil {
+				obj.OwnerReferences = []metav1.OwnerReference{{APIVersion: "v1", Kind: "Secret", Name: secret.Name, UID: secret.UID}}
+				_, err = e.cs.ConfigurationV1alpha1().KongCredentialACLs(e.ns).Update(e.ctx, obj, metav1.UpdateOptions{})
+			}
+			return err
+		})
+		e.updateSecretData("secret-acl", acl.secretData("changed-again")) // reconciles alice's objects
+		e.managedCredential(acl, "alice", "secret-acl")
+		e.never("the user's credential stays", time.Second, func() error {
+			obj, _ := acl.get(e, "users-acl")
+			if obj.GetDeletionTimestamp() != nil {
+				return fmt.Errorf("it is being deleted")
+			}
+			return nil
+		})
+		if err := acl.delete(e, "users-acl"); err != nil {
+			t.Fatal(err)
+		}
+	})
+
+	t.Run("the consumer's deletion takes its objects and their credentials", func(t *testing.T) {
+		if err := e.cs.ConfigurationV1().KongConsumers(e.ns).Delete(e.ctx, "alice", metav1.DeleteOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		e.eventually("no credential objects and nothing in Konnect but the control plane", func() error {
+			for _, c := range cases {
+				if objs := c.list(e); len(objs) != 0 {
+					o := objs[0].meta
+					return fmt.Errorf("%d %s objects left: %s deleting=%v finalizers=%v owners=%v", len(objs), c.kind, o.GetName(), o.GetDeletionTimestamp(), o.GetFinalizers(), o.GetOwnerReferences())
+				}
+			}
+			if n := e.sim.Count(e.orgID); n != 1 {
+				return fmt.Errorf("%d entities in Konnect besides the control plane", n-1)
+			}
+			return nil
 		})
 	})
 }
