@@ -46,7 +46,7 @@ const (
 // env is one test's world: its own namespace, its own Konnect simulator and
 // organisation, and an operator watching only that namespace.
 type env struct {
-	t       *testing.T
+	t       testing.TB
 	ctx     context.Context
 	ns      string
 	sim     *konnectsim.TestServer
@@ -67,12 +67,17 @@ type envOptions struct {
 	rateLimitPerMinute int
 	// keepNamespace skips deleting the namespace at the end.
 	keepNamespace bool
+	// konnectRate is the operator's request rate to Konnect (default 200/s).
+	konnectRate float64
 }
 
-func newEnv(t *testing.T, opts envOptions) *env {
+func newEnv(t testing.TB, opts envOptions) *env {
 	t.Helper()
 	if opts.syncPeriod == 0 {
 		opts.syncPeriod = time.Hour
+	}
+	if opts.konnectRate == 0 {
+		opts.konnectRate = 200
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	logger, _ := ktesting.NewTestContext(t)
@@ -138,8 +143,8 @@ func (e *env) startOperator() {
 		Registry:        metrics.NewRegistry(),
 		Konnect: konnect.Options{
 			RootCAs:           e.sim.CAPool,
-			RequestsPerSecond: 200,
-			Burst:             200,
+			RequestsPerSecond: e.opts.konnectRate,
+			Burst:             int(e.opts.konnectRate),
 			Timeout:           5 * time.Second,
 		},
 	})
@@ -173,7 +178,7 @@ func (e *env) deleteNamespace() {
 		e.t.Errorf("deleting namespace %s: %v", e.ns, err)
 		return
 	}
-	err := wait.PollUntilContextTimeout(ctx, 100*time.Millisecond, 2*waitLimit, true, func(ctx context.Context) (bool, error) {
+	err := wait.PollUntilContextTimeout(ctx, 100*time.Millisecond, 5*time.Minute, true, func(ctx context.Context) (bool, error) {
 		_, err := e.kube.CoreV1().Namespaces().Get(ctx, e.ns, metav1.GetOptions{})
 		return apierrors.IsNotFound(err), nil
 	})
