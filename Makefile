@@ -62,6 +62,11 @@ test: verify control-plane test-unit ## Run every test.
 test-unit: control-plane ## Unit and integration tests (the integration tests start their own control plane).
 	$(GO) test -timeout $(TEST_TIMEOUT) -parallel $(TEST_PARALLEL) ./...
 
+.PHONY: bench
+bench: control-plane ## Benchmarks: the simulator's throughput and 3,000 entities through the operator.
+	$(GO) test -run '^$$' -bench . -benchtime 1x -timeout 50m ./pkg/operator
+	$(GO) test -run '^$$' -bench . ./pkg/konnectsim
+
 ##@ Run
 
 .PHONY: local-cluster
