@@ -136,11 +136,18 @@ func (r *EntityReconciler[T, D]) sync(ctx context.Context, key cache.ObjectName,
 
 	now := r.clock.Now()
 	id := obj.KonnectStatus(false).GetKonnectID()
+	if id == "" {
+		// Created by an earlier reconcile whose status write did not land.
+		id = r.state.createdID(obj.GetUID())
+	} else {
+		r.state.forgetCreated(obj.GetUID())
+	}
 	created, changed := false, true
 	if id == "" {
 		if id, err = r.create(ctx, client, obj, res.Placement, desired); err != nil {
 			return Result{}, r.failed(ctx, cached, obj, commonv1alpha1.ReasonFailedToCreate, err)
 		}
+		r.state.rememberCreated(obj.GetUID(), id)
 		created = true
 	} else {
 		wait := r.state.due(key, obj.GetUID(), fp, IsProgrammed(cached), now, r.syncPeriod)
@@ -157,7 +164,9 @@ func (r *EntityReconciler[T, D]) sync(ctx context.Context, key cache.ObjectName,
 		if konnect.IsNotFound(err) {
 			logger.Info("Entity is gone from Konnect; creating it again", "id", id)
 			id, err = r.create(ctx, client, obj, res.Placement, desired)
-			created = err == nil
+			if created = err == nil; created {
+				r.state.rememberCreated(obj.GetUID(), id)
+			}
 		}
 		if err != nil {
 			return Result{}, r.failed(ctx, cached, obj, commonv1alpha1.ReasonFailedToUpdate, err)
@@ -273,6 +282,9 @@ func (r *EntityReconciler[T, D]) finalize(ctx context.Context, key cache.ObjectN
 			return Result{}, r.failed(ctx, cached, obj, commonv1alpha1.ReasonKonnectAPIOpFailed, err)
 		}
 		id := obj.KonnectStatus(false).GetKonnectID()
+		if id == "" {
+			id = r.state.createdID(obj.GetUID())
+		}
 		if id == "" {
 			// A create may have succeeded without its ID reaching the status.
 			if id, err = r.adapter.FindByUID(ctx, client, obj, res.Placement); err != nil {
