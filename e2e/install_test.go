@@ -148,4 +148,3 @@ func leader(ctx context.Context, c *clusterEnv, ops []*operatorProcess, timeout 
 	})
 	return found, err
 }
-

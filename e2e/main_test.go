@@ -17,12 +17,12 @@ import (
 // suite is what TestMain sets up once for every test: the binaries, a
 // control plane and the simulator.
 var suite struct {
-	root    string // repository root
-	binDir  string // the binaries the Dockerfile's builder commands built
-	workDir string // logs, kubeconfigs and CA files of this run
+	root        string // repository root
+	binDir      string // the binaries the Dockerfile's builder commands built
+	workDir     string // logs, kubeconfigs and CA files of this run
 	buildOutput string
-	cluster *clusterEnv
-	sim     *simulator
+	cluster     *clusterEnv
+	sim         *simulator
 	// mirrorSource is the control plane the Mirror sample mirrors, made
 	// outside the operator; the suite deletes it itself.
 	mirrorSource string
