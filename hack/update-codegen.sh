@@ -39,7 +39,8 @@ go tool controller-gen crd:generateEmbeddedObjectMeta=false,allowDangerousTypes=
   echo "kind: Kustomization"
   echo "resources:"
   for crd in "${ROOT}"/manifests/crd/*.yaml; do
-    echo "- $(basename "${crd}")"
+    # The redirection below has already created the kustomization itself.
+    [[ "$(basename "${crd}")" == kustomization.yaml ]] || echo "- $(basename "${crd}")"
   done
 } >"${ROOT}/manifests/crd/kustomization.yaml"
 
