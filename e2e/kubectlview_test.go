@@ -16,7 +16,7 @@ import (
 
 // kubectlName is how a user names an object's kind to kubectl without
 // ambiguity: plural.group.
-func kubectlName(ctx context.Context, c *clusterEnv, o *unstructured.Unstructured) (string, error) {
+func kubectlName(c *clusterEnv, o *unstructured.Unstructured) (string, error) {
 	mapping, err := c.resource(o.GroupVersionKind())
 	if err != nil {
 		return "", err
@@ -36,7 +36,7 @@ func namespaceArgs(o *unstructured.Unstructured) []string {
 // the CRD's printer columns, with True in the Programmed (or Valid) column
 // and a Konnect ID where there is an ID column.
 func checkGetColumns(ctx context.Context, c *clusterEnv, o *unstructured.Unstructured) error {
-	resource, err := kubectlName(ctx, c, o)
+	resource, err := kubectlName(c, o)
 	if err != nil {
 		return err
 	}
@@ -133,7 +133,7 @@ func parseTable(out string) [][]cell {
 // ready condition as True and a Normal Event from the operator saying what
 // it did in Konnect.
 func checkDescribe(ctx context.Context, c *clusterEnv, o *unstructured.Unstructured) error {
-	resource, err := kubectlName(ctx, c, o)
+	resource, err := kubectlName(c, o)
 	if err != nil {
 		return err
 	}

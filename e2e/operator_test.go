@@ -116,7 +116,7 @@ func (o *operatorProcess) probe(ctx context.Context, path string) (int, error) {
 func (o *operatorProcess) waitReady(ctx context.Context, timeout time.Duration) error {
 	return eventually(ctx, timeout, func(ctx context.Context) error {
 		if !o.running() {
-			return fmt.Errorf("%s exited: %v\n%s", o.name, o.waitErr, o.tail(3000))
+			return fmt.Errorf("%s exited: %w\n%s", o.name, o.waitErr, o.tail(3000))
 		}
 		code, err := o.probe(ctx, "/readyz")
 		if err != nil {
