@@ -23,7 +23,7 @@ var _ controller.DependentAdapter[controlPlane, konnect.ControlPlane] = (*Contro
 
 // GroupVersionKind implements controller.Adapter.
 func (a *ControlPlaneAdapter) GroupVersionKind() schema.GroupVersionKind {
-	return konnectv1alpha2.SchemeGroupVersion.WithKind(kindControlPlane)
+	return gvk(konnectv1alpha2.GroupVersion, kindControlPlane)
 }
 
 // Managed implements controller.Adapter: mirrors only read an existing
@@ -109,7 +109,7 @@ func (a *ControlPlaneAdapter) Dependencies() []controller.Dependency[controlPlan
 	return []controller.Dependency[controlPlane]{{
 		Name:   "authConfig",
 		Source: a.Refs.AuthConfigs,
-		Keys:   func(cp controlPlane) []string { return AuthConfigKeys(cp) },
+		Keys:   AuthConfigKeys,
 	}}
 }
 

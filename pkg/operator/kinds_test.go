@@ -20,6 +20,7 @@ func refID(ent map[string]any, field string) string {
 }
 
 func TestRoutesWithAndWithoutAService(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOptions{})
 	cpID := e.ready()
 	e.createService("svc")
@@ -60,6 +61,7 @@ func TestRoutesWithAndWithoutAService(t *testing.T) {
 }
 
 func TestConsumerGroupMembershipFollowsTheConsumer(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOptions{})
 	cpID := e.ready()
 	e.createConsumerGroup("gold")
@@ -106,6 +108,7 @@ func TestConsumerGroupMembershipFollowsTheConsumer(t *testing.T) {
 }
 
 func TestPluginBindingTargets(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOptions{})
 	cpID := e.ready()
 	e.createService("svc")
@@ -172,6 +175,7 @@ func TestPluginBindingTargets(t *testing.T) {
 	})
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
+			e := e.with(t)
 			var b *configurationv1alpha1.KongPluginBinding
 			e.eventually("binding "+tc.name+" Programmed", func() error {
 				b = e.binding(tc.name)
@@ -215,6 +219,7 @@ func TestPluginBindingTargets(t *testing.T) {
 }
 
 func TestDeletionInAnyOrderFinishes(t *testing.T) {
+	t.Parallel()
 	// Each order deletes one object first and then the rest; the test
 	// environment's cleanup deletes the namespace and checks that nothing
 	// is left in Konnect.
@@ -225,7 +230,7 @@ func TestDeletionInAnyOrderFinishes(t *testing.T) {
 	}{
 		{
 			name:  "namespace at once",
-			first: func(e *env) error { return nil },
+			first: func(*env) error { return nil },
 		},
 		{
 			name: "auth configuration first",
