@@ -37,13 +37,6 @@ var pendingSamples = map[string]string{
 	"kongkeyset.yaml":                           "no KongKeySet and KongKey controllers on main yet",
 	"kongvault.yaml":                            "no KongVault controller on main yet",
 	"kongdataplaneclientcertificate.yaml":       "no KongDataPlaneClientCertificate controller on main yet",
-	"kongcredential-basicauth.yaml":             "no KongCredentialBasicAuth controller on main yet",
-	"kongcredential-apikey.yaml":                "no KongCredentialAPIKey controller on main yet",
-	"kongcredential-acl.yaml":                   "no KongCredentialACL controller on main yet",
-	"kongcredential-jwt.yaml":                   "no KongCredentialJWT controller on main yet",
-	"kongcredential-hmac.yaml":                  "no KongCredentialHMAC controller on main yet",
-	"kongconsumer-credential-secrets.yaml":      "managed credentials from KongConsumer.credentials Secrets not on main yet",
-	"kongservice-plugin-annotation.yaml":        "managed bindings for the konghq.com/plugins annotation not on main yet",
 	"konnect-gateway-control-plane-group.yaml":  "control-plane group memberships (MembersReferenceResolved) not on main yet",
 	"konnect-gateway-control-plane-mirror.yaml": "Mirror control planes not on main yet",
 }

@@ -80,7 +80,7 @@ func newCredentialAdapter[T controller.Entity, E any](deps CredentialDeps[T], ki
 
 // GroupVersionKind implements controller.Adapter.
 func (a *CredentialAdapter[T, E]) GroupVersionKind() schema.GroupVersionKind {
-	return schema.GroupVersionKind{Group: configurationv1alpha1.GroupName, Version: configurationv1alpha1.GroupVersion.Version, Kind: a.kind.kind}
+	return gvk(configurationv1alpha1.GroupVersion, a.kind.kind)
 }
 
 // Managed implements controller.Adapter: a credential is the operator's

@@ -23,7 +23,7 @@ import (
 // key of the consumer they name.
 const indexManagedByConsumer = "managedByConsumer"
 
-var consumerGVK = schema.GroupVersionKind{Group: configurationv1.GroupName, Version: configurationv1.GroupVersion.Version, Kind: "KongConsumer"}
+var consumerGVK = gvk(configurationv1.GroupVersion, "KongConsumer")
 
 // LabelFromSecret marks the credentials the operator made from Secrets, so
 // that they are still known as such once the garbage collector has dropped

@@ -43,6 +43,7 @@ func clusterPluginRef(name string) func(*configurationv1alpha1.KongPluginBinding
 }
 
 func TestBindingOfAKongClusterPlugin(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOptions{})
 	cpID := e.ready()
 	name := e.ns + "-limits"

@@ -48,6 +48,7 @@ func (e *env) credentialEntity(cpID string, c credentialCase, id string) (map[st
 }
 
 func TestCredentialLifecycle(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOptions{}) // an hour's sync period: only changes write
 	cpID := e.ready()
 	e.createConsumer("alice")
@@ -55,6 +56,7 @@ func TestCredentialLifecycle(t *testing.T) {
 
 	for _, c := range credentialCases() {
 		t.Run(c.kind, func(t *testing.T) {
+			e := e.with(t)
 			name := strings.ToLower(c.kind)
 			c.create(e, name, "alice", name+"-v1", nil)
 			id := e.programmedCredential(c, name)
@@ -116,6 +118,7 @@ func TestCredentialLifecycle(t *testing.T) {
 }
 
 func TestCredentialDriftIsOverwritten(t *testing.T) {
+	t.Parallel()
 	const period = 2 * time.Second
 	e := newEnv(t, envOptions{syncPeriod: period})
 	cpID := e.ready()
@@ -149,6 +152,7 @@ func TestCredentialDriftIsOverwritten(t *testing.T) {
 }
 
 func TestCredentialAdoption(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOptions{})
 	cpID := e.ready()
 	e.createConsumer("alice")
@@ -171,6 +175,7 @@ func TestCredentialAdoption(t *testing.T) {
 	}
 	for i, c := range credentialCases() {
 		t.Run(c.kind, func(t *testing.T) {
+			e := e.with(t)
 			base := strings.ToLower(c.kind)
 
 			id := existing(c, 10*i+1, base+"-old")
@@ -221,6 +226,7 @@ func TestCredentialAdoption(t *testing.T) {
 }
 
 func TestCredentialWaitsForItsConsumer(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOptions{})
 	cpID := e.ready()
 	cases := credentialCases()
@@ -257,6 +263,7 @@ func TestCredentialWaitsForItsConsumer(t *testing.T) {
 }
 
 func TestConsumerDeletedBeforeItsCredentials(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOptions{})
 	e.ready()
 	e.createConsumer("alice")

@@ -90,6 +90,7 @@ func ownedBy(obj metav1.Object, kind, name string) bool {
 }
 
 func TestCredentialSecrets(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOptions{})
 	cpID := e.ready()
 	cases := credentialCases()
@@ -108,6 +109,7 @@ func TestCredentialSecrets(t *testing.T) {
 
 	objects := map[string]credentialObject{}
 	t.Run("a managed object per Secret, in Konnect", func(t *testing.T) {
+		e := e.with(t)
 		for _, c := range cases {
 			obj := e.managedCredential(c, "alice", "secret-"+c.label)
 			if obj.field != "alice-"+c.label {
@@ -122,6 +124,7 @@ func TestCredentialSecrets(t *testing.T) {
 	})
 
 	t.Run("a Secret change updates its object and Konnect", func(t *testing.T) {
+		e := e.with(t)
 		for _, c := range cases {
 			e.updateSecretData("secret-"+c.label, c.secretData("changed-"+c.label))
 		}
@@ -145,6 +148,7 @@ func TestCredentialSecrets(t *testing.T) {
 	})
 
 	t.Run("duplicates are reduced to the oldest", func(t *testing.T) {
+		e := e.with(t)
 		acl := cases[2]
 		original := objects[acl.label]
 		// Creation times count whole seconds: the duplicate must be younger.
@@ -161,7 +165,8 @@ func TestCredentialSecrets(t *testing.T) {
 		}
 	})
 
-	t.Run("an un-listed Secret's object goes, in Konnect too", func(*testing.T) {
+	t.Run("an un-listed Secret's object goes, in Konnect too", func(t *testing.T) {
+		e := e.with(t)
 		basic := cases[0]
 		_, status := basic.get(e, objects[basic.label].meta.GetName())
 		e.updateConsumer("alice", func(k *configurationv1.KongConsumer) { k.Credentials = names[1:] })
@@ -177,6 +182,7 @@ func TestCredentialSecrets(t *testing.T) {
 	})
 
 	t.Run("a deleted Secret's object goes, and the consumer says so", func(t *testing.T) {
+		e := e.with(t)
 		key := cases[1]
 		_, status := key.get(e, objects[key.label].meta.GetName())
 		if err := e.kube.CoreV1().Secrets(e.ns).Delete(e.ctx, "secret-key-auth", metav1.DeleteOptions{}); err != nil {
@@ -204,6 +210,7 @@ func TestCredentialSecrets(t *testing.T) {
 	})
 
 	t.Run("a user's credential owned by a Secret is left alone", func(t *testing.T) {
+		e := e.with(t)
 		secret, err := e.kube.CoreV1().Secrets(e.ns).Get(e.ctx, "secret-acl", metav1.GetOptions{})
 		if err != nil {
 			t.Fatal(err)
@@ -233,6 +240,7 @@ func TestCredentialSecrets(t *testing.T) {
 	})
 
 	t.Run("the consumer's deletion takes its objects and their credentials", func(t *testing.T) {
+		e := e.with(t)
 		if err := e.cs.ConfigurationV1().KongConsumers(e.ns).Delete(e.ctx, "alice", metav1.DeleteOptions{}); err != nil {
 			t.Fatal(err)
 		}
@@ -252,6 +260,7 @@ func TestCredentialSecrets(t *testing.T) {
 }
 
 func TestCredentialSecretProblemsStopTheConsumer(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOptions{})
 	cpID := e.ready()
 	e.createCredentialSecret("no-password", "basic-auth", map[string][]byte{"username": []byte("bob")})
@@ -267,6 +276,7 @@ func TestCredentialSecretProblemsStopTheConsumer(t *testing.T) {
 	}
 	for i, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
+			e := e.with(t)
 			name := fmt.Sprintf("consumer-%d", i)
 			consumer := &configurationv1.KongConsumer{
 				ObjectMeta:  metav1.ObjectMeta{Name: name},

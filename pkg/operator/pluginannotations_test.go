@@ -154,6 +154,7 @@ func (e *env) plugin(name string) *configurationv1.KongPlugin {
 }
 
 func TestPluginAnnotations(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOptions{})
 	cpID := e.ready()
 	// One plugin per row of the table of annotation-driven bindings.
@@ -202,6 +203,7 @@ func TestPluginAnnotations(t *testing.T) {
 
 	var entities map[string]configurationv1alpha1.KongPluginBinding
 	t.Run("every combination of the table", func(t *testing.T) {
+		e := e.with(t)
 		entities = e.eventuallyBindings(cpID, "entities", "s=s1", "r=r1", "r=r2")
 		e.eventuallyBindings(cpID, "consumers", "c=c1", "c=c2")
 		e.eventuallyBindings(cpID, "consumer-pairs", "r=r1,c=c1", "s=s2,c=c1")
@@ -216,6 +218,7 @@ func TestPluginAnnotations(t *testing.T) {
 	})
 
 	t.Run("a changed annotation moves the binding and leaves the others", func(t *testing.T) {
+		e := e.with(t)
 		e.annotate("KongRoute", "r2", "group-pairs")
 		e.annotate("KongService", "s2", "consumer-pairs,groups-ignored,entities")
 		now := e.eventuallyBindings(cpID, "entities", "s=s1", "r=r1", "s=s2")
@@ -230,6 +233,7 @@ func TestPluginAnnotations(t *testing.T) {
 	})
 
 	t.Run("a duplicate is reduced to the oldest", func(t *testing.T) {
+		e := e.with(t)
 		original := e.eventuallyBindings(cpID, "consumers", "c=c1", "c=c2")["c=c1"]
 		// Creation times count whole seconds: the duplicate must be younger.
 		time.Sleep(time.Until(original.CreationTimestamp.Add(1100 * time.Millisecond)))
@@ -255,6 +259,7 @@ func TestPluginAnnotations(t *testing.T) {
 	})
 
 	t.Run("a removed annotation removes its bindings", func(t *testing.T) {
+		e := e.with(t)
 		e.annotate("KongConsumerGroup", "g1", "")
 		e.annotate("KongConsumerGroup", "g2", "groups-ignored")
 		e.eventuallyBindings(cpID, "groups")
@@ -277,6 +282,7 @@ func TestPluginAnnotations(t *testing.T) {
 	})
 
 	t.Run("a plugin in use is held while it is", func(t *testing.T) {
+		e := e.with(t)
 		if err := e.cs.ConfigurationV1().KongPlugins(e.ns).Delete(e.ctx, "consumers", metav1.DeleteOptions{}); err != nil {
 			t.Fatal(err)
 		}
@@ -306,6 +312,7 @@ func TestPluginAnnotations(t *testing.T) {
 // TestAnnotationsOfNonKonnectObjectsAreIgnored: objects that are not bound
 // to a Konnect control plane get no bindings.
 func TestAnnotationsOfNonKonnectObjectsAreIgnored(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOptions{})
 	e.ready()
 	e.createPlugin("rate", "rate-limiting", `{}`)
@@ -333,6 +340,7 @@ func TestAnnotationsOfNonKonnectObjectsAreIgnored(t *testing.T) {
 // credentials (written and made from Secrets), annotation-driven and user
 // bindings, and the objects they hang on, all at once.
 func TestNamespaceWithEverythingIsDeleted(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOptions{keepNamespace: true})
 	cpID := e.ready()
 	cases := credentialCases()

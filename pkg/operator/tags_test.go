@@ -32,6 +32,7 @@ func identityTags(e *env, obj metav1.Object, kind, version string) []string {
 }
 
 func TestTagLimitDropsAnnotationTagsThenSpecTags(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOptions{})
 	cpID := e.ready()
 	cases := []struct {
@@ -80,6 +81,7 @@ func TestTagLimitDropsAnnotationTagsThenSpecTags(t *testing.T) {
 	}
 	for i, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
+			e := e.with(t)
 			annotation := map[string]string{commonv1alpha1.AnnotationTags: strings.Join(tc.anno, ",")}
 			all := append(slices.Clone(tc.spec), tc.anno...)
 
@@ -107,6 +109,7 @@ func TestTagLimitDropsAnnotationTagsThenSpecTags(t *testing.T) {
 }
 
 func TestPluginAnnotationTagsReachItsPlugins(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOptions{})
 	cpID := e.ready()
 	e.createService("svc")
