@@ -258,6 +258,9 @@ func (r *EntityReconciler[T, D]) finalize(ctx context.Context, key cache.ObjectN
 	if wait := obj.GetDeletionTimestamp().Sub(r.clock.Now()); wait > 0 {
 		return Result{RequeueAfter: wait}, nil
 	}
+	if borrower, ok := any(r.adapter).(Borrower[T]); ok && borrower.Borrows(obj) {
+		return r.release(ctx, key, obj, borrower)
+	}
 	res, err := r.adapter.Resolve(ctx, obj, ForDelete)
 	if err != nil {
 		return Result{}, err
