@@ -39,8 +39,8 @@ type controlPlaneDesired struct {
 
 var (
 	_ controller.DependentAdapter[controlPlane, controlPlaneDesired] = (*ControlPlaneAdapter)(nil)
-	_ controller.AfterSyncer[controlPlane]                          = (*ControlPlaneAdapter)(nil)
-	_ controller.Borrower[controlPlane]                             = (*ControlPlaneAdapter)(nil)
+	_ controller.AfterSyncer[controlPlane]                           = (*ControlPlaneAdapter)(nil)
+	_ controller.Borrower[controlPlane]                              = (*ControlPlaneAdapter)(nil)
 )
 
 // GroupVersionKind implements controller.Adapter.
