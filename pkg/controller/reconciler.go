@@ -138,10 +138,11 @@ func (r *EntityReconciler[T, D]) sync(ctx context.Context, key cache.ObjectName,
 	id := obj.KonnectStatus(false).GetKonnectID()
 	created, changed := false, true
 	if id == "" {
-		if id, err = r.create(ctx, client, obj, res.Placement, desired); err != nil {
+		if id, created, err = r.create(ctx, client, obj, res.Placement, desired); err != nil {
 			return r.failed(ctx, cached, obj, commonv1alpha1.ReasonFailedToCreate, err)
 		}
-		created = true
+		// Taking an existing entity over records its own Event.
+		changed = created
 	} else {
 		wait := r.state.due(key, obj.GetUID(), fp, IsProgrammed(cached), now, r.syncPeriod)
 		if wait > 0 {
@@ -156,8 +157,7 @@ func (r *EntityReconciler[T, D]) sync(ctx context.Context, key cache.ObjectName,
 		err = r.adapter.Update(ctx, client, obj, res.Placement, id, desired)
 		if konnect.IsNotFound(err) {
 			logger.Info("Entity is gone from Konnect; creating it again", "id", id)
-			id, err = r.create(ctx, client, obj, res.Placement, desired)
-			created = err == nil
+			id, created, err = r.create(ctx, client, obj, res.Placement, desired)
 		}
 		if err != nil {
 			return r.failed(ctx, cached, obj, commonv1alpha1.ReasonFailedToUpdate, err)
@@ -186,33 +186,37 @@ func (r *EntityReconciler[T, D]) sync(ctx context.Context, key cache.ObjectName,
 // create creates the entity, unless it already exists with this object's
 // UID, and returns its ID. Never a duplicate: an entity is looked up by its
 // UID before creating when it may exist already, and after a conflict.
-func (r *EntityReconciler[T, D]) create(ctx context.Context, client *konnect.Client, obj T, p Placement, desired D) (string, error) {
+// created is false when an existing entity was taken over instead (by
+// spec.adopt or by its UID tag): it may hold more than was sent.
+func (r *EntityReconciler[T, D]) create(ctx context.Context, client *konnect.Client, obj T, p Placement, desired D) (id string, created bool, err error) {
 	if adopter, ok := any(r.adapter).(Adopter[T, D]); ok {
 		if opts := adopter.AdoptOptions(obj); opts != nil && opts.Konnect != nil {
-			return r.adoptExisting(ctx, client, obj, p, desired, adopter, opts)
+			id, err := r.adoptExisting(ctx, client, obj, p, desired, adopter, opts)
+			return id, false, err
 		}
 	}
 	if r.mayExistAlready(obj) {
 		if id, err := r.adopt(ctx, client, obj, p, desired); id != "" || err != nil {
-			return id, err
+			return id, false, err
 		}
 	}
 	r.metrics.EntityOperation(r.kind, "create")
-	id, err := r.adapter.Create(ctx, client, obj, p, desired)
+	id, err = r.adapter.Create(ctx, client, obj, p, desired)
 	switch {
 	case err == nil:
-		return id, nil
+		// A borrowed entity is only read, never created.
+		return id, !r.borrows(obj), nil
 	case konnect.IsConflict(err):
 		if found, adoptErr := r.adopt(ctx, client, obj, p, desired); found != "" || adoptErr != nil {
-			return found, adoptErr
+			return found, false, adoptErr
 		}
 		// Another entity holds a unique field (a name, a username): only a
 		// spec change can fix that.
-		return "", Permanent(err, r.syncPeriod)
+		return "", false, Permanent(err, r.syncPeriod)
 	case outcomeUnknown(err):
 		r.state.markCreateOutcomeUnknown(obj.GetUID())
 	}
-	return "", err
+	return "", false, err
 }
 
 // adopt finds the entity tagged with obj's UID and writes desired over it,
@@ -258,8 +262,8 @@ func (r *EntityReconciler[T, D]) finalize(ctx context.Context, key cache.ObjectN
 	if wait := obj.GetDeletionTimestamp().Sub(r.clock.Now()); wait > 0 {
 		return Result{RequeueAfter: wait}, nil
 	}
-	if borrower, ok := any(r.adapter).(Borrower[T]); ok && borrower.Borrows(obj) {
-		return r.release(ctx, key, obj, borrower)
+	if r.borrows(obj) {
+		return r.release(ctx, key, obj)
 	}
 	res, err := r.adapter.Resolve(ctx, obj, ForDelete)
 	if err != nil {

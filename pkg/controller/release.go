@@ -18,13 +18,19 @@ const (
 	EventReleased             = "Released"
 )
 
+// borrows reports whether obj's entity is borrowed (see Borrower).
+func (r *EntityReconciler[T, D]) borrows(obj T) bool {
+	b, ok := any(r.adapter).(Borrower[T])
+	return ok && b.Borrows(obj)
+}
+
 // release finishes the deletion of an object whose entity is borrowed: no
 // Konnect call, only the finalizers go, once no object that created
 // entities inside it is left. The referrers' own changes enqueue the object
 // again (see NewEntityController).
-func (r *EntityReconciler[T, D]) release(ctx context.Context, key cache.ObjectName, obj T, borrower Borrower[T]) (Result, error) {
+func (r *EntityReconciler[T, D]) release(ctx context.Context, key cache.ObjectName, obj T) (Result, error) {
 	var waiting []string
-	for _, dependency := range borrower.HeldBy() {
+	for _, dependency := range any(r.adapter).(Borrower[T]).HeldBy() {
 		found, err := r.informer.Referrers(key.String(), dependency)
 		if err != nil {
 			return Result{}, err
