@@ -123,11 +123,11 @@ func (r *EntityReconciler[T, D]) sync(ctx context.Context, key cache.ObjectName,
 	}
 	client, err := r.konnect.Client(res.Placement.Auth.ServerURL, res.Placement.Auth.Token)
 	if err != nil {
-		return r.failed(ctx, cached, obj, commonv1alpha1.ReasonKonnectAPIOpFailed, err)
+		return Result{}, r.failed(ctx, cached, obj, commonv1alpha1.ReasonKonnectAPIOpFailed, err)
 	}
 	desired, err := r.adapter.Desired(ctx, obj, res.Placement)
 	if err != nil {
-		return r.failed(ctx, cached, obj, commonv1alpha1.ReasonFailedToCreate, Permanent(err, r.syncPeriod))
+		return Result{}, r.failed(ctx, cached, obj, commonv1alpha1.ReasonFailedToCreate, Permanent(err, r.syncPeriod))
 	}
 	fp, err := fingerprint(desired, obj)
 	if err != nil {
@@ -139,7 +139,7 @@ func (r *EntityReconciler[T, D]) sync(ctx context.Context, key cache.ObjectName,
 	created, changed := false, true
 	if id == "" {
 		if id, created, err = r.create(ctx, client, obj, res.Placement, desired); err != nil {
-			return r.failed(ctx, cached, obj, commonv1alpha1.ReasonFailedToCreate, err)
+			return Result{}, r.failed(ctx, cached, obj, commonv1alpha1.ReasonFailedToCreate, err)
 		}
 		// Taking an existing entity over records its own Event.
 		changed = created
@@ -160,13 +160,13 @@ func (r *EntityReconciler[T, D]) sync(ctx context.Context, key cache.ObjectName,
 			id, created, err = r.create(ctx, client, obj, res.Placement, desired)
 		}
 		if err != nil {
-			return r.failed(ctx, cached, obj, commonv1alpha1.ReasonFailedToUpdate, err)
+			return Result{}, r.failed(ctx, cached, obj, commonv1alpha1.ReasonFailedToUpdate, err)
 		}
 	}
 	if after, ok := any(r.adapter).(AfterSyncer[T]); ok {
 		if err := after.AfterSync(ctx, client, obj, res.Placement, id, created); err != nil {
 			r.markProgrammed(obj, res.Placement, id) // the entity exists: keep its ID
-			return r.failed(ctx, cached, obj, commonv1alpha1.ReasonFailedToUpdate, err)
+			return Result{}, r.failed(ctx, cached, obj, commonv1alpha1.ReasonFailedToUpdate, err)
 		}
 	}
 	r.state.synced(key, obj.GetUID(), fp, now)
@@ -273,24 +273,24 @@ func (r *EntityReconciler[T, D]) finalize(ctx context.Context, key cache.ObjectN
 		if !res.Ready {
 			r.applyReferenceConditions(obj, res.Conditions)
 			err := fmt.Errorf("cannot delete the entity from Konnect: %s", falseConditionsMessage(obj.GetConditions()))
-			return r.failed(ctx, cached, obj, commonv1alpha1.ReasonKonnectAPIOpFailed, err)
+			return Result{}, r.failed(ctx, cached, obj, commonv1alpha1.ReasonKonnectAPIOpFailed, err)
 		}
 		client, err := r.konnect.Client(res.Placement.Auth.ServerURL, res.Placement.Auth.Token)
 		if err != nil {
-			return r.failed(ctx, cached, obj, commonv1alpha1.ReasonKonnectAPIOpFailed, err)
+			return Result{}, r.failed(ctx, cached, obj, commonv1alpha1.ReasonKonnectAPIOpFailed, err)
 		}
 		id := obj.KonnectStatus(false).GetKonnectID()
 		if id == "" {
 			// A create may have succeeded without its ID reaching the status.
 			if id, err = r.adapter.FindByUID(ctx, client, obj, res.Placement); err != nil {
-				return r.failed(ctx, cached, obj, commonv1alpha1.ReasonKonnectAPIOpFailed, err)
+				return Result{}, r.failed(ctx, cached, obj, commonv1alpha1.ReasonKonnectAPIOpFailed, err)
 			}
 		}
 		if id != "" {
 			r.metrics.EntityOperation(r.kind, "delete")
 			err := r.adapter.Delete(ctx, client, obj, res.Placement, id)
 			if err != nil && !konnect.IsNotFound(err) {
-				return r.failed(ctx, cached, obj, commonv1alpha1.ReasonKonnectAPIOpFailed, err)
+				return Result{}, r.failed(ctx, cached, obj, commonv1alpha1.ReasonKonnectAPIOpFailed, err)
 			}
 			r.recorder.Eventf(obj, corev1.EventTypeNormal, EventDeleted, "Deleted %s %s from Konnect", r.kind, id)
 		}
@@ -305,10 +305,10 @@ func (r *EntityReconciler[T, D]) finalize(ctx context.Context, key cache.ObjectN
 // failed records a failed Konnect call: Programmed=False with Konnect's
 // message and a Warning Event. A 429 is not a failure: the status is left
 // alone and the object waits for the delay.
-func (r *EntityReconciler[T, D]) failed(ctx context.Context, cached, obj T, reason string, err error) (Result, error) {
+func (r *EntityReconciler[T, D]) failed(ctx context.Context, cached, obj T, reason string, err error) error {
 	var rl *konnect.RateLimitedError
 	if errors.As(err, &rl) {
-		return Result{}, &RateLimitedError{Delay: rl.RetryAfter, Err: err}
+		return &RateLimitedError{Delay: rl.RetryAfter, Err: err}
 	}
 	var withReason *ReasonError
 	if errors.As(err, &withReason) {
@@ -322,9 +322,9 @@ func (r *EntityReconciler[T, D]) failed(ctx context.Context, cached, obj T, reas
 	if konnect.IsAuth(err) || konnect.IsInvalidInput(err) {
 		// Retrying will not help until the spec, the token or a referenced
 		// object changes, and those changes enqueue the object.
-		return Result{}, Permanent(err, r.syncPeriod)
+		return Permanent(err, r.syncPeriod)
 	}
-	return Result{}, err
+	return err
 }
 
 func (r *EntityReconciler[T, D]) markProgrammed(obj T, p Placement, id string) {

@@ -21,7 +21,7 @@ import (
 var (
 	_ controller.Adopter[kongRoute, konnect.Route]                 = (*RouteAdapter)(nil)
 	_ controller.AdoptPrecondition[konnect.Route]                  = (*RouteAdapter)(nil)
-	_ controller.Adopter[kongConsumer, consumerDesired]            = (*ConsumerAdapter)(nil)
+	_ controller.Adopter[kongConsumer, ConsumerDesired]            = (*ConsumerAdapter)(nil)
 	_ controller.Adopter[kongConsumerGroup, konnect.ConsumerGroup] = (*ConsumerGroupAdapter)(nil)
 	_ controller.Adopter[kongPluginBinding, konnect.Plugin]        = (*PluginBindingAdapter)(nil)
 )
@@ -70,16 +70,16 @@ func (a *ConsumerAdapter) AdoptOptions(consumer kongConsumer) *commonv1alpha1.Ad
 
 // Fetch implements controller.Adopter: the consumer and the groups it
 // belongs to.
-func (a *ConsumerAdapter) Fetch(ctx context.Context, c *konnect.Client, _ kongConsumer, p controller.Placement, id string) (consumerDesired, string, error) {
+func (a *ConsumerAdapter) Fetch(ctx context.Context, c *konnect.Client, _ kongConsumer, p controller.Placement, id string) (ConsumerDesired, string, error) {
 	consumer, err := c.GetConsumer(ctx, p.ControlPlaneID, id)
 	if err != nil {
-		return consumerDesired{}, "", err
+		return ConsumerDesired{}, "", err
 	}
 	groups, err := c.ListConsumerGroupsOfConsumer(ctx, p.ControlPlaneID, id)
 	if err != nil {
-		return consumerDesired{}, "", err
+		return ConsumerDesired{}, "", err
 	}
-	actual := consumerDesired{Consumer: consumer}
+	actual := ConsumerDesired{Consumer: consumer}
 	for _, g := range groups {
 		actual.GroupIDs = append(actual.GroupIDs, g.ID)
 	}
@@ -87,7 +87,7 @@ func (a *ConsumerAdapter) Fetch(ctx context.Context, c *konnect.Client, _ kongCo
 }
 
 // Differences implements controller.Adopter.
-func (a *ConsumerAdapter) Differences(desired, actual consumerDesired) []string {
+func (a *ConsumerAdapter) Differences(desired, actual ConsumerDesired) []string {
 	var d diff
 	d.check("username", desired.Consumer.Username == actual.Consumer.Username)
 	d.check("custom_id", desired.Consumer.CustomID == actual.Consumer.CustomID)

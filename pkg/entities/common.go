@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
 	"github.com/konnect-operator/konnect-operator/pkg/controller"
@@ -86,4 +87,9 @@ func firstID[E any](found []E, id func(E) string, err error) (string, error) {
 func refusedForChildren(err error) bool {
 	var invalid *konnect.InvalidInputError
 	return errors.As(err, &invalid) || konnect.IsConflict(err)
+}
+
+// gvk names a kind of one of the operator's API group versions.
+func gvk(gv metav1.GroupVersion, kind string) schema.GroupVersionKind {
+	return schema.GroupVersionKind{Group: gv.Group, Version: gv.Version, Kind: kind}
 }

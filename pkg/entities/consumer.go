@@ -23,21 +23,21 @@ type ConsumerAdapter struct {
 	ConsumerGroups *controller.Informer[kongConsumerGroup]
 }
 
-// consumerDesired is a consumer and the Konnect IDs of the groups it must
+// ConsumerDesired is a consumer and the Konnect IDs of the groups it must
 // belong to, so that a membership change reaches Konnect at once.
-type consumerDesired struct {
+type ConsumerDesired struct {
 	Consumer konnect.Consumer
 	GroupIDs []string
 }
 
 var (
-	_ controller.DependentAdapter[kongConsumer, consumerDesired] = (*ConsumerAdapter)(nil)
+	_ controller.DependentAdapter[kongConsumer, ConsumerDesired] = (*ConsumerAdapter)(nil)
 	_ controller.AfterSyncer[kongConsumer]                       = (*ConsumerAdapter)(nil)
 )
 
 // GroupVersionKind implements controller.Adapter.
 func (a *ConsumerAdapter) GroupVersionKind() schema.GroupVersionKind {
-	return configurationv1.SchemeGroupVersion.WithKind("KongConsumer")
+	return gvk(configurationv1.GroupVersion, "KongConsumer")
 }
 
 // Managed implements controller.Adapter.
@@ -85,12 +85,12 @@ func (a *ConsumerAdapter) groupIDs(consumer kongConsumer) (ids, problems []strin
 }
 
 // Desired implements controller.Adapter.
-func (a *ConsumerAdapter) Desired(_ context.Context, consumer kongConsumer, _ controller.Placement) (consumerDesired, error) {
+func (a *ConsumerAdapter) Desired(_ context.Context, consumer kongConsumer, _ controller.Placement) (ConsumerDesired, error) {
 	ids, problems := a.groupIDs(consumer)
 	if len(problems) > 0 {
-		return consumerDesired{}, fmt.Errorf("consumer groups not ready: %s", strings.Join(problems, ", "))
+		return ConsumerDesired{}, fmt.Errorf("consumer groups not ready: %s", strings.Join(problems, ", "))
 	}
-	return consumerDesired{
+	return ConsumerDesired{
 		Consumer: konnect.Consumer{
 			Username: consumer.Username,
 			CustomID: consumer.CustomID,
@@ -101,13 +101,13 @@ func (a *ConsumerAdapter) Desired(_ context.Context, consumer kongConsumer, _ co
 }
 
 // Create implements controller.Adapter.
-func (a *ConsumerAdapter) Create(ctx context.Context, c *konnect.Client, _ kongConsumer, p controller.Placement, desired consumerDesired) (string, error) {
+func (a *ConsumerAdapter) Create(ctx context.Context, c *konnect.Client, _ kongConsumer, p controller.Placement, desired ConsumerDesired) (string, error) {
 	created, err := c.CreateConsumer(ctx, p.ControlPlaneID, desired.Consumer)
 	return created.ID, err
 }
 
 // Update implements controller.Adapter.
-func (a *ConsumerAdapter) Update(ctx context.Context, c *konnect.Client, _ kongConsumer, p controller.Placement, id string, desired consumerDesired) error {
+func (a *ConsumerAdapter) Update(ctx context.Context, c *konnect.Client, _ kongConsumer, p controller.Placement, id string, desired ConsumerDesired) error {
 	_, err := c.UpsertConsumer(ctx, p.ControlPlaneID, id, desired.Consumer)
 	return err
 }

@@ -22,7 +22,7 @@ var _ controller.DependentAdapter[kongConsumerGroup, konnect.ConsumerGroup] = (*
 
 // GroupVersionKind implements controller.Adapter.
 func (a *ConsumerGroupAdapter) GroupVersionKind() schema.GroupVersionKind {
-	return configurationv1beta1.SchemeGroupVersion.WithKind("KongConsumerGroup")
+	return gvk(configurationv1beta1.GroupVersion, "KongConsumerGroup")
 }
 
 // Managed implements controller.Adapter.

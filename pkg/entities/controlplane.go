@@ -45,7 +45,7 @@ var (
 
 // GroupVersionKind implements controller.Adapter.
 func (a *ControlPlaneAdapter) GroupVersionKind() schema.GroupVersionKind {
-	return konnectv1alpha2.SchemeGroupVersion.WithKind(kindControlPlane)
+	return gvk(konnectv1alpha2.GroupVersion, kindControlPlane)
 }
 
 // Managed implements controller.Adapter.
@@ -163,7 +163,7 @@ func (a *ControlPlaneAdapter) Dependencies() []controller.Dependency[controlPlan
 		{
 			Name:   "authConfig",
 			Source: a.Refs.AuthConfigs,
-			Keys:   func(cp controlPlane) []string { return AuthConfigKeys(cp) },
+			Keys:   AuthConfigKeys,
 		},
 		{
 			// A group sets its members again when one of them changes.

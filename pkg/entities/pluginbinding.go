@@ -43,7 +43,7 @@ var _ controller.DependentAdapter[kongPluginBinding, konnect.Plugin] = (*PluginB
 
 // GroupVersionKind implements controller.Adapter.
 func (a *PluginBindingAdapter) GroupVersionKind() schema.GroupVersionKind {
-	return configurationv1alpha1.SchemeGroupVersion.WithKind("KongPluginBinding")
+	return gvk(configurationv1alpha1.GroupVersion, "KongPluginBinding")
 }
 
 // Managed implements controller.Adapter.
@@ -223,7 +223,7 @@ func (a *PluginBindingAdapter) FindByUID(ctx context.Context, c *konnect.Client,
 
 // Dependencies implements controller.DependentAdapter.
 func (a *PluginBindingAdapter) Dependencies() []controller.Dependency[kongPluginBinding] {
-	target := func(name string, pick func(*configurationv1alpha1.KongPluginBindingTargets) string) func(kongPluginBinding) []string {
+	target := func(pick func(*configurationv1alpha1.KongPluginBindingTargets) string) func(kongPluginBinding) []string {
 		return func(pb kongPluginBinding) []string {
 			if pb.Spec.Targets == nil {
 				return nil
@@ -250,25 +250,25 @@ func (a *PluginBindingAdapter) Dependencies() []controller.Dependency[kongPlugin
 			}
 			return []string{pb.Spec.PluginRef.Name}
 		}},
-		{Name: "service", Source: a.Services, Keys: target("service", func(t *configurationv1alpha1.KongPluginBindingTargets) string {
+		{Name: "service", Source: a.Services, Keys: target(func(t *configurationv1alpha1.KongPluginBindingTargets) string {
 			if t.ServiceRef != nil && t.ServiceRef.Kind == "KongService" {
 				return t.ServiceRef.Name
 			}
 			return ""
 		})},
-		{Name: "route", Source: a.Routes, Keys: target("route", func(t *configurationv1alpha1.KongPluginBindingTargets) string {
+		{Name: "route", Source: a.Routes, Keys: target(func(t *configurationv1alpha1.KongPluginBindingTargets) string {
 			if t.RouteRef != nil && t.RouteRef.Kind == "KongRoute" {
 				return t.RouteRef.Name
 			}
 			return ""
 		})},
-		{Name: "consumer", Source: a.Consumers, Keys: target("consumer", func(t *configurationv1alpha1.KongPluginBindingTargets) string {
+		{Name: "consumer", Source: a.Consumers, Keys: target(func(t *configurationv1alpha1.KongPluginBindingTargets) string {
 			if t.ConsumerRef != nil {
 				return t.ConsumerRef.Name
 			}
 			return ""
 		})},
-		{Name: "consumerGroup", Source: a.ConsumerGroups, Keys: target("consumerGroup", func(t *configurationv1alpha1.KongPluginBindingTargets) string {
+		{Name: "consumerGroup", Source: a.ConsumerGroups, Keys: target(func(t *configurationv1alpha1.KongPluginBindingTargets) string {
 			if t.ConsumerGroupRef != nil {
 				return t.ConsumerGroupRef.Name
 			}

@@ -24,7 +24,7 @@ var _ controller.DependentAdapter[kongRoute, konnect.Route] = (*RouteAdapter)(ni
 
 // GroupVersionKind implements controller.Adapter.
 func (a *RouteAdapter) GroupVersionKind() schema.GroupVersionKind {
-	return configurationv1alpha1.SchemeGroupVersion.WithKind("KongRoute")
+	return gvk(configurationv1alpha1.GroupVersion, "KongRoute")
 }
 
 // Managed implements controller.Adapter: a route is the operator's when it

@@ -23,7 +23,7 @@ var _ controller.DependentAdapter[kongService, konnect.Service] = (*ServiceAdapt
 
 // GroupVersionKind implements controller.Adapter.
 func (a *ServiceAdapter) GroupVersionKind() schema.GroupVersionKind {
-	return configurationv1alpha1.SchemeGroupVersion.WithKind("KongService")
+	return gvk(configurationv1alpha1.GroupVersion, "KongService")
 }
 
 // Managed implements controller.Adapter.

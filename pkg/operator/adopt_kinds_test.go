@@ -260,7 +260,9 @@ func TestAdoptExistingEntitiesOfEveryKind(t *testing.T) {
 			return fmt.Sprintf("%s-%s-%d", strings.ToLower(strings.TrimPrefix(k.kind, "Kong")), what, adoptSerial.Add(1))
 		}
 		t.Run(k.kind, func(t *testing.T) {
+			e := e.with(t)
 			t.Run("override takes the entity over and writes the spec", func(t *testing.T) {
+				e := e.with(t)
 				n := name("override")
 				id := k.existing(e, cpID, n, differsFromSpec)
 				k.adopting(e, n, adoptOptions(id, commonv1alpha1.AdoptModeOverride))
@@ -273,6 +275,7 @@ func TestAdoptExistingEntitiesOfEveryKind(t *testing.T) {
 			})
 
 			t.Run("match adopts an equal entity without writing it", func(t *testing.T) {
+				e := e.with(t)
 				n := name("match")
 				id := k.existing(e, cpID, n, equalToSpec)
 				puts := e.calls("PUT", "core-entities/"+k.collection+"/")
@@ -284,6 +287,7 @@ func TestAdoptExistingEntitiesOfEveryKind(t *testing.T) {
 			})
 
 			t.Run("match refuses an entity that differs and names the field", func(t *testing.T) {
+				e := e.with(t)
 				n := name("differs")
 				id := k.existing(e, cpID, n, differsFromSpec)
 				k.adopting(e, n, adoptOptions(id, commonv1alpha1.AdoptModeMatch))
@@ -295,6 +299,7 @@ func TestAdoptExistingEntitiesOfEveryKind(t *testing.T) {
 			})
 
 			t.Run("an entity owned by another object is not taken", func(t *testing.T) {
+				e := e.with(t)
 				n := name("owned")
 				id := k.existing(e, cpID, n, ownedByAnother)
 				k.adopting(e, n, adoptOptions(id, commonv1alpha1.AdoptModeOverride))
@@ -302,6 +307,7 @@ func TestAdoptExistingEntitiesOfEveryKind(t *testing.T) {
 			})
 
 			t.Run("a missing entity cannot be fetched", func(t *testing.T) {
+				e := e.with(t)
 				n := name("missing")
 				missing := fmt.Sprintf("0000dddd-0000-4000-8000-%012d", adoptSerial.Add(1))
 				k.adopting(e, n, adoptOptions(missing, commonv1alpha1.AdoptModeOverride))
@@ -311,6 +317,7 @@ func TestAdoptExistingEntitiesOfEveryKind(t *testing.T) {
 	}
 
 	t.Run("a route that leads elsewhere is not adopted, even to override it", func(t *testing.T) {
+		e := e.with(t)
 		k := adoptableKinds()[0]
 		r, err := e.konnectClient().CreateRoute(e.ctx, cpID, konnect.Route{Name: "serviceless", Paths: []string{"/serviceless"}})
 		if err != nil {

@@ -39,6 +39,7 @@ func TestAdoptExistingService(t *testing.T) {
 	cpID := e.ready()
 
 	t.Run("override takes the entity over and writes the spec", func(t *testing.T) {
+		e := e.with(t)
 		id := e.existingService(cpID, "legacy", "old.example.com")
 		e.createService("legacy", adopt(id, commonv1alpha1.AdoptModeOverride))
 		svc := e.programmedService("legacy")
@@ -55,6 +56,7 @@ func TestAdoptExistingService(t *testing.T) {
 	})
 
 	t.Run("match adopts an equal entity without writing it", func(t *testing.T) {
+		e := e.with(t)
 		id := e.existingService(cpID, "same", "same.example.com")
 		puts := e.calls("PUT", "core-entities/services/")
 		e.createService("same", adopt(id, commonv1alpha1.AdoptModeMatch))
@@ -68,6 +70,7 @@ func TestAdoptExistingService(t *testing.T) {
 	})
 
 	t.Run("match refuses an entity that differs and names the fields", func(t *testing.T) {
+		e := e.with(t)
 		id := e.existingService(cpID, "differs", "elsewhere.example.com")
 		e.createService("differs", adopt(id, commonv1alpha1.AdoptModeMatch))
 		e.eventually("mismatch reported", func() error {
@@ -86,6 +89,7 @@ func TestAdoptExistingService(t *testing.T) {
 	})
 
 	t.Run("an entity owned by another object is not taken", func(t *testing.T) {
+		e := e.with(t)
 		id := e.existingService(cpID, "owned", "owned.example.com", "k8s-uid:someone-else")
 		e.createService("owned", adopt(id, commonv1alpha1.AdoptModeOverride))
 		e.eventually("UID conflict reported", func() error {
@@ -94,6 +98,7 @@ func TestAdoptExistingService(t *testing.T) {
 	})
 
 	t.Run("a missing entity cannot be fetched", func(t *testing.T) {
+		e := e.with(t)
 		e.createService("nowhere", adopt("0000bbbb-0000-4000-8000-000000000001", commonv1alpha1.AdoptModeOverride))
 		e.eventually("fetch failure reported", func() error {
 			return conditionIs(e.service("nowhere"), commonv1alpha1.ConditionAdopted, metav1.ConditionFalse, commonv1alpha1.ReasonFetchFailed)

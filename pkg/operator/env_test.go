@@ -111,6 +111,14 @@ func newEnv(t *testing.T, opts envOptions) *env {
 	return e
 }
 
+// with returns the environment bound to a subtest, so that its failures
+// stop the subtest rather than its parent.
+func (e *env) with(t *testing.T) *env {
+	c := *e
+	c.t = t
+	return &c
+}
+
 func (e *env) restConfig() *rest.Config {
 	c := rest.CopyConfig(cluster.Config)
 	c.QPS, c.Burst = 500, 1000

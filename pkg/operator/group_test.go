@@ -93,11 +93,13 @@ func TestControlPlaneGroup(t *testing.T) {
 	e.membersAre("group", groupID, aID, bID)
 
 	t.Run("removing a member reaches Konnect at once", func(t *testing.T) {
+		e := e.with(t)
 		e.setMembers("group", "cp")
 		e.membersAre("group", groupID, aID)
 	})
 
 	t.Run("a member that does not exist yet is reported, then set when it appears", func(t *testing.T) {
+		e := e.with(t)
 		e.setMembers("group", "cp", "c")
 		e.eventually("missing member reported", func() error {
 			cp := e.controlPlane("group")
@@ -118,6 +120,7 @@ func TestControlPlaneGroup(t *testing.T) {
 	})
 
 	t.Run("entities cannot be attached to a group", func(t *testing.T) {
+		e := e.with(t)
 		e.createService("on-group", func(s *configurationv1alpha1.KongService) { s.Spec.ControlPlaneRef = cpRef("group") })
 		e.eventually("refusal reported", func() error {
 			svc := e.service("on-group")
@@ -135,6 +138,7 @@ func TestControlPlaneGroup(t *testing.T) {
 	})
 
 	t.Run("a group cannot be a member", func(t *testing.T) {
+		e := e.with(t)
 		e.createGroup("outer", "group")
 		e.eventually("refusal reported", func() error {
 			return conditionIs(e.controlPlane("outer"), commonv1alpha1.ConditionMembersReferenceResolved, metav1.ConditionFalse, commonv1alpha1.ReasonSetGroupMemberFailed)

@@ -172,6 +172,7 @@ func TestPluginBindingTargets(t *testing.T) {
 	})
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
+			e := e.with(t)
 			var b *configurationv1alpha1.KongPluginBinding
 			e.eventually("binding "+tc.name+" Programmed", func() error {
 				b = e.binding(tc.name)
@@ -225,7 +226,7 @@ func TestDeletionInAnyOrderFinishes(t *testing.T) {
 	}{
 		{
 			name:  "namespace at once",
-			first: func(e *env) error { return nil },
+			first: func(*env) error { return nil },
 		},
 		{
 			name: "auth configuration first",

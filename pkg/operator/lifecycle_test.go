@@ -302,7 +302,7 @@ func TestDeleteRemovesTheEntity(t *testing.T) {
 	}
 	e.eventually("service gone from the cluster and from Konnect", func() error {
 		if _, err := e.cs.ConfigurationV1alpha1().KongServices(e.ns).Get(e.ctx, "svc", metav1.GetOptions{}); !apierrors.IsNotFound(err) {
-			return fmt.Errorf("still in the cluster (%v)", err)
+			return fmt.Errorf("still in the cluster (%w)", err)
 		}
 		if n := len(e.entities(cpID, "services")); n != 0 {
 			return fmt.Errorf("%d services left in Konnect", n)

@@ -97,6 +97,7 @@ func TestMirroredControlPlane(t *testing.T) {
 		return programmed(mirror)
 	})
 	t.Run("the status reports the mirrored control plane", func(t *testing.T) {
+		e := e.with(t)
 		if mirror.Status.ID != mirroredID || mirror.Status.ClusterType != konnectv1alpha2.ClusterTypeControlPlane {
 			t.Fatalf("status id %q cluster type %q, want %q %s", mirror.Status.ID, mirror.Status.ClusterType, mirroredID, konnectv1alpha2.ClusterTypeControlPlane)
 		}
@@ -109,6 +110,7 @@ func TestMirroredControlPlane(t *testing.T) {
 	})
 
 	t.Run("children are written into the mirrored control plane", func(t *testing.T) {
+		e := e.with(t)
 		e.createService("svc", func(s *configurationv1alpha1.KongService) { s.Spec.ControlPlaneRef = cpRef("mirror") })
 		svc := e.programmedService("svc")
 		if svc.Status.Konnect.ControlPlaneID != mirroredID {
@@ -120,6 +122,7 @@ func TestMirroredControlPlane(t *testing.T) {
 	})
 
 	t.Run("the mirrored control plane is read every sync period and never written", func(t *testing.T) {
+		e := e.with(t)
 		reads := e.sim.CallCount("GET", "/v2/control-planes")
 		time.Sleep(2*period + time.Second)
 		if got := e.sim.CallCount("GET", "/v2/control-planes"); got <= reads {
@@ -131,6 +134,7 @@ func TestMirroredControlPlane(t *testing.T) {
 	})
 
 	t.Run("a missing control plane is reported and not created", func(t *testing.T) {
+		e := e.with(t)
 		e.createMirror("ghost", "0000cccc-0000-4000-8000-000000000001")
 		e.eventually("mirror failure reported", func() error {
 			ghost := e.controlPlane("ghost")
@@ -147,6 +151,7 @@ func TestMirroredControlPlane(t *testing.T) {
 	})
 
 	t.Run("a deleted mirror waits for its children, then leaves Konnect alone", func(t *testing.T) {
+		e := e.with(t)
 		e.deleteControlPlane("mirror")
 		e.eventuallyEvent("KonnectGatewayControlPlane", "mirror", corev1.EventTypeNormal, controller.EventWaitingForDependents)
 		e.eventually("the service sees its control plane going", func() error {
