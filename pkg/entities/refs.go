@@ -58,7 +58,18 @@ func referrerOf(gvk schema.GroupVersionKind, obj metav1.Object) referrer {
 }
 
 // permitted reports whether a KongReferenceGrant in the target namespace
-// lets from refer to the named object of the given group and kind.
+// lets from refer to the named object of the given group and kind
+// (api-reference §2.8: group, kind and namespace of from; group, kind and
+// optional name of to; versions play no part; the core group is "core").
+//
+// Grants are read from the informers of the watched namespaces, and every
+// referrer watches the grants of the namespaces it refers into, so adding a
+// grant fixes a refused reference without touching the referrer. Removing
+// the grant that allowed a reference refuses it again: the referrer stops
+// syncing (Programmed=False, ConditionWithStatusFalseExists) but what it
+// created in Konnect is left in place, since revoking trust should not
+// destroy configuration. Deleting the referrer still deletes its entity:
+// grants are not enforced when deleting.
 func (r *Refs) permitted(from referrer, toGroup, toKind, toNamespace, toName string) bool {
 	if from.namespace == toNamespace {
 		return true
