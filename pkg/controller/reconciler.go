@@ -136,7 +136,7 @@ func (r *EntityReconciler[T, D]) sync(ctx context.Context, key cache.ObjectName,
 
 	now := r.clock.Now()
 	id := obj.KonnectStatus(false).GetKonnectID()
-	created, changed := false, true
+	var created, changed bool
 	if id == "" {
 		if id, created, err = r.create(ctx, client, obj, res.Placement, desired); err != nil {
 			return Result{}, r.failed(ctx, cached, obj, commonv1alpha1.ReasonFailedToCreate, err)
@@ -263,7 +263,7 @@ func (r *EntityReconciler[T, D]) finalize(ctx context.Context, key cache.ObjectN
 		return Result{RequeueAfter: wait}, nil
 	}
 	if r.borrows(obj) {
-		return r.release(ctx, key, obj)
+		return Result{}, r.release(ctx, key, obj)
 	}
 	res, err := r.adapter.Resolve(ctx, obj, ForDelete)
 	if err != nil {

@@ -28,12 +28,12 @@ func (r *EntityReconciler[T, D]) borrows(obj T) bool {
 // Konnect call, only the finalizers go, once no object that created
 // entities inside it is left. The referrers' own changes enqueue the object
 // again (see NewEntityController).
-func (r *EntityReconciler[T, D]) release(ctx context.Context, key cache.ObjectName, obj T) (Result, error) {
+func (r *EntityReconciler[T, D]) release(ctx context.Context, key cache.ObjectName, obj T) error {
 	var waiting []string
 	for _, dependency := range any(r.adapter).(Borrower[T]).HeldBy() {
 		found, err := r.informer.Referrers(key.String(), dependency)
 		if err != nil {
-			return Result{}, err
+			return err
 		}
 		for _, ref := range found {
 			if hasFinalizer(ref.Object, commonv1alpha1.FinalizerKonnectCleanup) {
@@ -45,12 +45,12 @@ func (r *EntityReconciler[T, D]) release(ctx context.Context, key cache.ObjectNa
 		slices.Sort(waiting)
 		r.recorder.Eventf(obj, corev1.EventTypeNormal, EventWaitingForDependents,
 			"Kept until these objects have deleted their entities from the %s in Konnect: %s", r.kind, strings.Join(waiting, ", "))
-		return Result{}, nil
+		return nil
 	}
 	if err := r.removeFinalizers(ctx, obj); err != nil {
-		return Result{}, err
+		return err
 	}
 	r.recorder.Eventf(obj, corev1.EventTypeNormal, EventReleased, "Released %s %s; it stays in Konnect", r.kind, obj.KonnectStatus(false).GetKonnectID())
 	r.state.forget(key)
-	return Result{}, nil
+	return nil
 }

@@ -21,10 +21,10 @@ type ControlPlaneAdapter struct {
 	Refs *Refs
 }
 
-// controlPlaneDesired is what a KonnectGatewayControlPlane asks of Konnect.
+// ControlPlaneDesired is what a KonnectGatewayControlPlane asks of Konnect.
 // Everything that decides a Konnect call is in it, so that its fingerprint
 // changes when a member gets its ID or the mirrored ID changes.
-type controlPlaneDesired struct {
+type ControlPlaneDesired struct {
 	// ControlPlane is the control plane to create or patch (Origin).
 	ControlPlane konnect.ControlPlane
 	// MirrorID is the ID of the control plane to read (Mirror).
@@ -38,7 +38,7 @@ type controlPlaneDesired struct {
 }
 
 var (
-	_ controller.DependentAdapter[controlPlane, controlPlaneDesired] = (*ControlPlaneAdapter)(nil)
+	_ controller.DependentAdapter[controlPlane, ControlPlaneDesired] = (*ControlPlaneAdapter)(nil)
 	_ controller.AfterSyncer[controlPlane]                           = (*ControlPlaneAdapter)(nil)
 	_ controller.Borrower[controlPlane]                              = (*ControlPlaneAdapter)(nil)
 )
@@ -68,11 +68,11 @@ func (a *ControlPlaneAdapter) Resolve(_ context.Context, cp controlPlane, purpos
 }
 
 // Desired implements controller.Adapter.
-func (a *ControlPlaneAdapter) Desired(_ context.Context, cp controlPlane, _ controller.Placement) (controlPlaneDesired, error) {
+func (a *ControlPlaneAdapter) Desired(_ context.Context, cp controlPlane, _ controller.Placement) (ControlPlaneDesired, error) {
 	if cp.IsMirror() {
-		return controlPlaneDesired{MirrorID: mirrorID(cp)}, nil
+		return ControlPlaneDesired{MirrorID: mirrorID(cp)}, nil
 	}
-	desired := controlPlaneDesired{ControlPlane: konnect.ControlPlane{Labels: controller.Labels(cp, a.GroupVersionKind(), nil)}}
+	desired := ControlPlaneDesired{ControlPlane: konnect.ControlPlane{Labels: controller.Labels(cp, a.GroupVersionKind(), nil)}}
 	req := cp.Spec.CreateControlPlaneRequest
 	if req == nil {
 		return desired, nil
@@ -96,7 +96,7 @@ func (a *ControlPlaneAdapter) Desired(_ context.Context, cp controlPlane, _ cont
 }
 
 // Create implements controller.Adapter.
-func (a *ControlPlaneAdapter) Create(ctx context.Context, c *konnect.Client, cp controlPlane, _ controller.Placement, desired controlPlaneDesired) (string, error) {
+func (a *ControlPlaneAdapter) Create(ctx context.Context, c *konnect.Client, cp controlPlane, _ controller.Placement, desired ControlPlaneDesired) (string, error) {
 	if cp.IsMirror() {
 		return readMirror(ctx, c, cp, desired.MirrorID)
 	}
@@ -110,7 +110,7 @@ func (a *ControlPlaneAdapter) Create(ctx context.Context, c *konnect.Client, cp 
 
 // Update implements controller.Adapter. A control plane is patched; one that
 // is gone answers NotFound and is created again. A mirror is read again.
-func (a *ControlPlaneAdapter) Update(ctx context.Context, c *konnect.Client, cp controlPlane, _ controller.Placement, id string, desired controlPlaneDesired) error {
+func (a *ControlPlaneAdapter) Update(ctx context.Context, c *konnect.Client, cp controlPlane, _ controller.Placement, id string, desired ControlPlaneDesired) error {
 	if cp.IsMirror() {
 		_, err := readMirror(ctx, c, cp, id)
 		return err
@@ -144,7 +144,7 @@ func (a *ControlPlaneAdapter) FindByUID(ctx context.Context, c *konnect.Client, 
 
 // AfterSync implements controller.AfterSyncer: a group's members are set
 // after every create and update.
-func (a *ControlPlaneAdapter) AfterSync(ctx context.Context, c *konnect.Client, cp controlPlane, p controller.Placement, id string, _ bool) error {
+func (a *ControlPlaneAdapter) AfterSync(ctx context.Context, c *konnect.Client, cp controlPlane, _ controller.Placement, id string, _ bool) error {
 	if cp.IsMirror() || !isGroupRequest(cp) {
 		return nil
 	}

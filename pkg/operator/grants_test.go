@@ -290,7 +290,7 @@ func (e *env) deleteX(kind string) {
 	}
 	e.eventually(kind+" x deleted", func() error {
 		if err := op.get(); !apierrors.IsNotFound(err) {
-			return fmt.Errorf("still there (%v)", err)
+			return fmt.Errorf("still there: %w", err)
 		}
 		return nil
 	})

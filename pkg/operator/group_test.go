@@ -173,7 +173,7 @@ func TestControlPlaneGroupDeletionInAnyOrderFinishes(t *testing.T) {
 	}{
 		{
 			name: "a member, then the group",
-			steps: func(e *env, groupID, aID, bID string) {
+			steps: func(e *env, groupID, aID, _ string) {
 				e.deleteControlPlane("b")
 				e.eventually("member gone", func() error { return e.controlPlaneGone("b") })
 				e.eventually("group reports the missing member", func() error {
@@ -188,7 +188,7 @@ func TestControlPlaneGroupDeletionInAnyOrderFinishes(t *testing.T) {
 		},
 		{
 			name: "the group, then its members",
-			steps: func(e *env, groupID, aID, bID string) {
+			steps: func(e *env, _, aID, _ string) {
 				e.deleteControlPlane("group")
 				e.eventually("group gone", func() error { return e.controlPlaneGone("group") })
 				if _, err := e.konnectClient().GetControlPlane(e.ctx, aID); err != nil {

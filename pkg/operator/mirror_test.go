@@ -69,7 +69,7 @@ func (e *env) deleteControlPlane(name string) {
 func (e *env) controlPlaneGone(name string) error {
 	_, err := e.cs.KonnectV1alpha2().KonnectGatewayControlPlanes(e.ns).Get(e.ctx, name, metav1.GetOptions{})
 	if !apierrors.IsNotFound(err) {
-		return fmt.Errorf("control plane %s still exists (%v)", name, err)
+		return fmt.Errorf("control plane %s still exists: %w", name, err)
 	}
 	return nil
 }
