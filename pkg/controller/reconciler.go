@@ -165,6 +165,9 @@ func (r *EntityReconciler[T, D]) sync(ctx context.Context, key cache.ObjectName,
 	}
 	if after, ok := any(r.adapter).(AfterSyncer[T]); ok {
 		if err := after.AfterSync(ctx, client, obj, res.Placement, id, created); err != nil {
+			// The entity was written but what follows it was not: whatever
+			// the spec says next, write again.
+			r.state.forgetSync(key)
 			r.markProgrammed(obj, res.Placement, id) // the entity exists: keep its ID
 			return Result{}, r.failed(ctx, cached, obj, commonv1alpha1.ReasonFailedToUpdate, err)
 		}
@@ -172,6 +175,9 @@ func (r *EntityReconciler[T, D]) sync(ctx context.Context, key cache.ObjectName,
 	r.state.synced(key, obj.GetUID(), fp, now)
 	r.markProgrammed(obj, res.Placement, id)
 	if _, err := r.writeStatus(ctx, cached, obj); err != nil {
+		// What the adapter recorded in the status (conditions, endpoints)
+		// is lost with the write; only another sync records it again.
+		r.state.forgetSync(key)
 		return Result{}, err
 	}
 	switch {

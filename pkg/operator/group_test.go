@@ -117,6 +117,15 @@ func TestControlPlaneGroup(t *testing.T) {
 		e.createControlPlane("c", "auth")
 		cID := e.programmedControlPlane("c")
 		e.membersAre("group", groupID, aID, cID)
+
+		// Going back to the members last set, after a failure, is not
+		// mistaken for "nothing changed".
+		e.setMembers("group", "cp", "c", "d")
+		e.eventually("missing member reported", func() error {
+			return conditionIs(e.controlPlane("group"), commonv1alpha1.ConditionMembersReferenceResolved, metav1.ConditionFalse, commonv1alpha1.ReasonSomeMemberNotResolved)
+		})
+		e.setMembers("group", "cp", "c")
+		e.membersAre("group", groupID, aID, cID)
 	})
 
 	t.Run("entities cannot be attached to a group", func(t *testing.T) {
