@@ -13,6 +13,7 @@ GO ?= go
 CACHE_DIR ?= $(CURDIR)/.cache
 BIN_DIR ?= $(CURDIR)/bin
 TEST_TIMEOUT ?= 20m
+TEST_PARALLEL ?= 4
 export KONNECT_OPERATOR_CACHE := $(CACHE_DIR)
 
 .PHONY: all
@@ -59,7 +60,12 @@ test: verify control-plane test-unit ## Run every test.
 
 .PHONY: test-unit
 test-unit: control-plane ## Unit and integration tests (the integration tests start their own control plane).
-	$(GO) test -timeout $(TEST_TIMEOUT) ./...
+	$(GO) test -timeout $(TEST_TIMEOUT) -parallel $(TEST_PARALLEL) ./...
+
+.PHONY: bench
+bench: control-plane ## Benchmarks: the simulator's throughput and 3,000 entities through the operator.
+	$(GO) test -run '^$$' -bench . -benchtime 1x -timeout 50m ./pkg/operator
+	$(GO) test -run '^$$' -bench . ./pkg/konnectsim
 
 ##@ Run
 

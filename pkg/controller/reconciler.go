@@ -136,11 +136,18 @@ func (r *EntityReconciler[T, D]) sync(ctx context.Context, key cache.ObjectName,
 
 	now := r.clock.Now()
 	id := obj.KonnectStatus(false).GetKonnectID()
+	if id == "" {
+		// Created by an earlier reconcile whose status write did not land.
+		id = r.state.createdID(obj.GetUID())
+	} else {
+		r.state.forgetCreated(obj.GetUID())
+	}
 	var created, changed bool
 	if id == "" {
 		if id, created, err = r.create(ctx, client, obj, res.Placement, desired); err != nil {
 			return Result{}, r.failed(ctx, cached, obj, commonv1alpha1.ReasonFailedToCreate, err)
 		}
+		r.state.rememberCreated(obj.GetUID(), id)
 		// Taking an existing entity over records its own Event.
 		changed = created
 	} else {
@@ -157,7 +164,9 @@ func (r *EntityReconciler[T, D]) sync(ctx context.Context, key cache.ObjectName,
 		err = r.adapter.Update(ctx, client, obj, res.Placement, id, desired)
 		if konnect.IsNotFound(err) {
 			logger.Info("Entity is gone from Konnect; creating it again", "id", id)
-			id, created, err = r.create(ctx, client, obj, res.Placement, desired)
+			if id, created, err = r.create(ctx, client, obj, res.Placement, desired); err == nil {
+				r.state.rememberCreated(obj.GetUID(), id)
+			}
 		}
 		if err != nil {
 			return Result{}, r.failed(ctx, cached, obj, commonv1alpha1.ReasonFailedToUpdate, err)
@@ -286,6 +295,9 @@ func (r *EntityReconciler[T, D]) finalize(ctx context.Context, key cache.ObjectN
 			return Result{}, r.failed(ctx, cached, obj, commonv1alpha1.ReasonKonnectAPIOpFailed, err)
 		}
 		id := obj.KonnectStatus(false).GetKonnectID()
+		if id == "" {
+			id = r.state.createdID(obj.GetUID())
+		}
 		if id == "" {
 			// A create may have succeeded without its ID reaching the status.
 			if id, err = r.adapter.FindByUID(ctx, client, obj, res.Placement); err != nil {

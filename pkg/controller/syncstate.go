@@ -32,12 +32,17 @@ type syncState struct {
 	// way that may have created the entity anyway (a timeout, a reset
 	// connection, a 5xx): the next attempt looks the entity up first.
 	createOutcomeUnknown map[types.UID]bool
+	// created holds the IDs of entities created whose ID may not have
+	// reached the status yet (the status write failed, or the cache has not
+	// caught up): the next reconcile uses the ID instead of creating again.
+	created map[types.UID]string
 }
 
 func newSyncState() *syncState {
 	return &syncState{
 		records:              map[cache.ObjectName]syncRecord{},
 		createOutcomeUnknown: map[types.UID]bool{},
+		created:              map[types.UID]string{},
 	}
 }
 
@@ -78,6 +83,7 @@ func (s *syncState) forget(key cache.ObjectName) {
 	defer s.mu.Unlock()
 	if rec, ok := s.records[key]; ok {
 		delete(s.createOutcomeUnknown, rec.uid)
+		delete(s.created, rec.uid)
 	}
 	delete(s.records, key)
 }
@@ -108,4 +114,27 @@ func (s *syncState) isSynced(key cache.ObjectName, uid types.UID, fingerprint ui
 	defer s.mu.Unlock()
 	rec, ok := s.records[key]
 	return ok && rec.uid == uid && rec.fingerprint == fingerprint
+}
+
+// rememberCreated records the ID of an entity just created for obj.
+func (s *syncState) rememberCreated(uid types.UID, id string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.created[uid] = id
+}
+
+// createdID returns the ID of an entity created for obj whose status may
+// not show it yet, or "".
+func (s *syncState) createdID(uid types.UID) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.created[uid]
+}
+
+// forgetCreated drops a remembered ID once the status carries it or the
+// entity is gone.
+func (s *syncState) forgetCreated(uid types.UID) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.created, uid)
 }

@@ -242,6 +242,7 @@ func (e *env) adopted(k adoptable, name, id string) konnectObject {
 }
 
 func TestAdoptExistingEntitiesOfEveryKind(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOptions{})
 	cpID := e.ready()
 	e.ensureService("svc")

@@ -35,6 +35,7 @@ func adopt(id string, mode commonv1alpha1.AdoptMode) func(*configurationv1alpha1
 }
 
 func TestAdoptExistingService(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOptions{})
 	cpID := e.ready()
 

@@ -318,6 +318,7 @@ func (e *env) refused(ref crossReference, home string) {
 }
 
 func TestKongReferenceGrants(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOptions{otherNamespace: true})
 	home, other := e.ns, e.other
 	// Home: the targets.

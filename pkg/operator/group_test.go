@@ -79,6 +79,7 @@ func (e *env) membersAre(group, groupID string, memberIDs ...string) {
 }
 
 func TestControlPlaneGroup(t *testing.T) {
+	t.Parallel()
 	// With the default (long) sync period, every change below must reach
 	// Konnect because of an event, not a resync.
 	e := newEnv(t, envOptions{})
@@ -156,6 +157,7 @@ func TestControlPlaneGroup(t *testing.T) {
 }
 
 func TestControlPlaneGroupMembershipDriftIsOverwritten(t *testing.T) {
+	t.Parallel()
 	const period = 2 * time.Second
 	e := newEnv(t, envOptions{syncPeriod: period})
 	aID := e.ready()
@@ -176,6 +178,7 @@ func TestControlPlaneGroupMembershipDriftIsOverwritten(t *testing.T) {
 }
 
 func TestControlPlaneGroupDeletionInAnyOrderFinishes(t *testing.T) {
+	t.Parallel()
 	orders := []struct {
 		name  string
 		steps func(e *env, groupID, aID, bID string)

@@ -20,6 +20,7 @@ func refID(ent map[string]any, field string) string {
 }
 
 func TestRoutesWithAndWithoutAService(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOptions{})
 	cpID := e.ready()
 	e.createService("svc")
@@ -60,6 +61,7 @@ func TestRoutesWithAndWithoutAService(t *testing.T) {
 }
 
 func TestConsumerGroupMembershipFollowsTheConsumer(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOptions{})
 	cpID := e.ready()
 	e.createConsumerGroup("gold")
@@ -106,6 +108,7 @@ func TestConsumerGroupMembershipFollowsTheConsumer(t *testing.T) {
 }
 
 func TestPluginBindingTargets(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOptions{})
 	cpID := e.ready()
 	e.createService("svc")
@@ -216,6 +219,7 @@ func TestPluginBindingTargets(t *testing.T) {
 }
 
 func TestDeletionInAnyOrderFinishes(t *testing.T) {
+	t.Parallel()
 	// Each order deletes one object first and then the rest; the test
 	// environment's cleanup deletes the namespace and checks that nothing
 	// is left in Konnect.

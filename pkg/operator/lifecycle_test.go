@@ -41,6 +41,7 @@ func (e *env) serviceEntity(cpID, id string) map[string]any {
 }
 
 func TestCreatedEntityCarriesItsIdentity(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOptions{})
 	cpID := e.ready()
 	e.createService("svc", func(s *configurationv1alpha1.KongService) {
@@ -81,6 +82,7 @@ func TestCreatedEntityCarriesItsIdentity(t *testing.T) {
 }
 
 func TestReferenceInvalidThenFixed(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOptions{})
 	e.createAuthConfig("auth")
 	e.createService("svc")
@@ -110,6 +112,7 @@ func TestReferenceInvalidThenFixed(t *testing.T) {
 }
 
 func TestKonnectRefusesCreateThenSpecFixed(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOptions{})
 	cpID := e.ready()
 	e.createService("svc", func(s *configurationv1alpha1.KongService) { s.Spec.Path = "no-leading-slash" })
@@ -140,6 +143,7 @@ func TestKonnectRefusesCreateThenSpecFixed(t *testing.T) {
 }
 
 func TestChangesReachKonnectAtOnce(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOptions{}) // a sync period of an hour: only changes write
 	cpID := e.ready()
 	e.createService("svc")
@@ -198,6 +202,7 @@ func TestChangesReachKonnectAtOnce(t *testing.T) {
 }
 
 func TestNoChangeWithinThePeriodMakesNoKonnectCall(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOptions{})
 	e.ready()
 	e.createService("svc")
@@ -206,7 +211,9 @@ func TestNoChangeWithinThePeriodMakesNoKonnectCall(t *testing.T) {
 	reconciles := func() float64 {
 		return e.metricValue("konnect_operator_reconcile_total", map[string]string{"kind": "KongService"})
 	}
-	before := reconciles()
+	// Let the reconciles that the creation itself queued (the finalizer's
+	// update) finish first.
+	before := e.settled(reconciles)
 
 	// A status-only update of the service itself triggers nothing; a change
 	// of its control plane reconciles it, and that reconcile must find
@@ -246,6 +253,7 @@ func TestNoChangeWithinThePeriodMakesNoKonnectCall(t *testing.T) {
 }
 
 func TestOutOfBandChangeIsOverwrittenWithinOneSyncPeriod(t *testing.T) {
+	t.Parallel()
 	const period = 3 * time.Second
 	e := newEnv(t, envOptions{syncPeriod: period})
 	cpID := e.ready()
@@ -270,6 +278,7 @@ func TestOutOfBandChangeIsOverwrittenWithinOneSyncPeriod(t *testing.T) {
 }
 
 func TestUpdateFailsThenRecovers(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOptions{})
 	cpID := e.ready()
 	e.createService("svc")
@@ -293,6 +302,7 @@ func TestUpdateFailsThenRecovers(t *testing.T) {
 }
 
 func TestDeleteRemovesTheEntity(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOptions{})
 	cpID := e.ready()
 	e.createService("svc")
@@ -312,6 +322,7 @@ func TestDeleteRemovesTheEntity(t *testing.T) {
 }
 
 func TestDeleteFailsIsRetriedUntilItSucceeds(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOptions{})
 	cpID := e.ready()
 	e.createService("svc")
@@ -342,6 +353,7 @@ func TestDeleteFailsIsRetriedUntilItSucceeds(t *testing.T) {
 }
 
 func TestRateLimitStormConvergesWithoutFailures(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOptions{})
 	cpID := e.ready()
 	e.sim.Faults().Force429(40, time.Second)
@@ -379,6 +391,7 @@ func TestRateLimitStormConvergesWithoutFailures(t *testing.T) {
 }
 
 func TestLostStatusIsAdoptedByUIDNotDuplicated(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOptions{})
 	cpID := e.ready()
 	e.createService("svc")

@@ -1,6 +1,8 @@
 package operator_test
 
 import (
+	"time"
+
 	dto "github.com/prometheus/client_model/go"
 )
 
@@ -47,4 +49,17 @@ func hasLabels(m *dto.Metric, want map[string]string) bool {
 		}
 	}
 	return true
+}
+
+// settled waits until value stops changing for a second and returns it.
+func (e *env) settled(value func() float64) float64 {
+	e.t.Helper()
+	last, since := value(), time.Now()
+	for time.Since(since) < time.Second {
+		time.Sleep(100 * time.Millisecond)
+		if v := value(); v != last {
+			last, since = v, time.Now()
+		}
+	}
+	return last
 }

@@ -81,6 +81,7 @@ func (e *env) controlPlaneWrites() int {
 }
 
 func TestMirroredControlPlane(t *testing.T) {
+	t.Parallel()
 	const period = 2 * time.Second
 	e := newEnv(t, envOptions{syncPeriod: period})
 	e.createAuthConfig("auth")
@@ -179,6 +180,7 @@ func TestMirroredControlPlane(t *testing.T) {
 }
 
 func TestDeletingTheNamespaceOfAMirrorCleansItsChildren(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOptions{})
 	e.createAuthConfig("auth")
 	mirroredID := e.existingControlPlane("existing")

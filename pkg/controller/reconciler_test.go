@@ -1,0 +1,196 @@
+package controller
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	clienttesting "k8s.io/client-go/testing"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/tools/record"
+	"k8s.io/klog/v2/ktesting"
+	clocktesting "k8s.io/utils/clock/testing"
+
+	"github.com/konnect-operator/konnect-operator/generated/clientset/versioned/fake"
+	"github.com/konnect-operator/konnect-operator/generated/informers/externalversions"
+	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
+	configurationv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/configuration/v1alpha1"
+	"github.com/konnect-operator/konnect-operator/pkg/konnect"
+)
+
+type svc = *configurationv1alpha1.KongService
+
+// countingAdapter stands in for a kind's adapter: it counts the Konnect
+// operations the reconciler asks for and answers with fixed IDs.
+type countingAdapter struct {
+	creates, updates, finds int
+	ready                   bool
+}
+
+func (a *countingAdapter) GroupVersionKind() schema.GroupVersionKind {
+	return schema.GroupVersionKind{Group: "configuration.konghq.com", Version: "v1alpha1", Kind: "KongService"}
+}
+func (a *countingAdapter) Managed(svc) bool         { return true }
+func (a *countingAdapter) ConditionTypes() []string { return nil }
+func (a *countingAdapter) Resolve(context.Context, svc, Purpose) (Resolution, error) {
+	return Resolution{Ready: a.ready, Placement: Placement{ControlPlaneID: "cp", Auth: Auth{ServerURL: "https://konnect.example", OrgID: "org"}}}, nil
+}
+func (a *countingAdapter) Desired(_ context.Context, s svc, _ Placement) (string, error) {
+	return s.Spec.Host, nil
+}
+func (a *countingAdapter) Create(context.Context, *konnect.Client, svc, Placement, string) (string, error) {
+	a.creates++
+	return "entity-1", nil
+}
+func (a *countingAdapter) Update(context.Context, *konnect.Client, svc, Placement, string, string) error {
+	a.updates++
+	return nil
+}
+func (a *countingAdapter) Delete(context.Context, *konnect.Client, svc, Placement, string) error {
+	return nil
+}
+func (a *countingAdapter) FindByUID(context.Context, *konnect.Client, svc, Placement) (string, error) {
+	a.finds++
+	return "", nil
+}
+
+type nilClients struct{}
+
+func (nilClients) Client(string, string) (*konnect.Client, error) { return nil, nil }
+
+// reconcilerFixture runs an EntityReconciler over a fake clientset.
+type reconcilerFixture struct {
+	adapter    *countingAdapter
+	reconciler *EntityReconciler[svc, string]
+	client     *fake.Clientset
+	informer   cache.SharedIndexInformer
+	clock      *clocktesting.FakeClock
+}
+
+func newReconcilerFixture(t *testing.T, objects ...runtime.Object) *reconcilerFixture {
+	client := fake.NewSimpleClientset(objects...)
+	factory := externalversions.NewSharedInformerFactory(client, 0)
+	shared := factory.Configuration().V1alpha1().KongServices().Informer()
+	informer := NewInformer[svc](configurationv1alpha1.Resource("kongservices"), map[string]cache.SharedIndexInformer{"": shared})
+	clock := clocktesting.NewFakeClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	adapter := &countingAdapter{ready: true}
+	r := NewEntityReconciler[svc, string](adapter, informer,
+		func(ns string) Client[svc] { return client.ConfigurationV1alpha1().KongServices(ns) },
+		nilClients{}, record.NewFakeRecorder(100), ReconcilerOptions{SyncPeriod: time.Minute, Clock: clock})
+	r.Started(clock.Now().Add(-time.Hour))
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	factory.Start(ctx.Done())
+	factory.WaitForCacheSync(ctx.Done())
+	return &reconcilerFixture{adapter: adapter, reconciler: r, client: client, informer: shared, clock: clock}
+}
+
+// refresh puts the API server's current object into the informer's cache,
+// as a watch event would.
+func (f *reconcilerFixture) refresh(t *testing.T, name string) {
+	t.Helper()
+	obj, err := f.client.ConfigurationV1alpha1().KongServices("ns").Get(context.Background(), name, metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.informer.GetIndexer().Update(obj); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func newService(name string) *configurationv1alpha1.KongService {
+	return &configurationv1alpha1.KongService{
+		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "ns", UID: "uid-" + "name", Generation: 1,
+			CreationTimestamp: metav1.NewTime(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))},
+		Spec: configurationv1alpha1.KongServiceSpec{KongServiceAPISpec: configurationv1alpha1.KongServiceAPISpec{Host: "a.example.com"}},
+	}
+}
+
+func TestReconcileCreatesOnceWhenTheStatusWriteFails(t *testing.T) {
+	f := newReconcilerFixture(t, newService("svc"))
+	failed := false
+	f.client.PrependReactor("update", "kongservices", func(action clienttesting.Action) (bool, runtime.Object, error) {
+		if action.GetSubresource() == "status" && !failed {
+			failed = true
+			return true, nil, apierrors.NewConflict(configurationv1alpha1.Resource("kongservices"), "svc", nil)
+		}
+		return false, nil, nil
+	})
+	_, ctx := ktesting.NewTestContext(t)
+	key := cache.NewObjectName("ns", "svc")
+	if _, err := f.reconciler.Reconcile(ctx, key); !apierrors.IsConflict(err) {
+		t.Fatalf("first reconcile: err = %v, want the status write's conflict", err)
+	}
+	f.refresh(t, "svc")
+	if _, err := f.reconciler.Reconcile(ctx, key); err != nil {
+		t.Fatalf("second reconcile: %v", err)
+	}
+	if f.adapter.creates != 1 {
+		t.Fatalf("the entity was created %d times, want once", f.adapter.creates)
+	}
+	got, err := f.client.ConfigurationV1alpha1().KongServices("ns").Get(ctx, "svc", metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Status.Konnect == nil || got.Status.Konnect.ID != "entity-1" || !IsProgrammed(got) {
+		t.Fatalf("status = %+v, want the created ID and Programmed", got.Status)
+	}
+}
+
+func TestReconcileWaitsForTheSyncPeriod(t *testing.T) {
+	f := newReconcilerFixture(t, newService("svc"))
+	_, ctx := ktesting.NewTestContext(t)
+	key := cache.NewObjectName("ns", "svc")
+	result, err := f.reconciler.Reconcile(ctx, key)
+	if err != nil || result.RequeueAfter != time.Minute {
+		t.Fatalf("create: result %+v, err %v; want a requeue after the sync period", result, err)
+	}
+	f.refresh(t, "svc")
+	actions := len(f.client.Actions())
+
+	f.clock.Step(20 * time.Second)
+	result, err = f.reconciler.Reconcile(ctx, key)
+	if err != nil || result.RequeueAfter != 40*time.Second {
+		t.Fatalf("inside the period: result %+v, err %v; want a requeue for the remaining 40s", result, err)
+	}
+	if f.adapter.updates != 0 || len(f.client.Actions()) != actions {
+		t.Fatalf("inside the period the reconciler wrote: %d updates, %d API actions", f.adapter.updates, len(f.client.Actions())-actions)
+	}
+
+	f.clock.Step(40 * time.Second)
+	if _, err := f.reconciler.Reconcile(ctx, key); err != nil {
+		t.Fatal(err)
+	}
+	if f.adapter.updates != 1 {
+		t.Fatalf("after the period: %d updates, want 1", f.adapter.updates)
+	}
+	if len(f.client.Actions()) != actions {
+		t.Fatalf("an unchanged status was written again")
+	}
+}
+
+func TestReconcileWithUnreadyReferencesMakesNoKonnectCall(t *testing.T) {
+	f := newReconcilerFixture(t, newService("svc"))
+	f.adapter.ready = false
+	_, ctx := ktesting.NewTestContext(t)
+	if _, err := f.reconciler.Reconcile(ctx, cache.NewObjectName("ns", "svc")); err != nil {
+		t.Fatal(err)
+	}
+	if f.adapter.creates+f.adapter.updates+f.adapter.finds != 0 {
+		t.Fatalf("Konnect operations with broken references: %+v", f.adapter)
+	}
+	got, err := f.client.ConfigurationV1alpha1().KongServices("ns").Get(ctx, "svc", metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Finalizers) != 0 {
+		t.Fatalf("finalizers %v added before anything was created", got.Finalizers)
+	}
+	if IsConditionTrue(got.Status.Conditions, commonv1alpha1.ConditionProgrammed) {
+		t.Fatal("Programmed with broken references")
+	}
+}
