@@ -10,7 +10,9 @@ SHELL := /usr/bin/env bash -o pipefail
 .SHELLFLAGS := -ec
 
 GO ?= go
-CACHE_DIR ?= $(CURDIR)/.cache
+# Tools built once (kube-apiserver, etcd, kubectl, linter); shared between
+# worktrees through KONNECT_OPERATOR_CACHE.
+CACHE_DIR ?= $(or $(KONNECT_OPERATOR_CACHE),$(CURDIR)/.cache)
 BIN_DIR ?= $(CURDIR)/bin
 TEST_TIMEOUT ?= 20m
 TEST_PARALLEL ?= 4
@@ -22,7 +24,7 @@ all: build
 ##@ Build
 
 .PHONY: build
-build: ## Build every binary into bin/.
+build: ## Build every binary into bin/ (static; the Dockerfile runs this too).
 	CGO_ENABLED=0 $(GO) build -trimpath -o $(BIN_DIR)/ ./cmd/...
 
 .PHONY: generate
@@ -59,7 +61,7 @@ lint:
 test: verify control-plane test-unit ## Run every test.
 
 .PHONY: test-unit
-test-unit: control-plane ## Unit and integration tests (the integration tests start their own control plane).
+test-unit: control-plane ## Unit, integration and e2e tests (each package that needs a control plane starts its own).
 	$(GO) test -timeout $(TEST_TIMEOUT) -parallel $(TEST_PARALLEL) ./...
 
 .PHONY: bench
@@ -67,7 +69,15 @@ bench: control-plane ## Benchmarks: the simulator's throughput and 3,000 entitie
 	$(GO) test -run '^$$' -bench . -benchtime 1x -timeout 50m ./pkg/operator
 	$(GO) test -run '^$$' -bench . ./pkg/konnectsim
 
+.PHONY: test-e2e
+test-e2e: control-plane ## Only the e2e suite (built binaries, manifests applied with kubectl, the simulator binary).
+	$(GO) test -timeout $(TEST_TIMEOUT) -count=1 -v ./e2e
+
 ##@ Run
+
+.PHONY: run
+run: control-plane build ## The operator on a local control plane and the Konnect simulator, or on $$KUBECONFIG and Konnect when KONNECT_TOKEN and KONNECT_SERVER_URL are set. Ctrl-C stops it.
+	BIN_DIR=$(BIN_DIR) hack/run.sh
 
 .PHONY: local-cluster
 local-cluster: control-plane ## Start a local kube-apiserver + etcd in the background (kubeconfig in .local/kubeconfig).

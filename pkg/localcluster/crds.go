@@ -57,7 +57,9 @@ func (c *Cluster) InstallCRDs(ctx context.Context, dir string) error {
 }
 
 // ReadCRDs decodes every CustomResourceDefinition in the .yaml, .yml and
-// .json files of dir, in file-name order. Any other kind is an error.
+// .json files of dir, in file-name order. Any other kind is an error, except
+// in a kustomization file, which lists the CRDs for kubectl apply -k and is
+// skipped.
 func ReadCRDs(dir string) ([]*apiextensionsv1.CustomResourceDefinition, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
@@ -66,7 +68,7 @@ func ReadCRDs(dir string) ([]*apiextensionsv1.CustomResourceDefinition, error) {
 	var crds []*apiextensionsv1.CustomResourceDefinition
 	for _, entry := range entries {
 		ext := filepath.Ext(entry.Name())
-		if entry.IsDir() || (ext != ".yaml" && ext != ".yml" && ext != ".json") {
+		if entry.IsDir() || (ext != ".yaml" && ext != ".yml" && ext != ".json") || isKustomization(entry.Name()) {
 			continue
 		}
 		path := filepath.Join(dir, entry.Name())
@@ -94,6 +96,12 @@ func ReadCRDs(dir string) ([]*apiextensionsv1.CustomResourceDefinition, error) {
 		}
 	}
 	return crds, nil
+}
+
+// isKustomization reports whether a file name is one kustomize reads as the
+// folder's kustomization.
+func isKustomization(name string) bool {
+	return slices.Contains([]string{"kustomization.yaml", "kustomization.yml", "Kustomization"}, name)
 }
 
 func applyCRD(ctx context.Context, client apiextensionsclient.Interface, crd *apiextensionsv1.CustomResourceDefinition) error {

@@ -17,11 +17,12 @@ func TestReadCRDs(t *testing.T) {
 		wantErr   bool
 	}{
 		{
-			name: "several documents and files in file-name order, empty documents skipped",
+			name: "several documents and files in file-name order, empty documents and the kustomization skipped",
 			files: map[string]string{
-				"b.yaml":    "---\n" + crd("b1.example.com") + "---\n" + crd("b2.example.com") + "---\n",
-				"a.yml":     crd("a.example.com"),
-				"notes.txt": "not a manifest",
+				"b.yaml":             "---\n" + crd("b1.example.com") + "---\n" + crd("b2.example.com") + "---\n",
+				"a.yml":              crd("a.example.com"),
+				"notes.txt":          "not a manifest",
+				"kustomization.yaml": "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n- a.yml\n",
 			},
 			wantNames: []string{"a.example.com", "b1.example.com", "b2.example.com"},
 		},

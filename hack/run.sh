@@ -1,0 +1,212 @@
+#!/usr/bin/env bash
+# `make run`: the operator doing its job, in one command.
+#
+# Without KONNECT_TOKEN: starts a local control plane (hack/local-cluster.sh)
+# and the Konnect simulator, installs the CRDs, runs the operator, applies a
+# sample and shows its objects becoming Programmed.
+#
+# With KONNECT_TOKEN: runs the operator against the cluster of $KUBECONFIG and
+# against Konnect itself, and applies the same sample there.
+#
+# Ctrl-C stops everything: with Konnect, the sample is deleted first (while
+# the operator still runs) so that nothing is left behind in Konnect.
+#
+# Environment:
+#   KONNECT_TOKEN        Konnect personal (kpat_) or system (spat_) access token
+#   KONNECT_SERVER_URL   Konnect API of your region, e.g. eu.api.konghq.com
+#   KUBECONFIG           the cluster to use with KONNECT_TOKEN
+#   RUN_SAMPLE           file of manifests/samples to apply (kongroute.yaml)
+#   RUN_NAMESPACE        namespace for the sample (demo; konnect-operator-demo with Konnect)
+#   SIMULATOR_PORT       port of the simulator on 127.0.0.1 (8443, as the samples expect)
+#   METRICS_PORT, HEALTH_PORT   the operator's ports on 127.0.0.1 (8080, 8081)
+#   BIN_DIR              where `make build` put the binaries (bin/)
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+LOCAL="${ROOT}/.local"
+BIN_DIR=${BIN_DIR:-${ROOT}/bin}
+export KONNECT_OPERATOR_CACHE=${KONNECT_OPERATOR_CACHE:-${ROOT}/.cache}
+KUBECTL="${KONNECT_OPERATOR_CACHE}/bin/kubectl"
+
+SAMPLE=${RUN_SAMPLE:-kongroute.yaml}
+SIMULATOR_PORT=${SIMULATOR_PORT:-8443}
+METRICS_PORT=${METRICS_PORT:-8080}
+HEALTH_PORT=${HEALTH_PORT:-8081}
+# The placeholders the samples ship with.
+SAMPLE_SERVER_URL="https://127.0.0.1:8443"
+SAMPLE_TOKEN="kpat_EDIT_ME_sample_token_for_the_konnect_simulator"
+
+mkdir -p "${LOCAL}"
+OPERATOR_LOG="${LOCAL}/operator.log"
+SIMULATOR_LOG="${LOCAL}/simulator.log"
+operator_pid=""
+simulator_pid=""
+started_cluster=false
+applied=false
+
+say() { printf '\n>> %s\n' "$*"; }
+
+if [[ -n "${KONNECT_TOKEN:-}" ]]; then
+  MODE=konnect
+  : "${KONNECT_SERVER_URL:?set KONNECT_SERVER_URL (e.g. eu.api.konghq.com) with KONNECT_TOKEN}"
+  : "${KUBECONFIG:?set KUBECONFIG to the cluster to use with KONNECT_TOKEN}"
+  NAMESPACE=${RUN_NAMESPACE:-konnect-operator-demo}
+  SERVER_URL=${KONNECT_SERVER_URL}
+  TOKEN=${KONNECT_TOKEN}
+  KUBECONFIG_PATH=${KUBECONFIG}
+else
+  MODE=local
+  NAMESPACE=${RUN_NAMESPACE:-demo}
+  SERVER_URL="https://127.0.0.1:${SIMULATOR_PORT}"
+  TOKEN=${SAMPLE_TOKEN}
+  KUBECONFIG_PATH="${LOCAL}/kubeconfig"
+  if [[ -n "${KUBECONFIG:-}" ]]; then
+    echo "KONNECT_TOKEN is not set: ignoring KUBECONFIG and using a local control plane and the Konnect simulator."
+  fi
+fi
+k() { "${KUBECTL}" --kubeconfig "${KUBECONFIG_PATH}" "$@"; }
+
+# sample_text prints the sample with the placeholders replaced. Bash string
+# replacement keeps the token off every command line.
+sample_text() {
+  local text
+  text=$(<"${ROOT}/manifests/samples/${SAMPLE}")
+  text=${text//"${SAMPLE_SERVER_URL}"/"${SERVER_URL}"}
+  text=${text//"${SAMPLE_TOKEN}"/"${TOKEN}"}
+  printf '%s\n' "${text}"
+}
+
+cleanup() {
+  trap - INT TERM EXIT
+  echo
+  if [[ "${MODE}" == konnect && "${applied}" == true && -n "${operator_pid}" ]]; then
+    say "Deleting the sample while the operator runs, so that nothing is left in Konnect"
+    sample_text | k delete --namespace "${NAMESPACE}" --ignore-not-found --timeout=60s -f - || true
+  fi
+  if [[ -n "${operator_pid}" ]] && kill -0 "${operator_pid}" 2>/dev/null; then
+    say "Stopping the operator"
+    kill -TERM "${operator_pid}" 2>/dev/null || true
+    wait "${operator_pid}" 2>/dev/null || true
+  fi
+  if [[ -n "${simulator_pid}" ]] && kill -0 "${simulator_pid}" 2>/dev/null; then
+    say "Stopping the simulator"
+    kill -TERM "${simulator_pid}" 2>/dev/null || true
+    wait "${simulator_pid}" 2>/dev/null || true
+  fi
+  if [[ "${started_cluster}" == true ]]; then
+    say "Stopping the local control plane"
+    "${ROOT}/hack/local-cluster.sh" down || true
+  fi
+  echo "Stopped. Logs: ${OPERATOR_LOG}"
+}
+trap 'cleanup; exit 130' INT
+trap 'cleanup; exit 143' TERM
+trap cleanup EXIT
+
+port_free() { ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+for port in ${METRICS_PORT} ${HEALTH_PORT} $([[ "${MODE}" == local ]] && echo "${SIMULATOR_PORT}"); do
+  if ! port_free "${port}"; then
+    echo "port ${port} on 127.0.0.1 is in use; set SIMULATOR_PORT, METRICS_PORT or HEALTH_PORT" >&2
+    exit 1
+  fi
+done
+
+operator_args=(
+  --kubeconfig "${KUBECONFIG_PATH}"
+  --leader-elect=false
+  --metrics-bind-address "127.0.0.1:${METRICS_PORT}"
+  --health-probe-bind-address "127.0.0.1:${HEALTH_PORT}"
+)
+
+if [[ "${MODE}" == local ]]; then
+  say "Starting a local control plane (etcd, kube-apiserver, kube-controller-manager)"
+  "${ROOT}/hack/local-cluster.sh" up
+  started_cluster=true
+
+  say "Starting the Konnect simulator on ${SERVER_URL}"
+  printf '%s\n' "${TOKEN}" >"${LOCAL}/simulator-tokens"
+  chmod 600 "${LOCAL}/simulator-tokens"
+  rm -f "${LOCAL}/simulator-ca.pem"
+  # setsid: Ctrl-C reaches this script only, which stops things in order.
+  setsid "${BIN_DIR}/konnect-simulator" --listen "127.0.0.1:${SIMULATOR_PORT}" \
+    --ca-out "${LOCAL}/simulator-ca.pem" --token-file "${LOCAL}/simulator-tokens" >"${SIMULATOR_LOG}" 2>&1 </dev/null &
+  simulator_pid=$!
+  for _ in $(seq 100); do
+    [[ -s "${LOCAL}/simulator-ca.pem" ]] && ! port_free "${SIMULATOR_PORT}" && break
+    kill -0 "${simulator_pid}" 2>/dev/null || { cat "${SIMULATOR_LOG}" >&2; exit 1; }
+    sleep 0.1
+  done
+  operator_args+=(--konnect-ca-file "${LOCAL}/simulator-ca.pem")
+fi
+
+say "Installing the CRDs (kubectl apply --server-side -k manifests/crd)"
+k apply --server-side -k "${ROOT}/manifests/crd" >/dev/null
+k wait --for=condition=Established crd --all --timeout=60s >/dev/null
+
+say "Running the operator (log: ${OPERATOR_LOG})"
+setsid "${BIN_DIR}/konnect-operator" "${operator_args[@]}" >"${OPERATOR_LOG}" 2>&1 </dev/null &
+operator_pid=$!
+for _ in $(seq 300); do
+  [[ "$(curl -s "http://127.0.0.1:${HEALTH_PORT}/readyz" 2>/dev/null)" == ok ]] && break
+  kill -0 "${operator_pid}" 2>/dev/null || { tail -n 20 "${OPERATOR_LOG}" >&2; exit 1; }
+  sleep 0.1
+done
+
+say "Applying manifests/samples/${SAMPLE} to namespace ${NAMESPACE}"
+k create namespace "${NAMESPACE}" --dry-run=client -o yaml | k apply --server-side -f - >/dev/null
+sample_text | k apply --server-side --namespace "${NAMESPACE}" -f -
+applied=true
+
+KINDS=konnectapiauthconfigurations,konnectgatewaycontrolplanes,kongservices,kongroutes,kongconsumers,kongconsumergroups,kongpluginbindings,kongupstreams,kongtargets,kongcertificates,kongcacertificates,kongsnis,kongkeys,kongkeysets,kongdataplaneclientcertificates
+say "Waiting for the objects to become Programmed"
+last=""
+for _ in $(seq 120); do
+  table=$(k get "${KINDS}" --namespace "${NAMESPACE}" \
+    -o custom-columns='KIND:.kind,NAME:.metadata.name,PROGRAMMED:.status.conditions[?(@.type=="Programmed")].status,AUTH_VALID:.status.conditions[?(@.type=="APIAuthValid")].status,KONNECT_ID:.status.konnect.id,CP_ID:.status.id' 2>/dev/null || true)
+  if [[ "${table}" != "${last}" ]]; then
+    printf '%s\n\n' "${table}"
+    last=${table}
+  fi
+  if [[ -n "${table}" ]] && ! grep -vE '^KIND' <<<"${table}" | grep -qvE '\sTrue\s'; then
+    echo "Every object is Programmed (the auth configuration is Valid)."
+    break
+  fi
+  sleep 0.5
+done
+
+if [[ "${MODE}" == local ]]; then
+  cat <<EOF
+
+The operator runs against a local control plane and the Konnect simulator.
+Look at it from another terminal:
+
+  export KUBECONFIG=${KUBECONFIG_PATH}
+  alias kubectl=${KUBECTL}
+  kubectl get kong,konnect -n ${NAMESPACE}
+  kubectl describe kongroutes -n ${NAMESPACE}
+  kubectl get events -n ${NAMESPACE}
+  kubectl apply -n ${NAMESPACE} -f manifests/samples/kongconsumer.yaml   # any sample works as it is
+  curl -s http://127.0.0.1:${METRICS_PORT}/metrics | grep konnect_operator_
+  curl -s --cacert ${LOCAL}/simulator-ca.pem ${SERVER_URL}/_sim/orgs      # what the simulator holds
+
+Operator log: ${OPERATOR_LOG}. Press Ctrl-C to stop everything.
+EOF
+else
+  cat <<EOF
+
+The operator runs against your cluster and Konnect (${SERVER_URL}).
+Look at it from another terminal:
+
+  kubectl get kong,konnect -n ${NAMESPACE}
+  kubectl describe kongroutes -n ${NAMESPACE}
+  curl -s http://127.0.0.1:${METRICS_PORT}/metrics | grep konnect_operator_
+
+Operator log: ${OPERATOR_LOG}. Press Ctrl-C to delete the sample and stop.
+EOF
+fi
+
+# Run until Ctrl-C, or until the operator exits.
+wait "${operator_pid}" || true
+echo "The operator exited; last lines of ${OPERATOR_LOG}:" >&2
+tail -n 20 "${OPERATOR_LOG}" >&2
+operator_pid=""
