@@ -219,8 +219,12 @@ func (r *EntityReconciler[T, D]) create(ctx context.Context, client *konnect.Cli
 	id, err = r.adapter.Create(ctx, client, obj, p, desired)
 	switch {
 	case err == nil:
-		// A borrowed entity is only read, never created.
-		return id, !r.borrows(obj), nil
+		if r.borrows(obj) {
+			// A borrowed entity is only read, never created.
+			r.recorder.Eventf(obj, corev1.EventTypeNormal, EventBorrowed, "Using %s %s, which exists in Konnect; it is never changed or deleted from here", r.kind, id)
+			return id, false, nil
+		}
+		return id, true, nil
 	case konnect.IsConflict(err):
 		if found, adoptErr := r.adopt(ctx, client, obj, p, desired); found != "" || adoptErr != nil {
 			return found, false, adoptErr

@@ -12,8 +12,9 @@ import (
 	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
 )
 
-// Event reasons of borrowing objects being deleted.
+// Event reasons of borrowing objects.
 const (
+	EventBorrowed             = "Borrowed"
 	EventWaitingForDependents = "WaitingForDependents"
 	EventReleased             = "Released"
 )

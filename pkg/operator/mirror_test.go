@@ -108,6 +108,7 @@ func TestMirroredControlPlane(t *testing.T) {
 		if mirror.Status.OrgID != e.orgID {
 			t.Fatalf("organization %q, want %q", mirror.Status.OrgID, e.orgID)
 		}
+		e.eventuallyEvent("KonnectGatewayControlPlane", "mirror", corev1.EventTypeNormal, controller.EventBorrowed)
 	})
 
 	t.Run("children are written into the mirrored control plane", func(t *testing.T) {
