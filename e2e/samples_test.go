@@ -27,18 +27,16 @@ import (
 // with its failure; one that passes fails the suite, so that it is taken off
 // this list as soon as the work it waits for lands.
 var pendingSamples = map[string]string{
-	"kongupstream.yaml":                         "no KongUpstream controller on main yet",
-	"kongtarget.yaml":                           "no KongUpstream and KongTarget controllers on main yet",
-	"kongcertificate.yaml":                      "no KongCertificate controller on main yet",
-	"kongcertificate-secret-ref.yaml":           "no KongCertificate controller on main yet",
-	"kongcacertificate.yaml":                    "no KongCACertificate controller on main yet",
-	"kongsni.yaml":                              "no KongCertificate and KongSNI controllers on main yet",
-	"kongkey.yaml":                              "no KongKey controller on main yet",
-	"kongkeyset.yaml":                           "no KongKeySet and KongKey controllers on main yet",
-	"kongvault.yaml":                            "no KongVault controller on main yet",
-	"kongdataplaneclientcertificate.yaml":       "no KongDataPlaneClientCertificate controller on main yet",
-	"konnect-gateway-control-plane-group.yaml":  "control-plane group memberships (MembersReferenceResolved) not on main yet",
-	"konnect-gateway-control-plane-mirror.yaml": "Mirror control planes not on main yet",
+	"kongupstream.yaml":                   "no KongUpstream controller on main yet",
+	"kongtarget.yaml":                     "no KongUpstream and KongTarget controllers on main yet",
+	"kongcertificate.yaml":                "no KongCertificate controller on main yet",
+	"kongcertificate-secret-ref.yaml":     "no KongCertificate controller on main yet",
+	"kongcacertificate.yaml":              "no KongCACertificate controller on main yet",
+	"kongsni.yaml":                        "no KongCertificate and KongSNI controllers on main yet",
+	"kongkey.yaml":                        "no KongKey controller on main yet",
+	"kongkeyset.yaml":                     "no KongKeySet and KongKey controllers on main yet",
+	"kongvault.yaml":                      "no KongVault controller on main yet",
+	"kongdataplaneclientcertificate.yaml": "no KongDataPlaneClientCertificate controller on main yet",
 }
 
 var (

@@ -95,3 +95,19 @@ type AfterSyncer[T Entity] interface {
 type ClientSource interface {
 	Client(serverURL, token string) (*konnect.Client, error)
 }
+
+// Borrower is implemented by adapters whose objects may stand for a Konnect
+// entity that the operator reads but does not own, such as a mirrored
+// control plane. Deleting a borrowing object never deletes its entity. As
+// the entity stays, Konnect does not delete what other objects created
+// inside it either: while being deleted, the object is kept until no object
+// that refers to it through one of the HeldBy dependencies (Dependency.Name,
+// registered by other controllers with this kind's informer as Source)
+// still holds the cleanup finalizer, so that those objects can still reach
+// Konnect through it to delete their entities.
+type Borrower[T Entity] interface {
+	// Borrows reports whether obj's entity is borrowed.
+	Borrows(obj T) bool
+	// HeldBy names the dependencies whose objects keep a borrowing object.
+	HeldBy() []string
+}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	corev1 "k8s.io/api/core/v1"
+
 	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
 	"github.com/konnect-operator/konnect-operator/pkg/konnect"
 )
@@ -23,6 +25,20 @@ type Adopter[T Entity, D any] interface {
 	// in match mode in which actual differs from desired.
 	Differences(desired, actual D) []string
 }
+
+// AdoptPrecondition is implemented by adopters whose entities can only be
+// adopted, in either mode, when some fields already agree with the spec,
+// because overwriting them would move the entity elsewhere (a route must
+// already lead to the service its object names).
+type AdoptPrecondition[D any] interface {
+	// Incompatibilities names, by their Konnect field names, the fields
+	// that must already agree and do not.
+	Incompatibilities(desired, actual D) []string
+}
+
+// EventAdopted is the reason of the Event recorded when spec.adopt took an
+// entity over.
+const EventAdopted = "Adopted"
 
 // UIDFromTags returns the value of the k8s-uid tag among tags.
 func UIDFromTags(tags []string) string {
@@ -58,6 +74,12 @@ func (r *EntityReconciler[T, D]) adoptExisting(ctx context.Context, client *konn
 		_, refusal := refuse(commonv1alpha1.ReasonUIDConflict, fmt.Errorf("%s %s belongs to another object (k8s-uid %s)", r.kind, id, uid))
 		return "", Permanent(refusal, r.syncPeriod)
 	}
+	if pre, ok := any(adopter).(AdoptPrecondition[D]); ok {
+		if diff := pre.Incompatibilities(desired, actual); len(diff) > 0 {
+			_, refusal := refuse(commonv1alpha1.ReasonNotMatch, fmt.Errorf("%s %s cannot be adopted: it differs from the spec in %s, which adoption does not change", r.kind, id, strings.Join(diff, ", ")))
+			return "", Permanent(refusal, r.syncPeriod)
+		}
+	}
 	switch opts.EffectiveMode() {
 	case commonv1alpha1.AdoptModeMatch:
 		if diff := adopter.Differences(desired, actual); len(diff) > 0 {
@@ -73,6 +95,8 @@ func (r *EntityReconciler[T, D]) adoptExisting(ctx context.Context, client *konn
 			return refuse(commonv1alpha1.ReasonFailedToAdopt, fmt.Errorf("cannot overwrite %s %s: %w", r.kind, id, err))
 		}
 	}
-	SetCondition(obj, TrueCondition(commonv1alpha1.ConditionAdopted, commonv1alpha1.ReasonAdopted, fmt.Sprintf("Adopted %s %s (%s)", r.kind, id, opts.EffectiveMode())))
+	message := fmt.Sprintf("Adopted %s %s (%s)", r.kind, id, opts.EffectiveMode())
+	SetCondition(obj, TrueCondition(commonv1alpha1.ConditionAdopted, commonv1alpha1.ReasonAdopted, message))
+	r.recorder.Event(obj, corev1.EventTypeNormal, EventAdopted, message)
 	return id, nil
 }

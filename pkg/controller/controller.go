@@ -147,6 +147,9 @@ func (c *Controller[T]) Watch(dep Dependency[T]) error {
 	if err := c.informer.AddIndex(index, dep.Keys); err != nil {
 		return err
 	}
+	if err := c.trackReferrersOf(dep, index); err != nil {
+		return err
+	}
 	enqueueDependents := func(item any) {
 		if tombstone, ok := item.(cache.DeletedFinalStateUnknown); ok {
 			item = tombstone.Obj

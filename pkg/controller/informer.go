@@ -15,13 +15,14 @@ type Informer[T Object] struct {
 	resource    schema.GroupResource
 	clusterWide cache.SharedIndexInformer
 	namespaced  map[string]cache.SharedIndexInformer
+	refs        *referrers
 }
 
 // NewInformer returns a view over informers, keyed by the namespace each
 // watches; the key "" is an informer for every namespace (or for a
 // cluster-scoped kind).
 func NewInformer[T Object](resource schema.GroupResource, informers map[string]cache.SharedIndexInformer) *Informer[T] {
-	i := &Informer[T]{resource: resource, namespaced: map[string]cache.SharedIndexInformer{}}
+	i := &Informer[T]{resource: resource, namespaced: map[string]cache.SharedIndexInformer{}, refs: &referrers{}}
 	for ns, inf := range informers {
 		if ns == "" {
 			i.clusterWide = inf

@@ -142,13 +142,14 @@ func (r *EntityReconciler[T, D]) sync(ctx context.Context, key cache.ObjectName,
 	} else {
 		r.state.forgetCreated(obj.GetUID())
 	}
-	created, changed := false, true
+	var created, changed bool
 	if id == "" {
-		if id, err = r.create(ctx, client, obj, res.Placement, desired); err != nil {
+		if id, created, err = r.create(ctx, client, obj, res.Placement, desired); err != nil {
 			return Result{}, r.failed(ctx, cached, obj, commonv1alpha1.ReasonFailedToCreate, err)
 		}
 		r.state.rememberCreated(obj.GetUID(), id)
-		created = true
+		// Taking an existing entity over records its own Event.
+		changed = created
 	} else {
 		wait := r.state.due(key, obj.GetUID(), fp, IsProgrammed(cached), now, r.syncPeriod)
 		if wait > 0 {
@@ -163,8 +164,7 @@ func (r *EntityReconciler[T, D]) sync(ctx context.Context, key cache.ObjectName,
 		err = r.adapter.Update(ctx, client, obj, res.Placement, id, desired)
 		if konnect.IsNotFound(err) {
 			logger.Info("Entity is gone from Konnect; creating it again", "id", id)
-			id, err = r.create(ctx, client, obj, res.Placement, desired)
-			if created = err == nil; created {
+			if id, created, err = r.create(ctx, client, obj, res.Placement, desired); err == nil {
 				r.state.rememberCreated(obj.GetUID(), id)
 			}
 		}
@@ -174,6 +174,9 @@ func (r *EntityReconciler[T, D]) sync(ctx context.Context, key cache.ObjectName,
 	}
 	if after, ok := any(r.adapter).(AfterSyncer[T]); ok {
 		if err := after.AfterSync(ctx, client, obj, res.Placement, id, created); err != nil {
+			// The entity was written but what follows it was not: whatever
+			// the spec says next, write again.
+			r.state.forgetSync(key)
 			r.markProgrammed(obj, res.Placement, id) // the entity exists: keep its ID
 			return Result{}, r.failed(ctx, cached, obj, commonv1alpha1.ReasonFailedToUpdate, err)
 		}
@@ -181,6 +184,9 @@ func (r *EntityReconciler[T, D]) sync(ctx context.Context, key cache.ObjectName,
 	r.state.synced(key, obj.GetUID(), fp, now)
 	r.markProgrammed(obj, res.Placement, id)
 	if _, err := r.writeStatus(ctx, cached, obj); err != nil {
+		// What the adapter recorded in the status (conditions, endpoints)
+		// is lost with the write; only another sync records it again.
+		r.state.forgetSync(key)
 		return Result{}, err
 	}
 	switch {
@@ -195,33 +201,41 @@ func (r *EntityReconciler[T, D]) sync(ctx context.Context, key cache.ObjectName,
 // create creates the entity, unless it already exists with this object's
 // UID, and returns its ID. Never a duplicate: an entity is looked up by its
 // UID before creating when it may exist already, and after a conflict.
-func (r *EntityReconciler[T, D]) create(ctx context.Context, client *konnect.Client, obj T, p Placement, desired D) (string, error) {
+// created is false when an existing entity was taken over instead (by
+// spec.adopt or by its UID tag): it may hold more than was sent.
+func (r *EntityReconciler[T, D]) create(ctx context.Context, client *konnect.Client, obj T, p Placement, desired D) (id string, created bool, err error) {
 	if adopter, ok := any(r.adapter).(Adopter[T, D]); ok {
 		if opts := adopter.AdoptOptions(obj); opts != nil && opts.Konnect != nil {
-			return r.adoptExisting(ctx, client, obj, p, desired, adopter, opts)
+			id, err := r.adoptExisting(ctx, client, obj, p, desired, adopter, opts)
+			return id, false, err
 		}
 	}
 	if r.mayExistAlready(obj) {
 		if id, err := r.adopt(ctx, client, obj, p, desired); id != "" || err != nil {
-			return id, err
+			return id, false, err
 		}
 	}
 	r.metrics.EntityOperation(r.kind, "create")
-	id, err := r.adapter.Create(ctx, client, obj, p, desired)
+	id, err = r.adapter.Create(ctx, client, obj, p, desired)
 	switch {
 	case err == nil:
-		return id, nil
+		if r.borrows(obj) {
+			// A borrowed entity is only read, never created.
+			r.recorder.Eventf(obj, corev1.EventTypeNormal, EventBorrowed, "Using %s %s, which exists in Konnect; it is never changed or deleted from here", r.kind, id)
+			return id, false, nil
+		}
+		return id, true, nil
 	case konnect.IsConflict(err):
 		if found, adoptErr := r.adopt(ctx, client, obj, p, desired); found != "" || adoptErr != nil {
-			return found, adoptErr
+			return found, false, adoptErr
 		}
 		// Another entity holds a unique field (a name, a username): only a
 		// spec change can fix that.
-		return "", Permanent(err, r.syncPeriod)
+		return "", false, Permanent(err, r.syncPeriod)
 	case outcomeUnknown(err):
 		r.state.markCreateOutcomeUnknown(obj.GetUID())
 	}
-	return "", err
+	return "", false, err
 }
 
 // adopt finds the entity tagged with obj's UID and writes desired over it,
@@ -266,6 +280,9 @@ func (r *EntityReconciler[T, D]) finalize(ctx context.Context, key cache.ObjectN
 	}
 	if wait := obj.GetDeletionTimestamp().Sub(r.clock.Now()); wait > 0 {
 		return Result{RequeueAfter: wait}, nil
+	}
+	if r.borrows(obj) {
+		return Result{}, r.release(ctx, key, obj)
 	}
 	res, err := r.adapter.Resolve(ctx, obj, ForDelete)
 	if err != nil {

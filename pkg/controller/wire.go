@@ -1,6 +1,7 @@
 package controller
 
 import (
+	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/record"
 )
 
@@ -31,6 +32,14 @@ func NewEntityController[T Entity, D any](
 		if err := c.Watch(dep); err != nil {
 			return nil, err
 		}
+	}
+	if _, ok := any(adapter).(Borrower[T]); ok {
+		// A borrowing object being deleted waits for its referrers.
+		informer.OnReferrersChanged(func(key string) {
+			if name, err := cache.ParseObjectName(key); err == nil {
+				c.Enqueue(name)
+			}
+		})
 	}
 	return c, nil
 }

@@ -169,7 +169,7 @@ func (r *AuthConfigReconciler) validate(ctx context.Context, k cache.ObjectName,
 		if namespace != obj.Namespace {
 			from := referrer{group: groupKonnect, kind: kindAuthConfig, namespace: obj.Namespace}
 			if !r.Refs.permitted(from, groupCore, kindSecret, namespace, ref.Name) {
-				message := fmt.Sprintf("no KongReferenceGrant in namespace %s allows the reference to Secret %s/%s", namespace, namespace, ref.Name)
+				message := "no KongReferenceGrant allows the reference to " + grantFor(from, groupCore, kindSecret, namespace, ref.Name)
 				controller.SetCondition(obj, controller.FalseCondition(commonv1alpha1.ConditionResolvedRefs, commonv1alpha1.ReasonRefNotPermitted, message))
 				r.invalid(obj, "", message)
 				return controller.Result{}, nil

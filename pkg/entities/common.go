@@ -23,10 +23,15 @@ func (r *Refs) placeUnderControlPlane(b *resolver, from referrer, ref *commonv1a
 	b.placeIn(status, cp.Status.ID)
 }
 
+// dependencyControlPlane names the dependency of objects that place
+// entities into a control plane; a mirrored control plane waits for them
+// (ControlPlaneAdapter.HeldBy).
+const dependencyControlPlane = "controlPlane"
+
 // controlPlaneDependency reconciles objects again when their control plane
 // changes.
 func controlPlaneDependency[T controller.Object](r *Refs, keys func(T) []string) controller.Dependency[T] {
-	return controller.Dependency[T]{Name: "controlPlane", Source: r.ControlPlanes, Keys: keys}
+	return controller.Dependency[T]{Name: dependencyControlPlane, Source: r.ControlPlanes, Keys: keys}
 }
 
 // grantDependency reconciles objects again when a KongReferenceGrant

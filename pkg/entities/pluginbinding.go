@@ -84,10 +84,11 @@ func (a *PluginBindingAdapter) plugin(b *resolver, pb kongPluginBinding) *plugin
 		return &pluginTemplate{object: p, name: p.PluginName, config: p.Config, disabled: p.Disabled, instanceName: p.InstanceName, protocols: p.Protocols}
 	}
 	namespace := namespaceOr(ref.Namespace, pb.Namespace)
+	from := referrerOf(a.GroupVersionKind(), pb)
 	if namespace != pb.Namespace && !b.forDelete() &&
-		!a.Refs.permitted(referrerOf(a.GroupVersionKind(), pb), groupConfiguration, "KongPlugin", namespace, ref.Name) {
+		!a.Refs.permitted(from, groupConfiguration, "KongPlugin", namespace, ref.Name) {
 		b.invalid(commonv1alpha1.ConditionPluginRefValid, commonv1alpha1.ReasonRefNotPermitted,
-			"no KongReferenceGrant in namespace %s allows the reference to KongPlugin %s/%s", namespace, namespace, ref.Name)
+			"no KongReferenceGrant allows the reference to %s", grantFor(from, groupConfiguration, "KongPlugin", namespace, ref.Name))
 		return nil
 	}
 	p, err := a.Plugins.Get(namespace, ref.Name)

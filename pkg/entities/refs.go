@@ -58,7 +58,18 @@ func referrerOf(gvk schema.GroupVersionKind, obj metav1.Object) referrer {
 }
 
 // permitted reports whether a KongReferenceGrant in the target namespace
-// lets from refer to the named object of the given group and kind.
+// lets from refer to the named object of the given group and kind
+// (api-reference §2.8: group, kind and namespace of from; group, kind and
+// optional name of to; versions play no part; the core group is "core").
+//
+// Grants are read from the informers of the watched namespaces, and every
+// referrer watches the grants of the namespaces it refers into, so adding a
+// grant fixes a refused reference without touching the referrer. Removing
+// the grant that allowed a reference refuses it again: the referrer stops
+// syncing (Programmed=False, ConditionWithStatusFalseExists) but what it
+// created in Konnect is left in place, since revoking trust should not
+// destroy configuration. Deleting the referrer still deletes its entity:
+// grants are not enforced when deleting.
 func (r *Refs) permitted(from referrer, toGroup, toKind, toNamespace, toName string) bool {
 	if from.namespace == toNamespace {
 		return true
@@ -94,6 +105,20 @@ func grantAllows(g *configurationv1alpha1.KongReferenceGrant, from referrer, toG
 	return false
 }
 
+// grantFor names a cross-namespace reference and the KongReferenceGrant
+// that would allow it, for the messages of refused references.
+func grantFor(from referrer, toGroup, toKind, toNamespace, toName string) string {
+	return fmt.Sprintf("%s %s/%s (it needs a KongReferenceGrant in namespace %s with from {group: %s, kind: %s, namespace: %s} and to {group: %s, kind: %s, name: %s or unset})",
+		toKind, toNamespace, toName, toNamespace, coreGroup(from.group), from.kind, from.namespace, coreGroup(toGroup), toKind, toName)
+}
+
+// crossNamespaceRef checks a reference from another namespace against the
+// grants and records it for ResolvedRefs; a refusal names the grant that
+// would allow it.
+func (r *Refs) crossNamespaceRef(b *resolver, from referrer, toGroup, toKind, toNamespace, toName string) bool {
+	return b.crossNamespace(grantFor(from, toGroup, toKind, toNamespace, toName), r.permitted(from, toGroup, toKind, toNamespace, toName))
+}
+
 // coreGroup names the core API group "core", as grants do.
 func coreGroup(group string) string {
 	if group == "" {
@@ -124,7 +149,7 @@ func (r *Refs) controlPlane(b *resolver, from referrer, ref *commonv1alpha1.Cont
 	namespace := namespaceOr(ref.KonnectNamespacedRef.Namespace, from.namespace)
 	what := fmt.Sprintf("%s %s/%s", kindControlPlane, namespace, name)
 	if checkGrant && namespace != from.namespace &&
-		!b.crossNamespace(what, r.permitted(from, groupKonnect, kindControlPlane, namespace, name)) {
+		!r.crossNamespaceRef(b, from, groupKonnect, kindControlPlane, namespace, name) {
 		b.notReady()
 		return nil
 	}
@@ -191,7 +216,7 @@ func (r *Refs) auth(b *resolver, cp *konnectv1alpha2.KonnectGatewayControlPlane,
 		from := referrer{group: groupKonnect, kind: kindControlPlane, namespace: cp.Namespace}
 		if !r.permitted(from, groupKonnect, kindAuthConfig, namespace, ref.Name) {
 			b.invalid(commonv1alpha1.ConditionAPIAuthResolvedRef, commonv1alpha1.ReasonRefNotPermitted,
-				"no KongReferenceGrant in namespace %s allows the reference to %s", namespace, what)
+				"no KongReferenceGrant allows the reference to %s", grantFor(from, groupKonnect, kindAuthConfig, namespace, ref.Name))
 			return controller.Auth{}
 		}
 	}

@@ -72,7 +72,7 @@ func (a *RouteAdapter) Resolve(_ context.Context, route kongRoute, purpose contr
 		a.Refs.controlPlane(b, from, route.Spec.ControlPlaneRef, false, true)
 	}
 	if namespace != route.Namespace &&
-		!b.crossNamespace("KongService "+namespace+"/"+name, a.Refs.permitted(from, groupConfiguration, "KongService", namespace, name)) {
+		!a.Refs.crossNamespaceRef(b, from, groupConfiguration, "KongService", namespace, name) {
 		b.notReady()
 		return b.done(), nil
 	}

@@ -57,6 +57,9 @@ type env struct {
 	stopOp  func()
 	opDone  chan struct{}
 	running *operator.Operator
+	// other is a second namespace the operator watches, for references
+	// across namespaces ("" unless envOptions.otherNamespace).
+	other string
 }
 
 type envOptions struct {
@@ -69,6 +72,8 @@ type envOptions struct {
 	keepNamespace bool
 	// konnectRate is the operator's request rate to Konnect (default 200/s).
 	konnectRate float64
+	// otherNamespace adds a second watched namespace, env.other.
+	otherNamespace bool
 }
 
 func newEnv(t testing.TB, opts envOptions) *env {
@@ -108,8 +113,13 @@ func newEnv(t testing.TB, opts envOptions) *env {
 	if e.orgID, ok = e.sim.OrganizationID("org-" + e.ns); !ok {
 		t.Fatal("the simulator does not know the test organisation")
 	}
-	if _, err := e.kube.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: e.ns}}, metav1.CreateOptions{}); err != nil {
-		t.Fatal(err)
+	if opts.otherNamespace {
+		e.other = e.ns + "-other"
+	}
+	for _, ns := range e.namespaces() {
+		if _, err := e.kube.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}, metav1.CreateOptions{}); err != nil {
+			t.Fatal(err)
+		}
 	}
 	// Cleanups run last-registered first: the namespace goes while the
 	// operator still runs, which proves that deleting everything at once
@@ -143,7 +153,7 @@ func (e *env) startOperator() {
 	ctx, cancel := context.WithCancel(e.ctx)
 	op, err := operator.New(ctx, operator.Config{
 		RestConfig:      e.restConfig(),
-		WatchNamespaces: []string{e.ns},
+		WatchNamespaces: e.namespaces(),
 		SyncPeriod:      e.opts.syncPeriod,
 		WorkersPerKind:  2,
 		Registry:        metrics.NewRegistry(),
@@ -177,20 +187,32 @@ func (e *env) stopOperator() {
 	e.stopOp = nil
 }
 
+// namespaces are the test's namespaces, all watched by its operator.
+func (e *env) namespaces() []string {
+	if e.other != "" {
+		return []string{e.ns, e.other}
+	}
+	return []string{e.ns}
+}
+
 func (e *env) deleteNamespace() {
 	e.t.Helper()
 	ctx := context.WithoutCancel(e.ctx)
-	if err := e.kube.CoreV1().Namespaces().Delete(ctx, e.ns, metav1.DeleteOptions{}); err != nil && !apierrors.IsNotFound(err) {
-		e.t.Errorf("deleting namespace %s: %v", e.ns, err)
-		return
+	for _, ns := range e.namespaces() {
+		if err := e.kube.CoreV1().Namespaces().Delete(ctx, ns, metav1.DeleteOptions{}); err != nil && !apierrors.IsNotFound(err) {
+			e.t.Errorf("deleting namespace %s: %v", ns, err)
+			return
+		}
 	}
-	err := wait.PollUntilContextTimeout(ctx, 100*time.Millisecond, 5*time.Minute, true, func(ctx context.Context) (bool, error) {
-		_, err := e.kube.CoreV1().Namespaces().Get(ctx, e.ns, metav1.GetOptions{})
-		return apierrors.IsNotFound(err), nil
-	})
-	if err != nil {
-		e.t.Errorf("namespace %s was not deleted: %v", e.ns, err)
-		return
+	for _, ns := range e.namespaces() {
+		err := wait.PollUntilContextTimeout(ctx, 100*time.Millisecond, 5*time.Minute, true, func(ctx context.Context) (bool, error) {
+			_, err := e.kube.CoreV1().Namespaces().Get(ctx, ns, metav1.GetOptions{})
+			return apierrors.IsNotFound(err), nil
+		})
+		if err != nil {
+			e.t.Errorf("namespace %s was not deleted: %v", ns, err)
+			return
+		}
 	}
 	if n := e.sim.Count(e.orgID); n != 0 {
 		e.t.Errorf("deleting namespace %s left %d entities in Konnect", e.ns, n)

@@ -1,0 +1,57 @@
+package controller
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/client-go/tools/cache"
+
+	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
+)
+
+// Event reasons of borrowing objects.
+const (
+	EventBorrowed             = "Borrowed"
+	EventWaitingForDependents = "WaitingForDependents"
+	EventReleased             = "Released"
+)
+
+// borrows reports whether obj's entity is borrowed (see Borrower).
+func (r *EntityReconciler[T, D]) borrows(obj T) bool {
+	b, ok := any(r.adapter).(Borrower[T])
+	return ok && b.Borrows(obj)
+}
+
+// release finishes the deletion of an object whose entity is borrowed: no
+// Konnect call, only the finalizers go, once no object that created
+// entities inside it is left. The referrers' own changes enqueue the object
+// again (see NewEntityController).
+func (r *EntityReconciler[T, D]) release(ctx context.Context, key cache.ObjectName, obj T) error {
+	var waiting []string
+	for _, dependency := range any(r.adapter).(Borrower[T]).HeldBy() {
+		found, err := r.informer.Referrers(key.String(), dependency)
+		if err != nil {
+			return err
+		}
+		for _, ref := range found {
+			if hasFinalizer(ref.Object, commonv1alpha1.FinalizerKonnectCleanup) {
+				waiting = append(waiting, fmt.Sprintf("%s %s", ref.Kind, cache.MetaObjectToName(ref.Object)))
+			}
+		}
+	}
+	if len(waiting) > 0 {
+		slices.Sort(waiting)
+		r.recorder.Eventf(obj, corev1.EventTypeNormal, EventWaitingForDependents,
+			"Kept until these objects have deleted their entities from the %s in Konnect: %s", r.kind, strings.Join(waiting, ", "))
+		return nil
+	}
+	if err := r.removeFinalizers(ctx, obj); err != nil {
+		return err
+	}
+	r.recorder.Eventf(obj, corev1.EventTypeNormal, EventReleased, "Released %s %s; it stays in Konnect", r.kind, obj.KonnectStatus(false).GetKonnectID())
+	r.state.forget(key)
+	return nil
+}
