@@ -10,7 +10,6 @@ import (
 
 	"github.com/konnect-operator/konnect-operator/generated/clientset/versioned"
 	"github.com/konnect-operator/konnect-operator/generated/informers/externalversions"
-	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
 	"github.com/konnect-operator/konnect-operator/pkg/controller"
 )
 
@@ -33,12 +32,12 @@ func newInformerFactories(kube kubernetes.Interface, konnect versioned.Interface
 		secrets:     map[string]kubeinformers.SharedInformerFactory{},
 		clusterWide: externalversions.NewSharedInformerFactory(konnect, 0),
 	}
-	// Only Secrets labelled konghq.com/credential are the operator's to read.
-	onlyCredentials := func(o *metav1.ListOptions) { o.LabelSelector = commonv1alpha1.LabelCredential }
+	// Every Secret of the watched namespaces: certificates name theirs
+	// without a label. What a Secret is used for is checked where it is
+	// read (a token Secret must still carry konghq.com/credential=konnect).
 	for _, ns := range namespaces {
 		f.konnect[ns] = externalversions.NewSharedInformerFactoryWithOptions(konnect, 0, externalversions.WithNamespace(ns))
-		f.secrets[ns] = kubeinformers.NewSharedInformerFactoryWithOptions(kube, 0,
-			kubeinformers.WithNamespace(ns), kubeinformers.WithTweakListOptions(onlyCredentials))
+		f.secrets[ns] = kubeinformers.NewSharedInformerFactoryWithOptions(kube, 0, kubeinformers.WithNamespace(ns))
 	}
 	if len(namespaces) == 1 && namespaces[0] == metav1.NamespaceAll {
 		f.clusterWide = f.konnect[metav1.NamespaceAll]
