@@ -1,6 +1,8 @@
 package operator
 
 import (
+	"slices"
+
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -57,6 +59,11 @@ func namespaced[T controller.Object](f *informerFactories, gr schema.GroupResour
 // clusterScoped builds a typed view of a cluster-scoped kind.
 func clusterScoped[T controller.Object](f *informerFactories, gr schema.GroupResource, get func(externalversions.SharedInformerFactory) cache.SharedIndexInformer) *controller.Informer[T] {
 	return controller.NewInformer[T](gr, map[string]cache.SharedIndexInformer{metav1.NamespaceAll: get(f.clusterWide)})
+}
+
+// watches reports whether the operator watches namespace.
+func (f *informerFactories) watches(namespace string) bool {
+	return slices.Contains(f.namespaces, metav1.NamespaceAll) || slices.Contains(f.namespaces, namespace)
 }
 
 func (f *informerFactories) secretInformer() *controller.Informer[*corev1.Secret] {
