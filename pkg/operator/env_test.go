@@ -49,6 +49,7 @@ type env struct {
 	t       *testing.T
 	ctx     context.Context
 	ns      string
+	others  []string // further watched namespaces (addNamespace)
 	sim     *konnectsim.TestServer
 	orgID   string
 	kube    kubernetes.Interface
@@ -124,7 +125,7 @@ func (e *env) startOperator() {
 	ctx, cancel := context.WithCancel(e.ctx)
 	op, err := operator.New(ctx, operator.Config{
 		RestConfig:      e.restConfig(),
-		WatchNamespaces: []string{e.ns},
+		WatchNamespaces: append([]string{e.ns}, e.others...),
 		SyncPeriod:      e.opts.syncPeriod,
 		WorkersPerKind:  2,
 		Registry:        metrics.NewRegistry(),
