@@ -26,7 +26,7 @@ var (
 
 // GroupVersionKind implements controller.Adapter.
 func (a *CACertificateAdapter) GroupVersionKind() schema.GroupVersionKind {
-	return configurationv1alpha1.SchemeGroupVersion.WithKind(kindCACertificate)
+	return configurationGVK(kindCACertificate)
 }
 
 // Managed implements controller.Adapter.

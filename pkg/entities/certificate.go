@@ -28,7 +28,7 @@ var (
 
 // GroupVersionKind implements controller.Adapter.
 func (a *CertificateAdapter) GroupVersionKind() schema.GroupVersionKind {
-	return configurationv1alpha1.SchemeGroupVersion.WithKind(kindCertificate)
+	return configurationGVK(kindCertificate)
 }
 
 // Managed implements controller.Adapter.

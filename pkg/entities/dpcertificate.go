@@ -40,7 +40,7 @@ var (
 
 // GroupVersionKind implements controller.Adapter.
 func (a *DataPlaneCertificateAdapter) GroupVersionKind() schema.GroupVersionKind {
-	return configurationv1alpha1.SchemeGroupVersion.WithKind("KongDataPlaneClientCertificate")
+	return configurationGVK("KongDataPlaneClientCertificate")
 }
 
 // Managed implements controller.Adapter.

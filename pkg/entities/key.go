@@ -29,7 +29,7 @@ var (
 
 // GroupVersionKind implements controller.Adapter.
 func (a *KeyAdapter) GroupVersionKind() schema.GroupVersionKind {
-	return configurationv1alpha1.SchemeGroupVersion.WithKind("KongKey")
+	return configurationGVK("KongKey")
 }
 
 // Managed implements controller.Adapter: a key needs a Konnect control

@@ -28,7 +28,7 @@ var (
 
 // GroupVersionKind implements controller.Adapter.
 func (a *KeySetAdapter) GroupVersionKind() schema.GroupVersionKind {
-	return configurationv1alpha1.SchemeGroupVersion.WithKind(kindKeySet)
+	return configurationGVK(kindKeySet)
 }
 
 // Managed implements controller.Adapter.

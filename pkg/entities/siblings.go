@@ -3,7 +3,10 @@ package entities
 import (
 	"fmt"
 
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
 	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
+	configurationv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/configuration/v1alpha1"
 	"github.com/konnect-operator/konnect-operator/pkg/controller"
 )
 
@@ -84,3 +87,8 @@ const (
 	kindUpstream      = "KongUpstream"
 	kindKeySet        = "KongKeySet"
 )
+
+// configurationGVK names a kind of configuration.konghq.com/v1alpha1.
+func configurationGVK(kind string) schema.GroupVersionKind {
+	return schema.GroupVersionKind{Group: configurationv1alpha1.GroupName, Version: configurationv1alpha1.GroupVersion.Version, Kind: kind}
+}

@@ -29,7 +29,7 @@ var (
 
 // GroupVersionKind implements controller.Adapter.
 func (a *SNIAdapter) GroupVersionKind() schema.GroupVersionKind {
-	return configurationv1alpha1.SchemeGroupVersion.WithKind("KongSNI")
+	return configurationGVK("KongSNI")
 }
 
 // Managed implements controller.Adapter: an SNI is the operator's when its

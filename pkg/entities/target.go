@@ -31,7 +31,7 @@ var (
 
 // GroupVersionKind implements controller.Adapter.
 func (a *TargetAdapter) GroupVersionKind() schema.GroupVersionKind {
-	return configurationv1alpha1.SchemeGroupVersion.WithKind("KongTarget")
+	return configurationGVK("KongTarget")
 }
 
 // Managed implements controller.Adapter: a target is the operator's when its

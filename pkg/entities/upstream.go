@@ -27,7 +27,7 @@ var (
 
 // GroupVersionKind implements controller.Adapter.
 func (a *UpstreamAdapter) GroupVersionKind() schema.GroupVersionKind {
-	return configurationv1alpha1.SchemeGroupVersion.WithKind(kindUpstream)
+	return configurationGVK(kindUpstream)
 }
 
 // Managed implements controller.Adapter.

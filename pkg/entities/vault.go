@@ -35,7 +35,7 @@ var (
 
 // GroupVersionKind implements controller.Adapter.
 func (a *VaultAdapter) GroupVersionKind() schema.GroupVersionKind {
-	return configurationv1alpha1.SchemeGroupVersion.WithKind("KongVault")
+	return configurationGVK("KongVault")
 }
 
 // Managed implements controller.Adapter. A Konnect reference without a

@@ -73,7 +73,7 @@ func (e *env) createCACertificate(name string, mutate ...func(kongCACertificate)
 func TestCACertificateFromSecret(t *testing.T) {
 	e := newEnv(t, envOptions{})
 	cpID := e.ready()
-	other := e.addNamespace("other")
+	other := e.addNamespace()
 	cert := func(name string) any {
 		t.Helper()
 		ent, err := caCertificates.entity(e, cpID, caCertificates.programmed(e, name))
@@ -84,6 +84,8 @@ func TestCACertificateFromSecret(t *testing.T) {
 	}
 
 	t.Run("ca.crt is sent and followed", func(t *testing.T) {
+
+		defer e.use(t)()
 		first := newKeyPair(t, "ca-one.example", true).cert
 		e.secret(e.ns, "ca", map[string]string{"ca.crt": first})
 		e.createCACertificate("from-secret", caFromSecret(&commonv1alpha1.NamespacedRef{Name: "ca"}))
@@ -101,6 +103,7 @@ func TestCACertificateFromSecret(t *testing.T) {
 		})
 	})
 	t.Run("a Secret without ca.crt is refused until it has one", func(t *testing.T) {
+		defer e.use(t)()
 		e.createCACertificate("keyless", caFromSecret(&commonv1alpha1.NamespacedRef{Name: "incomplete"}))
 		caCertificates.refused(e, "keyless", commonv1alpha1.ConditionSecretRefValid, commonv1alpha1.ReasonInvalid)
 		e.secret(e.ns, "incomplete", map[string]string{"tls.crt": "not what is needed"})
@@ -112,6 +115,7 @@ func TestCACertificateFromSecret(t *testing.T) {
 		}
 	})
 	t.Run("a Secret in another namespace needs a grant", func(t *testing.T) {
+		defer e.use(t)()
 		e.secret(other, "remote-ca", map[string]string{"ca.crt": newKeyPair(t, "ca-four.example", true).cert})
 		e.createCACertificate("cross", caFromSecret(&commonv1alpha1.NamespacedRef{Name: "remote-ca", Namespace: other}))
 		caCertificates.refused(e, "cross", commonv1alpha1.ConditionResolvedRefs, commonv1alpha1.ReasonRefNotPermitted)

@@ -149,7 +149,7 @@ func (e *env) createCertificate(name string, mutate ...func(kongCertificate)) {
 func TestCertificateFromSecrets(t *testing.T) {
 	e := newEnv(t, envOptions{})
 	cpID := e.ready()
-	other := e.addNamespace("other")
+	other := e.addNamespace()
 	entity := func(name string) map[string]any {
 		t.Helper()
 		ent, err := certificates.entity(e, cpID, certificates.programmed(e, name))
@@ -160,6 +160,8 @@ func TestCertificateFromSecrets(t *testing.T) {
 	}
 
 	t.Run("both pairs come from their Secrets, and follow them", func(t *testing.T) {
+
+		defer e.use(t)()
 		main, alt := newKeyPair(t, "main.example", false), newKeyPair(t, "alt.example", false)
 		e.tlsSecret(e.ns, "main", main)
 		e.tlsSecret(e.ns, "alt", alt)
@@ -182,6 +184,7 @@ func TestCertificateFromSecrets(t *testing.T) {
 		})
 	})
 	t.Run("a missing Secret waits until it exists", func(t *testing.T) {
+		defer e.use(t)()
 		e.createCertificate("absent", fromSecrets(&commonv1alpha1.NamespacedRef{Name: "later"}, nil))
 		certificates.refused(e, "absent", commonv1alpha1.ConditionSecretRefValid, commonv1alpha1.ReasonInvalid)
 		pair := newKeyPair(t, "later.example", false)
@@ -191,6 +194,7 @@ func TestCertificateFromSecrets(t *testing.T) {
 		}
 	})
 	t.Run("a Secret without tls.key is refused until it has one", func(t *testing.T) {
+		defer e.use(t)()
 		pair := newKeyPair(t, "partial.example", false)
 		e.secret(e.ns, "partial", map[string]string{"tls.crt": pair.cert})
 		e.createCertificate("partial", fromSecrets(&commonv1alpha1.NamespacedRef{Name: "partial"}, nil))
@@ -202,6 +206,7 @@ func TestCertificateFromSecrets(t *testing.T) {
 		entity("partial")
 	})
 	t.Run("a Secret in another namespace needs a grant", func(t *testing.T) {
+		defer e.use(t)()
 		e.tlsSecret(other, "remote", newKeyPair(t, "remote.example", false))
 		e.createCertificate("cross", fromSecrets(&commonv1alpha1.NamespacedRef{Name: "remote", Namespace: other}, nil))
 		certificates.refused(e, "cross", commonv1alpha1.ConditionResolvedRefs, commonv1alpha1.ReasonRefNotPermitted)
@@ -237,9 +242,11 @@ func TestCertificateVaultReferencesPassThrough(t *testing.T) {
 func TestSNICertificateReference(t *testing.T) {
 	e := newEnv(t, envOptions{})
 	cpID := e.ready()
-	other := e.addNamespace("other")
+	other := e.addNamespace()
 
 	t.Run("missing", func(t *testing.T) {
+
+		defer e.use(t)()
 		snis.create(e, sniObject("orphan", "later"))
 		snis.refused(e, "orphan", commonv1alpha1.ConditionKongCertificateRefValid, commonv1alpha1.ReasonInvalid)
 		e.createCertificate("later")
@@ -257,6 +264,7 @@ func TestSNICertificateReference(t *testing.T) {
 		}
 	})
 	t.Run("not Programmed", func(t *testing.T) {
+		defer e.use(t)()
 		e.createCertificate("idle", func(c kongCertificate) { c.Spec.ControlPlaneRef = cpRef("nowhere") })
 		snis.create(e, sniObject("waiting", "idle"))
 		snis.refused(e, "waiting", commonv1alpha1.ConditionKongCertificateRefValid, commonv1alpha1.ReasonInvalid)
@@ -264,6 +272,7 @@ func TestSNICertificateReference(t *testing.T) {
 		snis.programmed(e, "waiting")
 	})
 	t.Run("another namespace needs a grant", func(t *testing.T) {
+		defer e.use(t)()
 		e.readyIn(other, "cp")
 		remote := certificateObject("remote", newKeyPair(t, "remote.example", false))
 		if _, err := e.cs.ConfigurationV1alpha1().KongCertificates(other).Create(e.ctx, remote, metav1.CreateOptions{}); err != nil {

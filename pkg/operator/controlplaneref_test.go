@@ -19,7 +19,7 @@ import (
 func TestControlPlaneReferenceOfEachKind(t *testing.T) {
 	kinds := []controlPlaneReferrer{upstreams, certificates, caCertificates, keySets, keys, dpCertificates}
 	e := newEnv(t, envOptions{})
-	other := e.addNamespace("other")
+	other := e.addNamespace()
 	each := func(what, name string, check func(konnectObject) error) {
 		t.Helper()
 		e.eventually(what, func() error {

@@ -88,6 +88,8 @@ func TestDataPlaneCertificateSpecifics(t *testing.T) {
 	cpID := e.ready()
 
 	t.Run("a control-plane group takes pins, not entities", func(t *testing.T) {
+
+		defer e.use(t)()
 		group := e.controlPlaneObject("group", "auth")
 		clusterType := konnectv1alpha2.ClusterTypeControlPlaneGroup
 		group.Spec.CreateControlPlaneRequest.ClusterType = &clusterType
@@ -113,6 +115,8 @@ func TestDataPlaneCertificateSpecifics(t *testing.T) {
 	})
 
 	t.Run("a certificate changed before Programmed replaces the pin", func(t *testing.T) {
+
+		defer e.use(t)()
 		dpCertificates.create(e, dpCertificates.object(e, "rotated"))
 		first := dpCertificates.programmed(e, "rotated").Status.Konnect.ID
 		// Konnect fails the pin's periodic check: the object is no longer
@@ -147,6 +151,8 @@ func TestDataPlaneCertificateSpecifics(t *testing.T) {
 	})
 
 	t.Run("a lost status finds the pin by its certificate", func(t *testing.T) {
+
+		defer e.use(t)()
 		dpCertificates.create(e, dpCertificates.object(e, "lost"))
 		pinned := dpCertificates.programmed(e, "lost").Status.Konnect.ID
 		before := len(e.pins(cpID))

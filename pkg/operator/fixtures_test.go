@@ -115,12 +115,12 @@ func (e *env) konnectClient() *konnect.Client {
 	return c
 }
 
-// addNamespace creates another namespace for the test and restarts the
-// operator to watch it too. The namespace is deleted at the end of the
-// test, before the test's own, while the operator runs.
-func (e *env) addNamespace(suffix string) string {
+// addNamespace creates another namespace for the test, "<namespace>-other",
+// and restarts the operator to watch it too. The namespace is deleted at
+// the end of the test, before the test's own, while the operator runs.
+func (e *env) addNamespace() string {
 	e.t.Helper()
-	ns := e.ns + "-" + suffix
+	ns := e.ns + "-other"
 	if _, err := e.kube.CoreV1().Namespaces().Create(e.ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}, metav1.CreateOptions{}); err != nil {
 		e.t.Fatal(err)
 	}

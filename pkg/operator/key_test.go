@@ -160,10 +160,13 @@ func TestKeyInKeySet(t *testing.T) {
 	}
 
 	t.Run("a Programmed set is joined", func(t *testing.T) {
+
+		defer e.use(t)()
 		e.createKey("member", inKeySet("set"))
 		inSet("member", setID)
 	})
 	t.Run("a PEM key pair", func(t *testing.T) {
+		defer e.use(t)()
 		public, private := newPEMKey(t)
 		e.createKey("pem", inKeySet("set"), func(k kongKey) {
 			k.Spec.JWK = ""
@@ -176,12 +179,14 @@ func TestKeyInKeySet(t *testing.T) {
 		}
 	})
 	t.Run("a missing set is waited for", func(t *testing.T) {
+		defer e.use(t)()
 		e.createKey("early", inKeySet("later"))
 		keys.refused(e, "early", commonv1alpha1.ConditionKeySetRefValid, commonv1alpha1.ReasonInvalid)
 		keySets.create(e, keySetObject("later"))
 		inSet("early", keySets.programmed(e, "later").Status.Konnect.ID)
 	})
 	t.Run("an unprogrammed set is waited for", func(t *testing.T) {
+		defer e.use(t)()
 		idle := keySetObject("idle")
 		idle.Spec.ControlPlaneRef = cpRef("nowhere")
 		keySets.create(e, idle)
@@ -191,6 +196,7 @@ func TestKeyInKeySet(t *testing.T) {
 		inSet("waiting", keySets.programmed(e, "idle").Status.Konnect.ID)
 	})
 	t.Run("removing the reference leaves the set", func(t *testing.T) {
+		defer e.use(t)()
 		keys.update(e, "member", func(k kongKey) { k.Spec.KeySetRef = nil })
 		e.eventually("the key left its set", func() error {
 			k := keys.get(e, "member")
@@ -208,6 +214,7 @@ func TestKeyInKeySet(t *testing.T) {
 		}
 	})
 	t.Run("a konnectID reference is ignored", func(t *testing.T) {
+		defer e.use(t)()
 		e.createKey("raw", func(k kongKey) {
 			k.Spec.KeySetRef = &configurationv1alpha1.KeySetRef{Type: configurationv1alpha1.KeySetRefKonnectID, KonnectID: setID}
 		})
@@ -217,6 +224,7 @@ func TestKeyInKeySet(t *testing.T) {
 		}
 	})
 	t.Run("a set deleted first takes its keys with it", func(t *testing.T) {
+		defer e.use(t)()
 		keySets.deleteAndWait(e, "later")
 		earlyID := keys.get(e, "early").Status.Konnect.ID
 		if _, ok := e.entity(cpID, "keys", earlyID); ok {

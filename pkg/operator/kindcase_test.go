@@ -199,6 +199,14 @@ func (e *env) programmedIn(ns, kind string, get func() (konnectObject, error)) {
 	})
 }
 
+// use makes the environment report to t, a subtest, until the returned
+// function restores the parent (subtests run one after the other).
+func (e *env) use(t *testing.T) (restore func()) {
+	parent := e.t
+	e.t = t
+	return func() { e.t = parent }
+}
+
 // settle waits for the reconciles that follow a create (the finalizer, the
 // status write, a retry after a conflict) to be over, so that a change made
 // next is only picked up if it triggers a reconcile of its own.
@@ -219,8 +227,14 @@ func (k kindCase[T]) test(t *testing.T) {
 	if k.setup != nil {
 		k.setup(e)
 	}
-	t.Run("adoption", func(t *testing.T) { k.testAdoption(t, e, cpID) })
-	t.Run("lifecycle", func(t *testing.T) { k.testLifecycle(t, e, cpID) })
+	t.Run("adoption", func(t *testing.T) {
+		defer e.use(t)()
+		k.testAdoption(t, e, cpID)
+	})
+	t.Run("lifecycle", func(t *testing.T) {
+		defer e.use(t)()
+		k.testLifecycle(t, e, cpID)
+	})
 }
 
 // testLifecycle: the object is created with its identity tags, a spec
@@ -315,6 +329,7 @@ func (k kindCase[T]) testAdoption(t *testing.T, e *env, cpID string) {
 	}
 	if !k.untagged {
 		t.Run("override", func(t *testing.T) {
+			defer e.use(t)()
 			name := k.objName(e, "override")
 			id := k.seed(e, cpID, name, false)
 			adopted(name, id, commonv1alpha1.AdoptModeOverride)
@@ -335,6 +350,7 @@ func (k kindCase[T]) testAdoption(t *testing.T, e *env, cpID string) {
 		})
 	}
 	t.Run("match", func(t *testing.T) {
+		defer e.use(t)()
 		name := k.objName(e, "match")
 		id := k.seed(e, cpID, name, true)
 		writes := e.calls("PUT", k.path) + e.calls("POST", k.path)
@@ -351,6 +367,7 @@ func (k kindCase[T]) testAdoption(t *testing.T, e *env, cpID string) {
 		}
 	})
 	t.Run("match refuses an entity that differs", func(t *testing.T) {
+		defer e.use(t)()
 		name := k.objName(e, "differs")
 		id := k.seed(e, cpID, name, false)
 		adopted(name, id, commonv1alpha1.AdoptModeMatch)

@@ -42,7 +42,7 @@ func caIDsOf(ent map[string]any) []string {
 func TestServiceCertificates(t *testing.T) {
 	e := newEnv(t, envOptions{})
 	cpID := e.ready()
-	other := e.addNamespace("other")
+	other := e.addNamespace()
 	e.createCertificate("client")
 	e.createCACertificate("ca1")
 	e.createCACertificate("ca2")
@@ -62,6 +62,8 @@ func TestServiceCertificates(t *testing.T) {
 	}
 
 	t.Run("Programmed certificates are sent", func(t *testing.T) {
+
+		defer e.use(t)()
 		e.createService("secure", https, withCertificates("", "client", "ca1", "ca2"))
 		sends("secure", clientID, ca1, ca2)
 		svc := e.service("secure")
@@ -72,6 +74,7 @@ func TestServiceCertificates(t *testing.T) {
 		}
 	})
 	t.Run("missing certificates are waited for", func(t *testing.T) {
+		defer e.use(t)()
 		e.createService("waiting", https, withCertificates("", "client-later", "ca1", "ca-later"))
 		e.eventually("both references reported", func() error {
 			svc := e.service("waiting")
@@ -88,6 +91,7 @@ func TestServiceCertificates(t *testing.T) {
 		sends("waiting", certificates.programmed(e, "client-later").Status.Konnect.ID, ca1, caCertificates.programmed(e, "ca-later").Status.Konnect.ID)
 	})
 	t.Run("an unprogrammed CA certificate is waited for", func(t *testing.T) {
+		defer e.use(t)()
 		e.createCACertificate("ca-idle", func(c kongCACertificate) { c.Spec.ControlPlaneRef = cpRef("nowhere") })
 		e.createService("idle", https, withCertificates("", "", "ca-idle"))
 		e.eventually("reference reported", func() error {
@@ -97,6 +101,7 @@ func TestServiceCertificates(t *testing.T) {
 		sends("idle", "", caCertificates.programmed(e, "ca-idle").Status.Konnect.ID)
 	})
 	t.Run("certificates in another namespace need grants", func(t *testing.T) {
+		defer e.use(t)()
 		e.grant(e.ns, "certs-to-cp", "konnect.konghq.com", "KonnectGatewayControlPlane",
 			grantFrom{"configuration.konghq.com", "KongCertificate", other},
 			grantFrom{"configuration.konghq.com", "KongCACertificate", other})
@@ -130,6 +135,7 @@ func TestServiceCertificates(t *testing.T) {
 		e.programmedService("cross")
 	})
 	t.Run("removing the references detaches the certificates", func(t *testing.T) {
+		defer e.use(t)()
 		e.updateService("secure", func(s *configurationv1alpha1.KongService) {
 			s.Spec.ClientCertificateRef, s.Spec.CACertificateRefs = nil, nil
 		})
@@ -164,6 +170,8 @@ func TestCertificatesDeletedWhileInUse(t *testing.T) {
 	snis.programmed(e, "host")
 
 	t.Run("the client certificate first", func(t *testing.T) {
+
+		defer e.use(t)()
 		certificates.deleteAndWait(e, "client")
 		if n := len(e.entities(cpID, "certificates")) + len(e.entities(cpID, "snis")); n != 0 {
 			t.Fatalf("%d certificates and SNIs left in Konnect", n)
@@ -181,6 +189,7 @@ func TestCertificatesDeletedWhileInUse(t *testing.T) {
 		snis.refused(e, "host", commonv1alpha1.ConditionKongCertificateRefValid, commonv1alpha1.ReasonInvalid)
 	})
 	t.Run("the CA certificate first", func(t *testing.T) {
+		defer e.use(t)()
 		caCertificates.deleteAndWait(e, "ca")
 		if n := len(e.entities(cpID, "ca_certificates")); n != 0 {
 			t.Fatalf("%d CA certificates left in Konnect", n)

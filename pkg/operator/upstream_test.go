@@ -107,7 +107,7 @@ func TestTarget(t *testing.T)   { targets.test(t) }
 func TestUpstreamClientCertificate(t *testing.T) {
 	e := newEnv(t, envOptions{})
 	cpID := e.ready()
-	other := e.addNamespace("other")
+	other := e.addNamespace()
 	certificates.create(e, certificateObject("client", newKeyPair(t, "client.example", false)))
 	certID := certificates.programmed(e, "client").Status.Konnect.ID
 	withCert := func(ns, name string) func(kongUpstream) {
@@ -136,6 +136,8 @@ func TestUpstreamClientCertificate(t *testing.T) {
 	}
 
 	t.Run("a Programmed certificate is sent", func(t *testing.T) {
+
+		defer e.use(t)()
 		create("valid", withCert("", "client"))
 		sendsCertificate("valid", certID)
 		if err := conditionIs(upstreams.get(e, "valid"), commonv1alpha1.ConditionKongCertificateRefValid, metav1.ConditionTrue, commonv1alpha1.ReasonValid); err != nil {
@@ -143,6 +145,7 @@ func TestUpstreamClientCertificate(t *testing.T) {
 		}
 	})
 	t.Run("the deprecated raw ID is passed through", func(t *testing.T) {
+		defer e.use(t)()
 		create("raw", func(u kongUpstream) {
 			u.Spec.ClientCertificate = &configurationv1alpha1.UpstreamClientCertificate{ID: &certID}
 		})
@@ -155,12 +158,14 @@ func TestUpstreamClientCertificate(t *testing.T) {
 		}
 	})
 	t.Run("a missing certificate waits until it exists", func(t *testing.T) {
+		defer e.use(t)()
 		create("missing", withCert("", "later"))
 		upstreams.refused(e, "missing", commonv1alpha1.ConditionKongCertificateRefValid, commonv1alpha1.ReasonInvalid)
 		certificates.create(e, certificateObject("later", newKeyPair(t, "later.example", false)))
 		sendsCertificate("missing", certificates.programmed(e, "later").Status.Konnect.ID)
 	})
 	t.Run("an unprogrammed certificate waits until it is Programmed", func(t *testing.T) {
+		defer e.use(t)()
 		cert := certificateObject("idle", newKeyPair(t, "idle.example", false))
 		cert.Spec.ControlPlaneRef = cpRef("nowhere")
 		certificates.create(e, cert)
@@ -173,6 +178,7 @@ func TestUpstreamClientCertificate(t *testing.T) {
 		sendsCertificate("unprogrammed", certificates.programmed(e, "idle").Status.Konnect.ID)
 	})
 	t.Run("a certificate of another control plane is refused", func(t *testing.T) {
+		defer e.use(t)()
 		e.readyIn(e.ns, "cp2")
 		cert := certificateObject("elsewhere", newKeyPair(t, "elsewhere.example", false))
 		cert.Spec.ControlPlaneRef = cpRef("cp2")
@@ -182,6 +188,7 @@ func TestUpstreamClientCertificate(t *testing.T) {
 		upstreams.refused(e, "foreign", commonv1alpha1.ConditionKongCertificateRefValid, commonv1alpha1.ReasonInvalid)
 	})
 	t.Run("a certificate in another namespace needs a grant", func(t *testing.T) {
+		defer e.use(t)()
 		// The certificate lives in the other namespace but in this
 		// namespace's control plane, which needs a grant of its own.
 		e.grant(e.ns, "certs-to-cp", "konnect.konghq.com", "KonnectGatewayControlPlane",
@@ -213,6 +220,7 @@ func TestUpstreamClientCertificate(t *testing.T) {
 		}
 	})
 	t.Run("removing the reference detaches the certificate", func(t *testing.T) {
+		defer e.use(t)()
 		upstreams.update(e, "valid", func(u kongUpstream) { u.Spec.ClientCertificateRef = nil })
 		e.eventually("client_certificate cleared in Konnect", func() error {
 			ent, err := upstreams.entity(e, cpID, upstreams.get(e, "valid"))
@@ -233,9 +241,11 @@ func TestUpstreamClientCertificate(t *testing.T) {
 func TestTargetUpstreamReference(t *testing.T) {
 	e := newEnv(t, envOptions{})
 	cpID := e.ready()
-	other := e.addNamespace("other")
+	other := e.addNamespace()
 
 	t.Run("missing", func(t *testing.T) {
+
+		defer e.use(t)()
 		targets.create(e, targetObject("orphan", "later"))
 		targets.refused(e, "orphan", commonv1alpha1.ConditionKongUpstreamRefValid, commonv1alpha1.ReasonInvalid)
 		upstreams.create(e, upstreamObject("later"))
@@ -253,6 +263,7 @@ func TestTargetUpstreamReference(t *testing.T) {
 		}
 	})
 	t.Run("not Programmed", func(t *testing.T) {
+		defer e.use(t)()
 		u := upstreamObject("idle")
 		u.Spec.ControlPlaneRef = cpRef("nowhere")
 		upstreams.create(e, u)
@@ -262,6 +273,7 @@ func TestTargetUpstreamReference(t *testing.T) {
 		targets.programmed(e, "waiting")
 	})
 	t.Run("another namespace needs a grant", func(t *testing.T) {
+		defer e.use(t)()
 		otherCP := e.readyIn(other, "cp")
 		u := upstreamObject("remote")
 		u.Namespace = other

@@ -83,6 +83,8 @@ func TestVaultReferences(t *testing.T) {
 	}
 
 	t.Run("the control plane's namespace is required", func(t *testing.T) {
+
+		defer e.use(t)()
 		create("no-namespace", func(v kongVault) { v.Spec.ControlPlaneRef.KonnectNamespacedRef.Namespace = "" })
 		v := vaults.refused(e, name("no-namespace"), commonv1alpha1.ConditionControlPlaneRefValid, commonv1alpha1.ReasonInvalid)
 		if msg := meta.FindStatusCondition(v.Status.Conditions, commonv1alpha1.ConditionControlPlaneRefValid).Message; !strings.Contains(msg, "namespace") {
@@ -90,6 +92,7 @@ func TestVaultReferences(t *testing.T) {
 		}
 	})
 	t.Run("a grant from the namespace \"\" is needed", func(t *testing.T) {
+		defer e.use(t)()
 		create("granted", nil)
 		vaults.refused(e, name("granted"), commonv1alpha1.ConditionResolvedRefs, commonv1alpha1.ReasonRefNotPermitted)
 		e.settle()
@@ -107,6 +110,7 @@ func TestVaultReferences(t *testing.T) {
 		}
 	})
 	t.Run("a missing or unprogrammed control plane is waited for", func(t *testing.T) {
+		defer e.use(t)()
 		create("early", func(v kongVault) { v.Spec.ControlPlaneRef.KonnectNamespacedRef.Name = "later" })
 		vaults.refused(e, name("early"), commonv1alpha1.ConditionControlPlaneRefValid, commonv1alpha1.ReasonInvalid)
 		e.createControlPlane("later", "later-auth")
@@ -115,6 +119,7 @@ func TestVaultReferences(t *testing.T) {
 		vaults.programmed(e, name("early"))
 	})
 	t.Run("a configStoreRef is reported as unsupported", func(t *testing.T) {
+		defer e.use(t)()
 		create("store", func(v kongVault) {
 			v.Spec.Backend = "konnect"
 			v.Spec.Config = nil
@@ -126,6 +131,7 @@ func TestVaultReferences(t *testing.T) {
 		}
 	})
 	t.Run("a control plane outside the watched namespaces is not this operator's", func(t *testing.T) {
+		defer e.use(t)()
 		create("elsewhere", func(v kongVault) { v.Spec.ControlPlaneRef.KonnectNamespacedRef.Namespace = "kube-system" })
 		e.never("the vault is left alone", 2*time.Second, func() error {
 			if v := vaults.get(e, name("elsewhere")); len(v.Status.Conditions) > 0 || len(v.Finalizers) > 0 {
