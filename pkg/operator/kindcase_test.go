@@ -290,6 +290,7 @@ func (k kindCase[T]) testLifecycle(t *testing.T, e *env, cpID string) {
 	if err := k.changed(ent); err != nil {
 		t.Fatal(err)
 	}
+	e.settle()
 	k.drift(e, cpID, ent)
 	if drifted, err := k.entity(e, cpID, k.get(e, drifting)); err == nil && k.changed(drifted) == nil {
 		t.Fatal("the drift did not change what the test checks")
