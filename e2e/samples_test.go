@@ -22,23 +22,6 @@ import (
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 )
 
-// pendingSamples are the samples that are not green on this branch yet,
-// each with the reason. A pending sample that fails is reported as skipped
-// with its failure; one that passes fails the suite, so that it is taken off
-// this list as soon as the work it waits for lands.
-var pendingSamples = map[string]string{
-	"kongupstream.yaml":                   "no KongUpstream controller on main yet",
-	"kongtarget.yaml":                     "no KongUpstream and KongTarget controllers on main yet",
-	"kongcertificate.yaml":                "no KongCertificate controller on main yet",
-	"kongcertificate-secret-ref.yaml":     "no KongCertificate controller on main yet",
-	"kongcacertificate.yaml":              "no KongCACertificate controller on main yet",
-	"kongsni.yaml":                        "no KongCertificate and KongSNI controllers on main yet",
-	"kongkey.yaml":                        "no KongKey controller on main yet",
-	"kongkeyset.yaml":                     "no KongKeySet and KongKey controllers on main yet",
-	"kongvault.yaml":                      "no KongVault controller on main yet",
-	"kongdataplaneclientcertificate.yaml": "no KongDataPlaneClientCertificate controller on main yet",
-}
-
 var (
 	konnectGroup       = "konnect.konghq.com"
 	configurationGroup = "configuration.konghq.com"
@@ -256,40 +239,30 @@ func applySample(ctx context.Context, c *clusterEnv, s *sample) error {
 	return nil
 }
 
-// waitSamples polls every sample until each is ready, or until the deadline
-// for the samples expected to be green passes; pending samples get at least
-// pendingGrace.
-func waitSamples(ctx context.Context, c *clusterEnv, samples []*sample, deadline, pendingGrace time.Duration) {
+// waitSamples polls every sample until each is ready or the deadline
+// passes.
+func waitSamples(ctx context.Context, c *clusterEnv, samples []*sample, deadline time.Duration) {
 	begin := time.Now()
 	for {
-		allGreen, expectedGreen := true, true
+		allGreen := true
 		for _, s := range samples {
-			s.waitErr = readySample(ctx, c, s)
-			if s.waitErr != nil {
+			if s.waitErr = readySample(ctx, c, s); s.waitErr != nil {
 				allGreen = false
-				if pendingSamples[s.file] == "" {
-					expectedGreen = false
-				}
 			}
 		}
-		elapsed := time.Since(begin)
-		if allGreen || elapsed > deadline || (expectedGreen && elapsed > pendingGrace) || ctx.Err() != nil {
+		if allGreen || time.Since(begin) > deadline || ctx.Err() != nil {
 			return
 		}
 		time.Sleep(500 * time.Millisecond)
 	}
 }
 
-// TestPendingSamplesExist keeps the pending list honest.
-func TestPendingSamplesExist(t *testing.T) {
+// TestSampleExpectationsExist keeps the expectations in step with the
+// samples.
+func TestSampleExpectationsExist(t *testing.T) {
 	files, err := sampleFiles()
 	if err != nil {
 		t.Fatal(err)
-	}
-	for file := range pendingSamples {
-		if !slices.Contains(files, file) {
-			t.Errorf("pendingSamples names %s, which is not in manifests/samples", file)
-		}
 	}
 	for file := range expectations {
 		if !slices.Contains(files, file) {

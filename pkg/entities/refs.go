@@ -292,8 +292,7 @@ func (r *Refs) readToken(authConfig *konnectv1alpha1.KonnectAPIAuthConfiguration
 		namespace := namespaceOr(ref.Namespace, authConfig.Namespace)
 		secret, err := r.Secrets.Get(namespace, ref.Name)
 		if apierrors.IsNotFound(err) {
-			return "", fmt.Errorf("%w: Secret %s/%s not found (it must carry the label %s=konnect)",
-				errTokenUnavailable, namespace, ref.Name, commonv1alpha1.LabelCredential)
+			return "", fmt.Errorf("%w: Secret %s/%s not found", errTokenUnavailable, namespace, ref.Name)
 		}
 		if err != nil {
 			return "", err

@@ -3,6 +3,7 @@ package entities
 import (
 	"context"
 	"errors"
+	"slices"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
@@ -16,7 +17,9 @@ type kongService = *configurationv1alpha1.KongService
 
 // ServiceAdapter reconciles KongServices into Konnect services.
 type ServiceAdapter struct {
-	Refs *Refs
+	Refs           *Refs
+	Certificates   *controller.Informer[kongCertificate]
+	CACertificates *controller.Informer[kongCACertificate]
 }
 
 var _ controller.DependentAdapter[kongService, konnect.Service] = (*ServiceAdapter)(nil)
@@ -30,7 +33,9 @@ func (a *ServiceAdapter) GroupVersionKind() schema.GroupVersionKind {
 func (a *ServiceAdapter) Managed(svc kongService) bool { return svc.Spec.ControlPlaneRef.IsKonnect() }
 
 // ConditionTypes implements controller.Adapter.
-func (a *ServiceAdapter) ConditionTypes() []string { return controlPlaneConditionTypes }
+func (a *ServiceAdapter) ConditionTypes() []string {
+	return append(slices.Clone(serviceCertificateConditions), controlPlaneConditionTypes...)
+}
 
 // controlPlaneConditionTypes are the conditions of every kind with a direct
 // control-plane reference.
@@ -45,6 +50,9 @@ var controlPlaneConditionTypes = []string{
 func (a *ServiceAdapter) Resolve(_ context.Context, svc kongService, purpose controller.Purpose) (controller.Resolution, error) {
 	b := newResolver(purpose)
 	a.Refs.placeUnderControlPlane(b, referrerOf(a.GroupVersionKind(), svc), svc.Spec.ControlPlaneRef, svc.ControlPlaneStatus(true))
+	if cpID := b.res.Placement.ControlPlaneID; purpose == controller.ForSync && cpID != "" {
+		a.resolveCertificates(b, svc, cpID)
+	}
 	return b.done(), nil
 }
 
@@ -127,14 +135,14 @@ func (a *ServiceAdapter) FindByUID(ctx context.Context, c *konnect.Client, svc k
 
 // Dependencies implements controller.DependentAdapter.
 func (a *ServiceAdapter) Dependencies() []controller.Dependency[kongService] {
-	return []controller.Dependency[kongService]{
+	return append(a.certificateDependencies(),
 		controlPlaneDependency(a.Refs, func(svc kongService) []string {
 			return controlPlaneKeys(svc.Spec.ControlPlaneRef, svc.Namespace)
 		}),
 		grantDependency(a.Refs, func(svc kongService) []string {
-			return otherNamespaces(svc.Namespace, controlPlaneNamespace(svc.Spec.ControlPlaneRef, svc.Namespace))
+			return otherNamespaces(svc.Namespace, append(certificateNamespaces(svc), controlPlaneNamespace(svc.Spec.ControlPlaneRef, svc.Namespace))...)
 		}),
-	}
+	)
 }
 
 var _ controller.Adopter[kongService, konnect.Service] = (*ServiceAdapter)(nil)

@@ -28,16 +28,25 @@ func prepareCertificate(e map[string]any) []fieldError {
 	if len(errs) > 0 {
 		return errs
 	}
-	if _, err := tls.X509KeyPair([]byte(str(e["cert"])), []byte(str(e["key"]))); err != nil {
-		errs = append(errs, errField("cert", "invalid certificate or key: %v", err))
+	// cert, key, cert_alt and key_alt are referenceable: a vault reference
+	// is resolved by the data planes, so a pair containing one is not parsed.
+	if !isVaultReference(e["cert"]) && !isVaultReference(e["key"]) {
+		if _, err := tls.X509KeyPair([]byte(str(e["cert"])), []byte(str(e["key"]))); err != nil {
+			errs = append(errs, errField("cert", "invalid certificate or key: %v", err))
+		}
 	}
-	if !isEmpty(e["cert_alt"]) || !isEmpty(e["key_alt"]) {
+	if (!isEmpty(e["cert_alt"]) || !isEmpty(e["key_alt"])) && !isVaultReference(e["cert_alt"]) && !isVaultReference(e["key_alt"]) {
 		if _, err := tls.X509KeyPair([]byte(str(e["cert_alt"])), []byte(str(e["key_alt"]))); err != nil {
 			errs = append(errs, errField("cert_alt", "invalid certificate or key: %v", err))
 		}
 	}
 	return errs
 }
+
+// vaultReference is the shape of a Kong vault reference: {vault://name/path}.
+var vaultReference = regexp.MustCompile(`^\{vault://[\w.-]+/[^}]+\}\s*$`)
+
+func isVaultReference(v any) bool { return vaultReference.MatchString(str(v)) }
 
 func prepareCACertificate(e map[string]any) []fieldError {
 	block, _ := pem.Decode([]byte(str(e["cert"])))

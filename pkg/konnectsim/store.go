@@ -136,9 +136,14 @@ type planItem struct{ collection, id string }
 // refusal explains why a parent cannot be deleted.
 type refusal struct {
 	childCollection, parentCollection string
+	// text replaces the generic message when Kong words it its own way.
+	text string
 }
 
 func (r refusal) message() string {
+	if r.text != "" {
+		return r.text
+	}
 	return fmt.Sprintf("an existing '%s' entity references this '%s' entity", r.childCollection, r.parentCollection)
 }
 
@@ -149,6 +154,14 @@ func (cp *controlPlane) planDelete(plan *deletePlan, collectionName, id string) 
 	}
 	plan.seen[item] = true
 	plan.remove = append(plan.remove, item)
+	if collectionName == "ca_certificates" {
+		// Services list the CA certificates they trust by ID, not through a
+		// foreign key, and Kong checks them itself.
+		if svc := cp.serviceTrusting(id); svc != "" {
+			return &refusal{childCollection: "services", parentCollection: collectionName,
+				text: fmt.Sprintf("ca certificate %s is still referenced by services (id = %s)", id, svc)}
+		}
+	}
 	for _, ref := range referencingKinds(collectionName) {
 		child := cp.collections[ref.kind.collection]
 		if child == nil {
@@ -168,6 +181,21 @@ func (cp *controlPlane) planDelete(plan *deletePlan, collectionName, id string) 
 		}
 	}
 	return nil
+}
+
+// serviceTrusting returns the ID of a service that trusts CA certificate
+// id, "" when none does.
+func (cp *controlPlane) serviceTrusting(id string) string {
+	services := cp.collections["services"]
+	if services == nil {
+		return ""
+	}
+	for _, svcID := range services.ids {
+		if slices.Contains(stringsOf(services.byID[svcID]["ca_certificates"]), id) {
+			return svcID
+		}
+	}
+	return ""
 }
 
 // deleteEntity removes an entity and whatever cascades with it, or returns

@@ -18,12 +18,6 @@ import (
 	"github.com/konnect-operator/konnect-operator/pkg/konnect"
 )
 
-// konnectObject is an object with a Konnect status block.
-type konnectObject interface {
-	conditioned
-	KonnectStatus(init bool) *commonv1alpha1.KonnectEntityStatus
-}
-
 // variant says how an entity made behind the operator's back relates to
 // the spec of the object that adopts it.
 type variant int
@@ -201,10 +195,6 @@ func adoptableKinds() []adoptable {
 }
 
 var adoptSerial atomic.Int64
-
-func adoptOptions(id string, mode commonv1alpha1.AdoptMode) *commonv1alpha1.AdoptOptions {
-	return &commonv1alpha1.AdoptOptions{From: commonv1alpha1.AdoptSourceKonnect, Mode: mode, Konnect: &commonv1alpha1.AdoptKonnectOptions{ID: id}}
-}
 
 // adoptionFails waits until the object reports the adoption failure.
 func (e *env) adoptionFails(k adoptable, name, reason, mentions string) {

@@ -86,6 +86,7 @@ func buildControllers(f *informerFactories, d dependencies) ([]runnable, error) 
 		func(f externalversions.SharedInformerFactory) cache.SharedIndexInformer {
 			return f.Configuration().V1().KongClusterPlugins().Informer()
 		})
+	certs := newCertificateInformers(f)
 	bindings := namespaced[*configurationv1alpha1.KongPluginBinding](f, configurationv1alpha1.Resource("kongpluginbindings"),
 		func(f externalversions.SharedInformerFactory) cache.SharedIndexInformer {
 			return f.Configuration().V1alpha1().KongPluginBindings().Informer()
@@ -120,7 +121,7 @@ func buildControllers(f *informerFactories, d dependencies) ([]runnable, error) 
 			func(ns string) controller.Client[*konnectv1alpha2.KonnectGatewayControlPlane] {
 				return cs.KonnectV1alpha2().KonnectGatewayControlPlanes(ns)
 			})),
-		add(entityController(d, &entities.ServiceAdapter{Refs: refs}, services,
+		add(entityController(d, &entities.ServiceAdapter{Refs: refs, Certificates: certs.certificates, CACertificates: certs.caCertificates}, services,
 			func(ns string) controller.Client[*configurationv1alpha1.KongService] {
 				return cs.ConfigurationV1alpha1().KongServices(ns)
 			})),
@@ -158,5 +159,9 @@ func buildControllers(f *informerFactories, d dependencies) ([]runnable, error) 
 			return nil, err
 		}
 	}
-	return built, nil
+	more, err := buildUpstreamAndTLSControllers(f, d, refs, certs)
+	if err != nil {
+		return nil, err
+	}
+	return append(built, more...), nil
 }

@@ -49,6 +49,7 @@ type env struct {
 	t       testing.TB
 	ctx     context.Context
 	ns      string
+	others  []string // further watched namespaces (addNamespace)
 	sim     *konnectsim.TestServer
 	orgID   string
 	kube    kubernetes.Interface
@@ -189,10 +190,11 @@ func (e *env) stopOperator() {
 
 // namespaces are the test's namespaces, all watched by its operator.
 func (e *env) namespaces() []string {
+	namespaces := []string{e.ns}
 	if e.other != "" {
-		return []string{e.ns, e.other}
+		namespaces = append(namespaces, e.other)
 	}
-	return []string{e.ns}
+	return append(namespaces, e.others...)
 }
 
 func (e *env) deleteNamespace() {

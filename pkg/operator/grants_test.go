@@ -25,12 +25,6 @@ func (e *env) in(namespace string) *env {
 	return &c
 }
 
-func cpRefIn(namespace, name string) *commonv1alpha1.ControlPlaneRef {
-	ref := cpRef(name)
-	ref.KonnectNamespacedRef.Namespace = namespace
-	return ref
-}
-
 // grantKind is the group and kind of one side of a KongReferenceGrant.
 type grantKind struct{ group, kind string }
 

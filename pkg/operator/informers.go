@@ -1,6 +1,8 @@
 package operator
 
 import (
+	"slices"
+
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -10,7 +12,6 @@ import (
 
 	"github.com/konnect-operator/konnect-operator/generated/clientset/versioned"
 	"github.com/konnect-operator/konnect-operator/generated/informers/externalversions"
-	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
 	"github.com/konnect-operator/konnect-operator/pkg/controller"
 )
 
@@ -33,12 +34,12 @@ func newInformerFactories(kube kubernetes.Interface, konnect versioned.Interface
 		secrets:     map[string]kubeinformers.SharedInformerFactory{},
 		clusterWide: externalversions.NewSharedInformerFactory(konnect, 0),
 	}
-	// Only Secrets labelled konghq.com/credential are the operator's to read.
-	onlyCredentials := func(o *metav1.ListOptions) { o.LabelSelector = commonv1alpha1.LabelCredential }
+	// Every Secret of the watched namespaces: certificates name theirs
+	// without a label. What a Secret is used for is checked where it is
+	// read (a token Secret must still carry konghq.com/credential=konnect).
 	for _, ns := range namespaces {
 		f.konnect[ns] = externalversions.NewSharedInformerFactoryWithOptions(konnect, 0, externalversions.WithNamespace(ns))
-		f.secrets[ns] = kubeinformers.NewSharedInformerFactoryWithOptions(kube, 0,
-			kubeinformers.WithNamespace(ns), kubeinformers.WithTweakListOptions(onlyCredentials))
+		f.secrets[ns] = kubeinformers.NewSharedInformerFactoryWithOptions(kube, 0, kubeinformers.WithNamespace(ns))
 	}
 	if len(namespaces) == 1 && namespaces[0] == metav1.NamespaceAll {
 		f.clusterWide = f.konnect[metav1.NamespaceAll]
@@ -58,6 +59,11 @@ func namespaced[T controller.Object](f *informerFactories, gr schema.GroupResour
 // clusterScoped builds a typed view of a cluster-scoped kind.
 func clusterScoped[T controller.Object](f *informerFactories, gr schema.GroupResource, get func(externalversions.SharedInformerFactory) cache.SharedIndexInformer) *controller.Informer[T] {
 	return controller.NewInformer[T](gr, map[string]cache.SharedIndexInformer{metav1.NamespaceAll: get(f.clusterWide)})
+}
+
+// watches reports whether the operator watches namespace.
+func (f *informerFactories) watches(namespace string) bool {
+	return slices.Contains(f.namespaces, metav1.NamespaceAll) || slices.Contains(f.namespaces, namespace)
 }
 
 func (f *informerFactories) secretInformer() *controller.Informer[*corev1.Secret] {

@@ -207,6 +207,10 @@ func TestNoChangeWithinThePeriodMakesNoKonnectCall(t *testing.T) {
 	e.ready()
 	e.createService("svc")
 	svc := e.programmedService("svc")
+	// The reconciles that follow a create (after the finalizer update, or a
+	// retry after a stale read) must be over before counting.
+	e.settle()
+	svc = e.service("svc")
 	e.sim.ResetCalls()
 	reconciles := func() float64 {
 		return e.metricValue("konnect_operator_reconcile_total", map[string]string{"kind": "KongService"})

@@ -20,17 +20,6 @@ import (
 	"github.com/konnect-operator/konnect-operator/pkg/konnect"
 )
 
-// konnectClient talks to the test's simulator as a user outside the
-// operator would.
-func (e *env) konnectClient() *konnect.Client {
-	e.t.Helper()
-	c, err := konnect.NewClientFactory(konnect.Options{RootCAs: e.sim.CAPool}).Client(e.sim.URL, testToken)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	return c
-}
-
 // existingControlPlane creates a control plane in Konnect behind the
 // operator's back and returns its ID.
 func (e *env) existingControlPlane(name string) string {

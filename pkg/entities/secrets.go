@@ -1,0 +1,82 @@
+package entities
+
+import (
+	"fmt"
+	"strings"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+
+	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
+)
+
+// Data keys of the Secrets that certificates are read from.
+const (
+	secretKeyTLSCert = "tls.crt"
+	secretKeyTLSKey  = "tls.key"
+	secretKeyCACert  = "ca.crt"
+)
+
+// secretRefs resolves the Secrets a certificate reads its material from,
+// each of which must hold the given data keys, and sets SecretRefValid.
+// Secrets in other namespaces need a KongReferenceGrant to core/Secret.
+func (r *Refs) secretRefs(b *resolver, from referrer, keys []string, refs ...*commonv1alpha1.NamespacedRef) {
+	var problems []string
+	refused := false
+	for _, ref := range refs {
+		if ref == nil {
+			continue
+		}
+		namespace := namespaceOr(ref.Namespace, from.namespace)
+		if namespace != from.namespace && !b.crossNamespace(fmt.Sprintf("%s %s/%s", kindSecret, namespace, ref.Name),
+			r.permitted(from, groupCore, kindSecret, namespace, ref.Name)) {
+			b.notReady()
+			refused = true
+			continue
+		}
+		if _, err := r.secretData(namespace, ref.Name, keys...); err != nil {
+			problems = append(problems, err.Error())
+		}
+	}
+	if len(problems) > 0 {
+		b.invalid(commonv1alpha1.ConditionSecretRefValid, commonv1alpha1.ReasonInvalid, "%s", strings.Join(problems, "; "))
+		return
+	}
+	if !refused { // a refused Secret is reported by ResolvedRefs
+		b.valid(commonv1alpha1.ConditionSecretRefValid, "")
+	}
+}
+
+// secretData returns the values of the given data keys of a Secret, all of
+// which must be present and non-empty.
+func (r *Refs) secretData(namespace, name string, keys ...string) (map[string]string, error) {
+	secret, err := r.Secrets.Get(namespace, name)
+	if apierrors.IsNotFound(err) {
+		return nil, fmt.Errorf("%s %s/%s not found", kindSecret, namespace, name)
+	}
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]string, len(keys))
+	var missing []string
+	for _, k := range keys {
+		v := string(secret.Data[k])
+		if v == "" {
+			missing = append(missing, fmt.Sprintf("%q", k))
+		}
+		out[k] = v
+	}
+	if len(missing) > 0 {
+		return nil, fmt.Errorf("%s %s/%s has no data key %s", kindSecret, namespace, name, strings.Join(missing, ", "))
+	}
+	return out, nil
+}
+
+// secretKeys returns the keys of the Secrets refs name, for dependency
+// indexes.
+func secretKeys(own string, refs ...*commonv1alpha1.NamespacedRef) []string {
+	var out []string
+	for _, ref := range refs {
+		out = append(out, namespacedRefKeys(ref, own)...)
+	}
+	return out
+}

@@ -1,0 +1,94 @@
+package entities
+
+import (
+	"fmt"
+
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
+	configurationv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/configuration/v1alpha1"
+	"github.com/konnect-operator/konnect-operator/pkg/controller"
+)
+
+// placedEntity is an entity that records the control plane it lives in.
+type placedEntity interface {
+	controller.Entity
+	ControlPlaneStatus(init bool) *commonv1alpha1.KonnectEntityStatusWithControlPlaneRef
+}
+
+// inControlPlane looks up an entity that another one refers to by its
+// Konnect ID (a service's client certificate, a key's key set): it must
+// exist, not be deleting, be Programmed, and live in the referrer's control
+// plane, since Konnect only resolves references within one control plane.
+// It returns the entity's Konnect ID, or why it cannot be used.
+func inControlPlane[P placedEntity](inf *controller.Informer[P], kind, namespace, name, controlPlaneID string) (id, problem string) {
+	what := fmt.Sprintf("%s %s/%s", kind, namespace, name)
+	p, err := inf.Get(namespace, name)
+	if err != nil {
+		return "", what + " not found"
+	}
+	status := p.ControlPlaneStatus(false)
+	switch {
+	case isBeingDeleted(p):
+		return "", what + " is being deleted"
+	case status == nil || status.ID == "" || !controller.IsConditionTrue(p.GetConditions(), commonv1alpha1.ConditionProgrammed):
+		return "", what + " is not Programmed"
+	case status.ControlPlaneID != controlPlaneID:
+		return "", fmt.Sprintf("%s is in control plane %s, not in %s", what, status.ControlPlaneID, controlPlaneID)
+	}
+	return status.ID, ""
+}
+
+// certificateRef resolves a reference from a KongService or KongUpstream to
+// the KongCertificate it presents as client certificate, and sets
+// KongCertificateRefValid. It returns the certificate's Konnect ID, "" when
+// it cannot be used (or there is no reference).
+func (r *Refs) certificateRef(b *resolver, certs *controller.Informer[kongCertificate], from referrer, ref *commonv1alpha1.NamespacedRef, controlPlaneID string) string {
+	if ref == nil {
+		return ""
+	}
+	namespace := namespaceOr(ref.Namespace, from.namespace)
+	if namespace != from.namespace && !b.crossNamespace(fmt.Sprintf("%s %s/%s", kindCertificate, namespace, ref.Name),
+		r.permitted(from, groupConfiguration, kindCertificate, namespace, ref.Name)) {
+		b.notReady()
+		return ""
+	}
+	id, problem := inControlPlane(certs, kindCertificate, namespace, ref.Name, controlPlaneID)
+	if problem != "" {
+		b.invalid(commonv1alpha1.ConditionKongCertificateRefValid, commonv1alpha1.ReasonInvalid, "%s", problem)
+		return ""
+	}
+	b.valid(commonv1alpha1.ConditionKongCertificateRefValid, fmt.Sprintf("%s %s/%s is Programmed", kindCertificate, namespace, ref.Name))
+	return id
+}
+
+// namespacedRefKeys returns the key of the object a NamespacedRef names,
+// for dependency indexes.
+func namespacedRefKeys(ref *commonv1alpha1.NamespacedRef, own string) []string {
+	if ref == nil || ref.Name == "" {
+		return nil
+	}
+	return []string{key(namespaceOr(ref.Namespace, own), ref.Name)}
+}
+
+// namespacedRefNamespace returns the namespace a NamespacedRef points into
+// ("" when there is no reference).
+func namespacedRefNamespace(ref *commonv1alpha1.NamespacedRef, own string) string {
+	if ref == nil || ref.Name == "" {
+		return ""
+	}
+	return namespaceOr(ref.Namespace, own)
+}
+
+// Kinds as messages and grants name them.
+const (
+	kindCertificate   = "KongCertificate"
+	kindCACertificate = "KongCACertificate"
+	kindUpstream      = "KongUpstream"
+	kindKeySet        = "KongKeySet"
+)
+
+// configurationGVK names a kind of configuration.konghq.com/v1alpha1.
+func configurationGVK(kind string) schema.GroupVersionKind {
+	return schema.GroupVersionKind{Group: configurationv1alpha1.GroupName, Version: configurationv1alpha1.GroupVersion.Version, Kind: kind}
+}

@@ -1,0 +1,237 @@
+package operator_test
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/base64"
+	"encoding/json"
+	"encoding/pem"
+	"math/big"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/wait"
+
+	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
+	configurationv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/configuration/v1alpha1"
+	konnectv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/konnect/v1alpha1"
+	"github.com/konnect-operator/konnect-operator/pkg/konnect"
+)
+
+func newUUID() string { return uuid.NewString() }
+
+// keyPair is a certificate and its private key in PEM.
+type keyPair struct{ cert, key string }
+
+// newKeyPair makes a self-signed certificate for cn; ca marks it a
+// certificate authority.
+func newKeyPair(t testing.TB, cn string, ca bool) keyPair {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	serial, err := rand.Int(rand.Reader, big.NewInt(1<<62))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{
+		SerialNumber: serial, Subject: pkix.Name{CommonName: cn}, DNSNames: []string{cn},
+		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(24 * time.Hour),
+		BasicConstraintsValid: true, IsCA: ca,
+	}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keyDER, err := x509.MarshalPKCS8PrivateKey(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return keyPair{
+		cert: string(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der})),
+		key:  string(pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: keyDER})),
+	}
+}
+
+// newPEMKey makes an EC key pair in PEM (public, private).
+func newPEMKey(t testing.TB) (public, private string) {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pubDER, err := x509.MarshalPKIXPublicKey(&key.PublicKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	privDER, err := x509.MarshalPKCS8PrivateKey(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(pem.EncodeToMemory(&pem.Block{Type: "PUBLIC KEY", Bytes: pubDER})),
+		string(pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: privDER}))
+}
+
+// newJWK makes a public EC JSON Web Key with the given kid.
+func newJWK(t testing.TB, kid string) string {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ecdh, err := key.PublicKey.ECDH()
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw := ecdh.Bytes() // 0x04 || X || Y
+	jwk, err := json.Marshal(map[string]string{
+		"kty": "EC", "crv": "P-256", "kid": kid,
+		"x": base64.RawURLEncoding.EncodeToString(raw[1:33]),
+		"y": base64.RawURLEncoding.EncodeToString(raw[33:]),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(jwk)
+}
+
+// konnectClient talks to the test's simulator as the operator does, for
+// changes made behind the operator's back.
+func (e *env) konnectClient() *konnect.Client {
+	e.t.Helper()
+	c, err := konnect.NewClientFactory(konnect.Options{RootCAs: e.sim.CAPool, RequestsPerSecond: 100, Burst: 100}).Client(e.sim.URL, testToken)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return c
+}
+
+// addNamespace creates another namespace for the test, "<namespace>-other",
+// and restarts the operator to watch it too (envOptions.otherNamespace does
+// the same without a restart). The namespace is deleted at the end of the
+// test, before the test's own, while the operator runs.
+func (e *env) addNamespace() string {
+	e.t.Helper()
+	ns := e.ns + "-other"
+	if _, err := e.kube.CoreV1().Namespaces().Create(e.ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}, metav1.CreateOptions{}); err != nil {
+		e.t.Fatal(err)
+	}
+	e.stopOperator()
+	e.others = append(e.others, ns)
+	e.startOperator()
+	e.t.Cleanup(func() {
+		ctx := context.WithoutCancel(e.ctx)
+		if err := e.kube.CoreV1().Namespaces().Delete(ctx, ns, metav1.DeleteOptions{}); err != nil && !apierrors.IsNotFound(err) {
+			e.t.Errorf("deleting namespace %s: %v", ns, err)
+			return
+		}
+		err := wait.PollUntilContextTimeout(ctx, 100*time.Millisecond, 2*waitLimit, true, func(ctx context.Context) (bool, error) {
+			_, err := e.kube.CoreV1().Namespaces().Get(ctx, ns, metav1.GetOptions{})
+			return apierrors.IsNotFound(err), nil
+		})
+		if err != nil {
+			e.t.Errorf("namespace %s was not deleted: %v", ns, err)
+		}
+	})
+	return ns
+}
+
+// readyIn creates an auth configuration and a Programmed control plane
+// named name in namespace ns, and returns its Konnect ID.
+func (e *env) readyIn(ns, name string) string {
+	e.t.Helper()
+	_, err := e.cs.KonnectV1alpha1().KonnectAPIAuthConfigurations(ns).Create(e.ctx, &konnectv1alpha1.KonnectAPIAuthConfiguration{
+		ObjectMeta: metav1.ObjectMeta{Name: name + "-auth"},
+		Spec:       konnectv1alpha1.KonnectAPIAuthConfigurationSpec{Type: konnectv1alpha1.KonnectAPIAuthTypeToken, Token: testToken, ServerURL: e.sim.URL},
+	}, metav1.CreateOptions{})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	cp := e.controlPlaneObject(name, name+"-auth")
+	cp.Spec.CreateControlPlaneRequest.Name = ns + "-" + name
+	if _, err := e.cs.KonnectV1alpha2().KonnectGatewayControlPlanes(ns).Create(e.ctx, cp, metav1.CreateOptions{}); err != nil {
+		e.t.Fatal(err)
+	}
+	var id string
+	e.eventually("control plane "+ns+"/"+name+" Programmed", func() error {
+		got, err := e.cs.KonnectV1alpha2().KonnectGatewayControlPlanes(ns).Get(e.ctx, name, metav1.GetOptions{})
+		if err != nil {
+			return err
+		}
+		id = got.Status.ID
+		return programmed(got)
+	})
+	return id
+}
+
+// grantFrom is one "from" entry of a KongReferenceGrant.
+type grantFrom struct{ group, kind, namespace string }
+
+// grant lets the given referrers refer to objects of group/kind in ns.
+func (e *env) grant(ns, name, toGroup, toKind string, from ...grantFrom) {
+	e.t.Helper()
+	g := &configurationv1alpha1.KongReferenceGrant{
+		ObjectMeta: metav1.ObjectMeta{Name: name},
+		Spec: configurationv1alpha1.KongReferenceGrantSpec{
+			To: []configurationv1alpha1.ReferenceGrantTo{{Group: toGroup, Kind: toKind}},
+		},
+	}
+	for _, f := range from {
+		g.Spec.From = append(g.Spec.From, configurationv1alpha1.ReferenceGrantFrom{Group: f.group, Kind: f.kind, Namespace: f.namespace})
+	}
+	if _, err := e.cs.ConfigurationV1alpha1().KongReferenceGrants(ns).Create(e.ctx, g, metav1.CreateOptions{}); err != nil {
+		e.t.Fatal(err)
+	}
+}
+
+// tlsSecret creates a kubernetes.io/tls Secret holding pair.
+func (e *env) tlsSecret(ns, name string, pair keyPair) {
+	e.t.Helper()
+	s := &corev1.Secret{
+		ObjectMeta: metav1.ObjectMeta{Name: name},
+		Type:       corev1.SecretTypeTLS,
+		Data:       map[string][]byte{"tls.crt": []byte(pair.cert), "tls.key": []byte(pair.key)},
+	}
+	if _, err := e.kube.CoreV1().Secrets(ns).Create(e.ctx, s, metav1.CreateOptions{}); err != nil {
+		e.t.Fatal(err)
+	}
+}
+
+// secret creates an opaque Secret with data.
+func (e *env) secret(ns, name string, data map[string]string) {
+	e.t.Helper()
+	s := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: name}, StringData: data}
+	if _, err := e.kube.CoreV1().Secrets(ns).Create(e.ctx, s, metav1.CreateOptions{}); err != nil {
+		e.t.Fatal(err)
+	}
+}
+
+// updateSecret replaces a Secret's data.
+func (e *env) updateSecret(ns, name string, data map[string]string) {
+	e.t.Helper()
+	s, err := e.kube.CoreV1().Secrets(ns).Get(e.ctx, name, metav1.GetOptions{})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	s.Data = nil
+	s.StringData = data
+	if _, err := e.kube.CoreV1().Secrets(ns).Update(e.ctx, s, metav1.UpdateOptions{}); err != nil {
+		e.t.Fatal(err)
+	}
+}
+
+// cpRefIn names a control plane in another namespace.
+func cpRefIn(ns, name string) *commonv1alpha1.ControlPlaneRef {
+	ref := cpRef(name)
+	ref.KonnectNamespacedRef.Namespace = ns
+	return ref
+}

@@ -1,0 +1,399 @@
+package operator_test
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/client-go/util/retry"
+
+	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
+)
+
+// The kinds added after the core ones are driven through one harness:
+// kindCase says, for one kind, how to make a valid object, change it, and
+// recognise the change in its Konnect entity; the tests below then walk
+// the same lifecycle (create, change, drift, delete) and adoption modes for
+// every kind. Each kind's own references are tested in its own file.
+
+// objectClient is what a generated typed client offers for one kind.
+type objectClient[T any] interface {
+	Create(ctx context.Context, obj T, opts metav1.CreateOptions) (T, error)
+	Get(ctx context.Context, name string, opts metav1.GetOptions) (T, error)
+	Update(ctx context.Context, obj T, opts metav1.UpdateOptions) (T, error)
+	Delete(ctx context.Context, name string, opts metav1.DeleteOptions) error
+}
+
+// konnectObject is an object of a Konnect entity kind.
+type konnectObject interface {
+	conditioned
+	KonnectStatus(init bool) *commonv1alpha1.KonnectEntityStatus
+}
+
+// kindCase says how the tests drive one Konnect entity kind.
+type kindCase[T konnectObject] struct {
+	kind string
+	// collection is where the simulator keeps the entities; path is a
+	// fragment of the API paths that write them, for counting calls.
+	collection, path string
+	clusterScoped    bool
+	// untagged kinds carry no tags in Konnect, so no identity either.
+	untagged bool
+	client   func(e *env) objectClient[T]
+	// setup creates what object's references need, once the control plane
+	// "cp" is Programmed.
+	setup func(e *env)
+	// object returns a valid object named name.
+	object func(e *env, name string) T
+	// setControlPlane points the object at another control plane; nil for
+	// kinds that inherit theirs.
+	setControlPlane func(obj T, ref *commonv1alpha1.ControlPlaneRef)
+	// change changes the spec (nil when the kind cannot change once
+	// Programmed); changed checks that an entity shows the change.
+	change  func(obj T)
+	changed func(ent map[string]any) error
+	// drift changes the entity behind the operator's back, undoing what
+	// changed checks.
+	drift func(e *env, cpID string, ent map[string]any)
+	// adopt sets spec.adopt.
+	adopt func(obj T, opts *commonv1alpha1.AdoptOptions)
+	// seed puts an entity into Konnect behind the operator's back, one that
+	// object(name) matches or one that differs from it, and returns its ID.
+	seed func(e *env, cpID, name string, matching bool) string
+}
+
+func (k kindCase[T]) objName(e *env, name string) string {
+	if k.clusterScoped {
+		return e.ns + "-" + name // cluster-wide names must not clash between tests
+	}
+	return name
+}
+
+func (k kindCase[T]) create(e *env, obj T) {
+	e.t.Helper()
+	if _, err := k.client(e).Create(e.ctx, obj, metav1.CreateOptions{}); err != nil {
+		e.t.Fatal(err)
+	}
+	if k.clusterScoped {
+		// The namespace's deletion does not reach it: delete it while the
+		// operator still runs, before the namespace goes.
+		name := obj.GetName()
+		e.t.Cleanup(func() { k.deleteAndWait(e, name) })
+	}
+}
+
+func (k kindCase[T]) get(e *env, name string) T {
+	e.t.Helper()
+	obj, err := k.client(e).Get(e.ctx, name, metav1.GetOptions{})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return obj
+}
+
+func (k kindCase[T]) update(e *env, name string, change func(T)) {
+	e.t.Helper()
+	err := retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		obj, err := k.client(e).Get(e.ctx, name, metav1.GetOptions{})
+		if err != nil {
+			return err
+		}
+		change(obj)
+		_, err = k.client(e).Update(e.ctx, obj, metav1.UpdateOptions{})
+		return err
+	})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+}
+
+func (k kindCase[T]) programmed(e *env, name string) T {
+	e.t.Helper()
+	var obj T
+	e.eventually(k.kind+" "+name+" Programmed", func() error {
+		obj = k.get(e, name)
+		return programmed(obj)
+	})
+	return obj
+}
+
+// condition waits until the named object's condition has the given status
+// and reason.
+func (k kindCase[T]) condition(e *env, name, conditionType string, status metav1.ConditionStatus, reason string) T {
+	e.t.Helper()
+	var obj T
+	e.eventually(fmt.Sprintf("%s %s: %s=%s/%s", k.kind, name, conditionType, status, reason), func() error {
+		obj = k.get(e, name)
+		return conditionIs(obj, conditionType, status, reason)
+	})
+	return obj
+}
+
+// refused waits until a reference condition is False with reason and the
+// object is not Programmed because of it.
+func (k kindCase[T]) refused(e *env, name, conditionType, reason string) T {
+	e.t.Helper()
+	k.condition(e, name, conditionType, metav1.ConditionFalse, reason)
+	return k.condition(e, name, commonv1alpha1.ConditionProgrammed, metav1.ConditionFalse, commonv1alpha1.ReasonConditionWithStatusFalseExists)
+}
+
+func (k kindCase[T]) entity(e *env, cpID string, obj T) (map[string]any, error) {
+	id := obj.KonnectStatus(false).GetKonnectID()
+	if ent, ok := e.entity(cpID, k.collection, id); ok {
+		return ent, nil
+	}
+	return nil, fmt.Errorf("%s %q of %s is not in Konnect", k.collection, id, obj.GetName())
+}
+
+func (k kindCase[T]) deleteAndWait(e *env, name string) {
+	e.t.Helper()
+	ctx := context.WithoutCancel(e.ctx)
+	if err := k.client(e).Delete(ctx, name, metav1.DeleteOptions{}); err != nil && !apierrors.IsNotFound(err) {
+		e.t.Errorf("deleting %s %s: %v", k.kind, name, err)
+		return
+	}
+	err := wait.PollUntilContextTimeout(ctx, pollPeriod, waitLimit, true, func(ctx context.Context) (bool, error) {
+		_, err := k.client(e).Get(ctx, name, metav1.GetOptions{})
+		return apierrors.IsNotFound(err), nil
+	})
+	if err != nil {
+		e.t.Errorf("%s %s was not deleted: %v", k.kind, name, err)
+	}
+}
+
+// controlPlaneReferrer is a kind with a control-plane reference of its
+// own, seen without its Go type.
+type controlPlaneReferrer interface {
+	kindName() string
+	createReferring(e *env, name string, ref *commonv1alpha1.ControlPlaneRef)
+	read(e *env, name string) konnectObject
+}
+
+func (k kindCase[T]) kindName() string { return k.kind }
+
+func (k kindCase[T]) createReferring(e *env, name string, ref *commonv1alpha1.ControlPlaneRef) {
+	e.t.Helper()
+	obj := k.object(e, name)
+	k.setControlPlane(obj, ref)
+	k.create(e, obj)
+}
+
+func (k kindCase[T]) read(e *env, name string) konnectObject { return k.get(e, name) }
+
+// programmedIn waits until an object read by get (typically from another
+// namespace) is Programmed.
+func (e *env) programmedIn(ns, kind string, get func() (konnectObject, error)) {
+	e.t.Helper()
+	e.eventually(kind+" in "+ns+" Programmed", func() error {
+		obj, err := get()
+		if err != nil {
+			return err
+		}
+		return programmed(obj)
+	})
+}
+
+// use makes the environment report to t, a subtest, until the returned
+// function restores the parent (subtests run one after the other).
+func (e *env) use(t *testing.T) (restore func()) {
+	parent := e.t
+	e.t = t
+	return func() { e.t = parent }
+}
+
+// settle waits for the reconciles that follow a create (the finalizer, the
+// status write, a retry after a conflict) to be over, so that a change made
+// next is only picked up if it triggers a reconcile of its own.
+func (e *env) settle() { time.Sleep(time.Second) }
+
+// restartWithSyncPeriod runs the operator again with another sync period.
+func (e *env) restartWithSyncPeriod(d time.Duration) {
+	e.stopOperator()
+	e.opts.syncPeriod = d
+	e.startOperator()
+}
+
+// test runs the adoption cases and then the lifecycle of one kind, in one
+// environment (each costs a namespace, whose deletion takes seconds).
+func (k kindCase[T]) test(t *testing.T) {
+	e := newEnv(t, envOptions{})
+	cpID := e.ready()
+	if k.setup != nil {
+		k.setup(e)
+	}
+	t.Run("adoption", func(t *testing.T) {
+		defer e.use(t)()
+		k.testAdoption(t, e, cpID)
+	})
+	t.Run("lifecycle", func(t *testing.T) {
+		defer e.use(t)()
+		k.testLifecycle(t, e, cpID)
+	})
+}
+
+// testLifecycle: the object is created with its identity tags, a spec
+// change reaches Konnect at once (the sync period is an hour), a change
+// made in Konnect is overwritten within one short sync period, and deleting
+// the object deletes the entity.
+func (k kindCase[T]) testLifecycle(t *testing.T, e *env, cpID string) {
+	name := k.objName(e, "obj")
+	k.create(e, k.object(e, name))
+	obj := k.programmed(e, name)
+	ent, err := k.entity(e, cpID, obj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !k.untagged {
+		tags := tagsOf(ent)
+		for _, want := range []string{"k8s-uid:" + string(obj.GetUID()), "k8s-kind:" + k.kind, "k8s-name:" + name} {
+			if !slices.Contains(tags, want) {
+				t.Errorf("Konnect tags %v lack %q", tags, want)
+			}
+		}
+	}
+	if !k.clusterScoped {
+		e.eventuallyEvent(k.kind, name, corev1.EventTypeNormal, "Created")
+	}
+
+	if k.change != nil {
+		k.update(e, name, k.change)
+		e.eventually("the change reaches Konnect", func() error {
+			ent, err := k.entity(e, cpID, k.get(e, name))
+			if err != nil {
+				return err
+			}
+			return k.changed(ent)
+		})
+	}
+
+	// Drift: an object created under a short sync period, whose entity is
+	// then changed in Konnect, has nothing but the period to make the
+	// operator write it again.
+	const period = 2 * time.Second
+	e.restartWithSyncPeriod(period)
+	drifting := k.objName(e, "drifting")
+	fresh := k.object(e, drifting)
+	if k.change != nil {
+		k.change(fresh)
+	}
+	k.create(e, fresh)
+	ent, err = k.entity(e, cpID, k.programmed(e, drifting))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := k.changed(ent); err != nil {
+		t.Fatal(err)
+	}
+	e.settle()
+	k.drift(e, cpID, ent)
+	if drifted, err := k.entity(e, cpID, k.get(e, drifting)); err == nil && k.changed(drifted) == nil {
+		t.Fatal("the drift did not change what the test checks")
+	}
+	driftedAt := time.Now()
+	e.eventually("the drift is overwritten", func() error {
+		ent, err := k.entity(e, cpID, k.get(e, drifting))
+		if err != nil {
+			return err
+		}
+		return k.changed(ent)
+	})
+	if took := time.Since(driftedAt); took > period+2*time.Second {
+		t.Fatalf("the drift was overwritten after %s, want within one sync period (%s)", took, period)
+	}
+
+	obj = k.get(e, name)
+	k.deleteAndWait(e, name)
+	if ent, err := k.entity(e, cpID, obj); err == nil {
+		t.Fatalf("the entity is still in Konnect after the object was deleted: %v", ent)
+	}
+}
+
+func adoptOptions(id string, mode commonv1alpha1.AdoptMode) *commonv1alpha1.AdoptOptions {
+	return &commonv1alpha1.AdoptOptions{From: commonv1alpha1.AdoptSourceKonnect, Mode: mode, Konnect: &commonv1alpha1.AdoptKonnectOptions{ID: id}}
+}
+
+// testAdoption: override takes an existing entity over and writes the spec
+// (kinds with tags: it then carries the object's UID), match takes an equal
+// entity without writing it, and match refuses one that differs.
+func (k kindCase[T]) testAdoption(t *testing.T, e *env, cpID string) {
+	adopted := func(name, id string, mode commonv1alpha1.AdoptMode) T {
+		obj := k.object(e, name)
+		k.adopt(obj, adoptOptions(id, mode))
+		k.create(e, obj)
+		return obj
+	}
+	if !k.untagged {
+		t.Run("override", func(t *testing.T) {
+			defer e.use(t)()
+			name := k.objName(e, "override")
+			id := k.seed(e, cpID, name, false)
+			adopted(name, id, commonv1alpha1.AdoptModeOverride)
+			obj := k.programmed(e, name)
+			if got := obj.KonnectStatus(false).GetKonnectID(); got != id {
+				t.Fatalf("adopted ID %q, want %q", got, id)
+			}
+			if err := conditionIs(obj, commonv1alpha1.ConditionAdopted, metav1.ConditionTrue, commonv1alpha1.ReasonAdopted); err != nil {
+				t.Fatal(err)
+			}
+			ent, err := k.entity(e, cpID, obj)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Contains(tagsOf(ent), "k8s-uid:"+string(obj.GetUID())) {
+				t.Fatalf("override did not write the spec: %v", ent)
+			}
+		})
+	}
+	t.Run("match", func(t *testing.T) {
+		defer e.use(t)()
+		name := k.objName(e, "match")
+		id := k.seed(e, cpID, name, true)
+		writes := e.calls("PUT", k.path) + e.calls("POST", k.path)
+		adopted(name, id, commonv1alpha1.AdoptModeMatch)
+		obj := k.programmed(e, name)
+		if got := obj.KonnectStatus(false).GetKonnectID(); got != id {
+			t.Fatalf("adopted ID %q, want %q", got, id)
+		}
+		if err := conditionIs(obj, commonv1alpha1.ConditionAdopted, metav1.ConditionTrue, commonv1alpha1.ReasonAdopted); err != nil {
+			t.Fatal(err)
+		}
+		if got := e.calls("PUT", k.path) + e.calls("POST", k.path); got != writes {
+			t.Fatalf("match mode wrote to Konnect (%d writes)", got-writes)
+		}
+	})
+	t.Run("match refuses an entity that differs", func(t *testing.T) {
+		defer e.use(t)()
+		name := k.objName(e, "differs")
+		id := k.seed(e, cpID, name, false)
+		adopted(name, id, commonv1alpha1.AdoptModeMatch)
+		k.condition(e, name, commonv1alpha1.ConditionAdopted, metav1.ConditionFalse, commonv1alpha1.ReasonNotMatch)
+		k.condition(e, name, commonv1alpha1.ConditionProgrammed, metav1.ConditionFalse, commonv1alpha1.ReasonFailedToAdopt)
+	})
+}
+
+// put stores an entity in Konnect behind the operator's back and returns
+// its ID.
+func (e *env) put(cpID, collection string, ent map[string]any) string {
+	e.t.Helper()
+	if _, ok := ent["id"]; !ok {
+		ent["id"] = newUUID()
+	}
+	if err := e.sim.PutEntity(e.orgID, cpID, collection, ent); err != nil {
+		e.t.Fatal(err)
+	}
+	return ent["id"].(string)
+}
+
+// reput stores a changed entity back.
+func (e *env) reput(cpID, collection string, ent map[string]any) {
+	e.t.Helper()
+	if err := e.sim.PutEntity(e.orgID, cpID, collection, ent); err != nil {
+		e.t.Fatal(err)
+	}
+}
