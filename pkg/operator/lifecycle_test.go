@@ -206,18 +206,15 @@ func TestNoChangeWithinThePeriodMakesNoKonnectCall(t *testing.T) {
 	e := newEnv(t, envOptions{})
 	e.ready()
 	e.createService("svc")
-	svc := e.programmedService("svc")
-	// The reconciles that follow a create (after the finalizer update, or a
-	// retry after a stale read) must be over before counting.
-	e.settle()
-	svc = e.service("svc")
-	e.sim.ResetCalls()
+	e.programmedService("svc")
 	reconciles := func() float64 {
 		return e.metricValue("konnect_operator_reconcile_total", map[string]string{"kind": "KongService"})
 	}
-	// Let the reconciles that the creation itself queued (the finalizer's
-	// update) finish first.
+	// The reconciles that follow a create (after the finalizer update, or a
+	// retry after a stale read) must be over before counting.
 	before := e.settled(reconciles)
+	svc := e.service("svc")
+	e.sim.ResetCalls()
 
 	// A status-only update of the service itself triggers nothing; a change
 	// of its control plane reconciles it, and that reconcile must find
