@@ -101,8 +101,10 @@ func parseTable(out string) [][]cell {
 	}
 	header := lines[0]
 	var starts []int
+	// kubectl pads columns with at least three spaces; a single space is
+	// part of a column name ("BACKEND TYPE").
 	for i := range header {
-		if header[i] != ' ' && (i == 0 || header[i-1] == ' ') {
+		if header[i] != ' ' && (i == 0 || i >= 2 && header[i-1] == ' ' && header[i-2] == ' ') {
 			starts = append(starts, i)
 		}
 	}
