@@ -279,8 +279,9 @@ func (c *Controller[T]) handleResult(ctx context.Context, key cache.ObjectName, 
 			c.queue.AddAfter(key, permanent.RetryAfter)
 		}
 		return metrics.ResultError
-	case apierrors.IsConflict(err):
-		// Our cached copy was stale; the next attempt reads the new one.
+	case apierrors.IsConflict(err) || apierrors.IsNotFound(err):
+		// Our cached copy was stale (the object changed or went away); the
+		// next attempt reads the new one.
 		logger.V(4).Info("Object changed while reconciling; retrying", "err", err)
 		c.queue.AddRateLimited(key)
 		return metrics.ResultRequeue

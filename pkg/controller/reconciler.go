@@ -278,6 +278,10 @@ func (r *EntityReconciler[T, D]) finalize(ctx context.Context, key cache.ObjectN
 		r.state.forget(key)
 		return Result{}, nil
 	}
+	if r.state.isFinalized(key, obj.GetUID()) {
+		// Done already; the cache has not caught up with the write.
+		return Result{}, nil
+	}
 	if wait := obj.GetDeletionTimestamp().Sub(r.clock.Now()); wait > 0 {
 		return Result{RequeueAfter: wait}, nil
 	}
@@ -320,7 +324,7 @@ func (r *EntityReconciler[T, D]) finalize(ctx context.Context, key cache.ObjectN
 	if err := r.removeFinalizers(ctx, obj); err != nil {
 		return Result{}, err
 	}
-	r.state.forget(key)
+	r.state.markFinalized(key, obj.GetUID())
 	return Result{}, nil
 }
 

@@ -27,8 +27,8 @@ type svc = *configurationv1alpha1.KongService
 // countingAdapter stands in for a kind's adapter: it counts the Konnect
 // operations the reconciler asks for and answers with fixed IDs.
 type countingAdapter struct {
-	creates, updates, finds int
-	ready                   bool
+	creates, updates, deletes, finds int
+	ready                            bool
 }
 
 func (a *countingAdapter) GroupVersionKind() schema.GroupVersionKind {
@@ -51,6 +51,7 @@ func (a *countingAdapter) Update(context.Context, *konnect.Client, svc, Placemen
 	return nil
 }
 func (a *countingAdapter) Delete(context.Context, *konnect.Client, svc, Placement, string) error {
+	a.deletes++
 	return nil
 }
 func (a *countingAdapter) FindByUID(context.Context, *konnect.Client, svc, Placement) (string, error) {
@@ -138,6 +139,37 @@ func TestReconcileCreatesOnceWhenTheStatusWriteFails(t *testing.T) {
 	}
 	if got.Status.Konnect == nil || got.Status.Konnect.ID != "entity-1" || !IsProgrammed(got) {
 		t.Fatalf("status = %+v, want the created ID and Programmed", got.Status)
+	}
+}
+
+func TestReconcileDeletesOnceWhenTheCacheLagsBehind(t *testing.T) {
+	deleting := newService("svc")
+	deleting.DeletionTimestamp = &metav1.Time{Time: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+	// Another controller's finalizer keeps the object after ours goes.
+	deleting.Finalizers = []string{commonv1alpha1.FinalizerKonnectCleanup, "example.com/other"}
+	deleting.KonnectStatus(true).ID = "entity-1"
+	f := newReconcilerFixture(t, deleting)
+	_, ctx := ktesting.NewTestContext(t)
+	key := cache.NewObjectName("ns", "svc")
+	for attempt := range 2 {
+		// The second reconcile still sees the cleanup finalizer in the cache.
+		if _, err := f.reconciler.Reconcile(ctx, key); err != nil {
+			t.Fatalf("reconcile %d: %v", attempt+1, err)
+		}
+	}
+	if f.adapter.deletes != 1 {
+		t.Fatalf("the entity was deleted %d times, want once", f.adapter.deletes)
+	}
+	f.refresh(t, "svc")
+	if _, err := f.reconciler.Reconcile(ctx, key); err != nil || f.adapter.deletes != 1 {
+		t.Fatalf("after the cache caught up: err = %v, %d deletes", err, f.adapter.deletes)
+	}
+	got, err := f.client.ConfigurationV1alpha1().KongServices("ns").Get(ctx, "svc", metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Finalizers) != 1 || got.Finalizers[0] != "example.com/other" {
+		t.Fatalf("finalizers = %v, want only the other controller's", got.Finalizers)
 	}
 }
 

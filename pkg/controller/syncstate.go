@@ -36,6 +36,10 @@ type syncState struct {
 	// reached the status yet (the status write failed, or the cache has not
 	// caught up): the next reconcile uses the ID instead of creating again.
 	created map[types.UID]string
+	// finalized holds the objects whose cleanup finalizer this process
+	// removed, until the cache shows it: a reconcile that still sees the
+	// finalizer must not delete from Konnect again.
+	finalized map[cache.ObjectName]types.UID
 }
 
 func newSyncState() *syncState {
@@ -43,6 +47,7 @@ func newSyncState() *syncState {
 		records:              map[cache.ObjectName]syncRecord{},
 		createOutcomeUnknown: map[types.UID]bool{},
 		created:              map[types.UID]string{},
+		finalized:            map[cache.ObjectName]types.UID{},
 	}
 }
 
@@ -86,6 +91,26 @@ func (s *syncState) forget(key cache.ObjectName) {
 		delete(s.created, rec.uid)
 	}
 	delete(s.records, key)
+	delete(s.finalized, key)
+}
+
+// markFinalized records that the cleanup finalizer of the object with the
+// given UID was removed, and drops the rest of what is remembered of it.
+func (s *syncState) markFinalized(key cache.ObjectName, uid types.UID) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.createOutcomeUnknown, uid)
+	delete(s.created, uid)
+	delete(s.records, key)
+	s.finalized[key] = uid
+}
+
+// isFinalized reports whether the cleanup finalizer of the object with the
+// given UID was already removed.
+func (s *syncState) isFinalized(key cache.ObjectName, uid types.UID) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.finalized[key] == uid
 }
 
 // forgetSync makes the next reconcile write to Konnect, keeping the rest.
