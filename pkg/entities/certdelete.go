@@ -52,11 +52,7 @@ func clearCertificateUses(ctx context.Context, c *konnect.Client, cp, id string)
 		return err
 	}
 	for _, s := range services {
-		if s.ClientCertificateID != id {
-			continue
-		}
-		s.ClientCertificateID = ""
-		if err := detachService(ctx, c, cp, s); err != nil {
+		if err := detachService(ctx, c, cp, s, withoutClientCertificate(id)); err != nil {
 			return err
 		}
 	}
@@ -87,22 +83,61 @@ func deleteCACertificate(ctx context.Context, c *konnect.Client, cp, id string) 
 		return errors.Join(err, listErr)
 	}
 	for _, s := range services {
-		if !slices.Contains(s.CACertificates, id) {
-			continue
-		}
-		s.CACertificates = slices.DeleteFunc(s.CACertificates, func(ca string) bool { return ca == id })
-		if err := detachService(ctx, c, cp, s); err != nil {
+		if err := detachService(ctx, c, cp, s, withoutCACertificate(id)); err != nil {
 			return err
 		}
 	}
 	return c.DeleteCACertificate(ctx, cp, id)
 }
 
-// detachService writes a service back as read, less a certificate.
-func detachService(ctx context.Context, c *konnect.Client, cp string, s konnect.Service) error {
-	_, err := c.UpsertService(ctx, cp, s.ID, s)
-	if konnect.IsNotFound(err) {
-		return nil
+// withoutClientCertificate drops client certificate id from a service.
+func withoutClientCertificate(id string) func(*konnect.Service) bool {
+	return func(s *konnect.Service) bool {
+		if s.ClientCertificateID != id {
+			return false
+		}
+		s.ClientCertificateID = ""
+		return true
 	}
-	return err
+}
+
+// withoutCACertificate drops CA certificate id from a service.
+func withoutCACertificate(id string) func(*konnect.Service) bool {
+	return func(s *konnect.Service) bool {
+		if !slices.Contains(s.CACertificates, id) {
+			return false
+		}
+		s.CACertificates = slices.DeleteFunc(s.CACertificates, func(ca string) bool { return ca == id })
+		return true
+	}
+}
+
+// detachAttempts bounds how often a detach is tried on a fresh read.
+const detachAttempts = 3
+
+// detachService writes service s back as read, less a certificate: drop
+// removes it and reports whether s used it. Another detach may rewrite the
+// same service meanwhile (a certificate and a CA certificate deleted
+// together, each writing back what it read): Konnect then refuses the write
+// that names the certificate already gone, and the detach is tried again on
+// a fresh read.
+func detachService(ctx context.Context, c *konnect.Client, cp string, s konnect.Service, drop func(*konnect.Service) bool) error {
+	for attempt := 1; ; attempt++ {
+		if !drop(&s) {
+			return nil
+		}
+		_, err := c.UpsertService(ctx, cp, s.ID, s)
+		switch {
+		case err == nil || konnect.IsNotFound(err):
+			return nil
+		case !konnect.IsInvalidInput(err) || attempt == detachAttempts:
+			return err
+		}
+		if s, err = c.GetService(ctx, cp, s.ID); err != nil {
+			if konnect.IsNotFound(err) {
+				return nil
+			}
+			return err
+		}
+	}
 }
