@@ -224,16 +224,8 @@ func (a *PluginBindingAdapter) FindByUID(ctx context.Context, c *konnect.Client,
 
 // Dependencies implements controller.DependentAdapter.
 func (a *PluginBindingAdapter) Dependencies() []controller.Dependency[kongPluginBinding] {
-	target := func(pick func(*configurationv1alpha1.KongPluginBindingTargets) string) func(kongPluginBinding) []string {
-		return func(pb kongPluginBinding) []string {
-			if pb.Spec.Targets == nil {
-				return nil
-			}
-			if n := pick(pb.Spec.Targets); n != "" {
-				return []string{key(pb.Namespace, n)}
-			}
-			return nil
-		}
+	target := func(kind string) func(kongPluginBinding) []string {
+		return func(pb kongPluginBinding) []string { return targetKeys(pb, kind) }
 	}
 	return []controller.Dependency[kongPluginBinding]{
 		controlPlaneDependency(a.Refs, func(pb kongPluginBinding) []string {
@@ -251,30 +243,10 @@ func (a *PluginBindingAdapter) Dependencies() []controller.Dependency[kongPlugin
 			}
 			return []string{pb.Spec.PluginRef.Name}
 		}},
-		{Name: "service", Source: a.Services, Keys: target(func(t *configurationv1alpha1.KongPluginBindingTargets) string {
-			if t.ServiceRef != nil && t.ServiceRef.Kind == "KongService" {
-				return t.ServiceRef.Name
-			}
-			return ""
-		})},
-		{Name: "route", Source: a.Routes, Keys: target(func(t *configurationv1alpha1.KongPluginBindingTargets) string {
-			if t.RouteRef != nil && t.RouteRef.Kind == "KongRoute" {
-				return t.RouteRef.Name
-			}
-			return ""
-		})},
-		{Name: "consumer", Source: a.Consumers, Keys: target(func(t *configurationv1alpha1.KongPluginBindingTargets) string {
-			if t.ConsumerRef != nil {
-				return t.ConsumerRef.Name
-			}
-			return ""
-		})},
-		{Name: "consumerGroup", Source: a.ConsumerGroups, Keys: target(func(t *configurationv1alpha1.KongPluginBindingTargets) string {
-			if t.ConsumerGroupRef != nil {
-				return t.ConsumerGroupRef.Name
-			}
-			return ""
-		})},
+		{Name: "service", Source: a.Services, Keys: target("KongService")},
+		{Name: "route", Source: a.Routes, Keys: target("KongRoute")},
+		{Name: "consumer", Source: a.Consumers, Keys: target("KongConsumer")},
+		{Name: "consumerGroup", Source: a.ConsumerGroups, Keys: target("KongConsumerGroup")},
 		grantDependency(a.Refs, func(pb kongPluginBinding) []string {
 			pluginNamespace := ""
 			if !isClusterPluginRef(pb) {
@@ -283,6 +255,30 @@ func (a *PluginBindingAdapter) Dependencies() []controller.Dependency[kongPlugin
 			return otherNamespaces(pb.Namespace, pluginNamespace, controlPlaneNamespace(pb.Spec.ControlPlaneRef, pb.Namespace))
 		}),
 	}
+}
+
+// targetKeys returns the key of the object of the given kind (KongService,
+// KongRoute, KongConsumer or KongConsumerGroup) that pb targets, if any.
+func targetKeys(pb kongPluginBinding, kind string) []string {
+	t := pb.Spec.Targets
+	if t == nil {
+		return nil
+	}
+	name := ""
+	switch {
+	case kind == "KongService" && t.ServiceRef != nil && t.ServiceRef.Kind == kind:
+		name = t.ServiceRef.Name
+	case kind == "KongRoute" && t.RouteRef != nil && t.RouteRef.Kind == kind:
+		name = t.RouteRef.Name
+	case kind == "KongConsumer" && t.ConsumerRef != nil:
+		name = t.ConsumerRef.Name
+	case kind == "KongConsumerGroup" && t.ConsumerGroupRef != nil:
+		name = t.ConsumerGroupRef.Name
+	}
+	if name == "" {
+		return nil
+	}
+	return []string{key(pb.Namespace, name)}
 }
 
 // falseMessages joins the messages of the False conditions.

@@ -43,6 +43,18 @@ func entityController[T controller.Entity, D any](d dependencies, adapter contro
 	return controller.NewEntityController(adapter, informer, clients, d.konnect, d.recorder, d.reconcilerOptions(), d.options())
 }
 
+// bindingCleanupController builds the controller of the
+// cleanup-plugin-binding finalizer of one kind that bindings target.
+func bindingCleanupController[T controller.Entity, D any](d dependencies, adapter controller.Adapter[T, D], informer *controller.Informer[T], bindings *controller.Informer[*configurationv1alpha1.KongPluginBinding], clients controller.ClientGetter[T]) (runnable, error) {
+	return entities.NewBindingCleanupController(&entities.BindingCleanupReconciler[T]{
+		Adapter: adapter, Targets: informer, Bindings: bindings, Clients: clients,
+		BindingClients: func(ns string) entities.ObjectWriter[*configurationv1alpha1.KongPluginBinding] {
+			return d.clientset.ConfigurationV1alpha1().KongPluginBindings(ns)
+		},
+		Recorder: d.recorder,
+	}, d.options())
+}
+
 // buildControllers constructs every controller over the informers of f.
 func buildControllers(f *informerFactories, d dependencies) ([]runnable, error) {
 	cs := d.clientset
@@ -109,6 +121,22 @@ func buildControllers(f *informerFactories, d dependencies) ([]runnable, error) 
 	if err != nil {
 		return nil, err
 	}
+	serviceAdapter := &entities.ServiceAdapter{Refs: refs, Certificates: certs.certificates, CACertificates: certs.caCertificates}
+	serviceClients := func(ns string) controller.Client[*configurationv1alpha1.KongService] {
+		return cs.ConfigurationV1alpha1().KongServices(ns)
+	}
+	routeAdapter := &entities.RouteAdapter{Refs: refs, Services: services}
+	routeClients := func(ns string) controller.Client[*configurationv1alpha1.KongRoute] {
+		return cs.ConfigurationV1alpha1().KongRoutes(ns)
+	}
+	consumerGroupAdapter := &entities.ConsumerGroupAdapter{Refs: refs}
+	consumerGroupClients := func(ns string) controller.Client[*configurationv1beta1.KongConsumerGroup] {
+		return cs.ConfigurationV1beta1().KongConsumerGroups(ns)
+	}
+	consumerAdapter := &entities.ConsumerAdapter{Refs: refs, ConsumerGroups: consumerGroups, Credentials: credentials}
+	consumerClients := func(ns string) controller.Client[*configurationv1.KongConsumer] {
+		return cs.ConfigurationV1().KongConsumers(ns)
+	}
 	built := append([]runnable{authController}, credentialRunnables...)
 	add := func(c runnable, err error) error {
 		if err == nil {
@@ -121,22 +149,14 @@ func buildControllers(f *informerFactories, d dependencies) ([]runnable, error) 
 			func(ns string) controller.Client[*konnectv1alpha2.KonnectGatewayControlPlane] {
 				return cs.KonnectV1alpha2().KonnectGatewayControlPlanes(ns)
 			})),
-		add(entityController(d, &entities.ServiceAdapter{Refs: refs, Certificates: certs.certificates, CACertificates: certs.caCertificates}, services,
-			func(ns string) controller.Client[*configurationv1alpha1.KongService] {
-				return cs.ConfigurationV1alpha1().KongServices(ns)
-			})),
-		add(entityController(d, &entities.RouteAdapter{Refs: refs, Services: services}, routes,
-			func(ns string) controller.Client[*configurationv1alpha1.KongRoute] {
-				return cs.ConfigurationV1alpha1().KongRoutes(ns)
-			})),
-		add(entityController(d, &entities.ConsumerGroupAdapter{Refs: refs}, consumerGroups,
-			func(ns string) controller.Client[*configurationv1beta1.KongConsumerGroup] {
-				return cs.ConfigurationV1beta1().KongConsumerGroups(ns)
-			})),
-		add(entityController(d, &entities.ConsumerAdapter{Refs: refs, ConsumerGroups: consumerGroups, Credentials: credentials}, consumers,
-			func(ns string) controller.Client[*configurationv1.KongConsumer] {
-				return cs.ConfigurationV1().KongConsumers(ns)
-			})),
+		add(entityController(d, serviceAdapter, services, serviceClients)),
+		add(bindingCleanupController(d, serviceAdapter, services, bindings, serviceClients)),
+		add(entityController(d, routeAdapter, routes, routeClients)),
+		add(bindingCleanupController(d, routeAdapter, routes, bindings, routeClients)),
+		add(entityController(d, consumerGroupAdapter, consumerGroups, consumerGroupClients)),
+		add(bindingCleanupController(d, consumerGroupAdapter, consumerGroups, bindings, consumerGroupClients)),
+		add(entityController(d, consumerAdapter, consumers, consumerClients)),
+		add(bindingCleanupController(d, consumerAdapter, consumers, bindings, consumerClients)),
 		add(entityController(d, &entities.PluginBindingAdapter{
 			Refs: refs, Plugins: plugins, ClusterPlugins: clusterPlugins,
 			Services: services, Routes: routes, Consumers: consumers, ConsumerGroups: consumerGroups,
