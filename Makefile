@@ -17,6 +17,13 @@ BIN_DIR ?= $(CURDIR)/bin
 TEST_TIMEOUT ?= 20m
 TEST_PARALLEL ?= 4
 export KONNECT_OPERATOR_CACHE := $(CACHE_DIR)
+# Kong's Konnect SDK is served from ../shared/goproxy where that folder is
+# beside the project (machines whose module proxy refuses github.com/Kong/*);
+# elsewhere GOPROXY is left as it is.
+SHARED_GOPROXY := $(abspath $(CURDIR)/../shared/goproxy)
+ifneq ($(wildcard $(SHARED_GOPROXY)),)
+export GOPROXY := file://$(SHARED_GOPROXY),$(shell $(GO) env GOPROXY)
+endif
 
 .PHONY: all
 all: build

@@ -41,8 +41,7 @@ type ReconcilerOptions struct {
 
 // EntityReconciler implements the seed algorithm for one kind.
 type EntityReconciler[T Entity, D any] struct {
-	kind       string
-	adapter    Adapter[T, D]
+	kind       *Kind[T, D]
 	informer   *Informer[T]
 	clients    ClientGetter[T]
 	konnect    ClientSource
@@ -59,13 +58,12 @@ type EntityReconciler[T Entity, D any] struct {
 }
 
 // NewEntityReconciler returns the reconciler of one kind.
-func NewEntityReconciler[T Entity, D any](adapter Adapter[T, D], informer *Informer[T], clients ClientGetter[T], konnectClients ClientSource, recorder record.EventRecorder, opts ReconcilerOptions) *EntityReconciler[T, D] {
+func NewEntityReconciler[T Entity, D any](kind *Kind[T, D], informer *Informer[T], clients ClientGetter[T], konnectClients ClientSource, recorder record.EventRecorder, opts ReconcilerOptions) *EntityReconciler[T, D] {
 	if opts.Clock == nil {
 		opts.Clock = clock.RealClock{}
 	}
 	return &EntityReconciler[T, D]{
-		kind:       adapter.GroupVersionKind().Kind,
-		adapter:    adapter,
+		kind:       kind,
 		informer:   informer,
 		clients:    clients,
 		konnect:    konnectClients,
@@ -91,7 +89,7 @@ func (r *EntityReconciler[T, D]) Reconcile(ctx context.Context, key cache.Object
 	if err != nil {
 		return Result{}, err
 	}
-	if !r.adapter.Managed(cached) {
+	if !r.kind.IsManaged(cached) {
 		return Result{}, nil
 	}
 	obj := cached.DeepCopyObject().(T)
@@ -103,7 +101,7 @@ func (r *EntityReconciler[T, D]) Reconcile(ctx context.Context, key cache.Object
 
 func (r *EntityReconciler[T, D]) sync(ctx context.Context, key cache.ObjectName, cached, obj T) (Result, error) {
 	logger := klog.FromContext(ctx)
-	res, err := r.adapter.Resolve(ctx, obj, ForSync)
+	res, err := r.kind.Resolve(ctx, obj, ForSync)
 	if err != nil {
 		return Result{}, err
 	}
@@ -121,11 +119,11 @@ func (r *EntityReconciler[T, D]) sync(ctx context.Context, key cache.ObjectName,
 	if err := r.ensureFinalizer(ctx, obj); err != nil {
 		return Result{}, err
 	}
-	client, err := r.konnect.Client(res.Placement.Auth.ServerURL, res.Placement.Auth.Token)
+	api, err := r.konnect.API(res.Placement.Auth.ServerURL, res.Placement.Auth.Token)
 	if err != nil {
 		return Result{}, r.failed(ctx, cached, obj, commonv1alpha1.ReasonKonnectAPIOpFailed, err)
 	}
-	desired, err := r.adapter.Desired(ctx, obj, res.Placement)
+	desired, err := r.kind.Desired(ctx, obj, res.Placement)
 	if err != nil {
 		return Result{}, r.failed(ctx, cached, obj, commonv1alpha1.ReasonFailedToCreate, Permanent(err, r.syncPeriod))
 	}
@@ -144,7 +142,7 @@ func (r *EntityReconciler[T, D]) sync(ctx context.Context, key cache.ObjectName,
 	}
 	var created, changed bool
 	if id == "" {
-		if id, created, err = r.create(ctx, client, obj, res.Placement, desired); err != nil {
+		if id, created, err = r.create(ctx, api, obj, res.Placement, desired); err != nil {
 			return Result{}, r.failed(ctx, cached, obj, commonv1alpha1.ReasonFailedToCreate, err)
 		}
 		r.state.rememberCreated(obj.GetUID(), id)
@@ -160,11 +158,11 @@ func (r *EntityReconciler[T, D]) sync(ctx context.Context, key cache.ObjectName,
 			return Result{RequeueAfter: wait}, err
 		}
 		changed = !r.state.isSynced(key, obj.GetUID(), fp)
-		r.metrics.EntityOperation(r.kind, "update")
-		err = r.adapter.Update(ctx, client, obj, res.Placement, id, desired)
+		r.metrics.EntityOperation(r.kind.KindName(), "update")
+		err = r.kind.Update(ctx, api, obj, res.Placement, id, desired)
 		if konnect.IsNotFound(err) {
 			logger.Info("Entity is gone from Konnect; creating it again", "id", id)
-			if id, created, err = r.create(ctx, client, obj, res.Placement, desired); err == nil {
+			if id, created, err = r.create(ctx, api, obj, res.Placement, desired); err == nil {
 				r.state.rememberCreated(obj.GetUID(), id)
 			}
 		}
@@ -172,8 +170,8 @@ func (r *EntityReconciler[T, D]) sync(ctx context.Context, key cache.ObjectName,
 			return Result{}, r.failed(ctx, cached, obj, commonv1alpha1.ReasonFailedToUpdate, err)
 		}
 	}
-	if after, ok := any(r.adapter).(AfterSyncer[T]); ok {
-		if err := after.AfterSync(ctx, client, obj, res.Placement, id, created); err != nil {
+	if r.kind.AfterSync != nil {
+		if err := r.kind.AfterSync(ctx, api, obj, res.Placement, id, created); err != nil {
 			// The entity was written but what follows it was not: whatever
 			// the spec says next, write again.
 			r.state.forgetSync(key)
@@ -191,9 +189,9 @@ func (r *EntityReconciler[T, D]) sync(ctx context.Context, key cache.ObjectName,
 	}
 	switch {
 	case created:
-		r.recorder.Eventf(obj, corev1.EventTypeNormal, EventCreated, "Created %s in Konnect with ID %s", r.kind, id)
+		r.recorder.Eventf(obj, corev1.EventTypeNormal, EventCreated, "Created %s in Konnect with ID %s", r.kind.KindName(), id)
 	case changed:
-		r.recorder.Eventf(obj, corev1.EventTypeNormal, EventUpdated, "Updated %s %s in Konnect", r.kind, id)
+		r.recorder.Eventf(obj, corev1.EventTypeNormal, EventUpdated, "Updated %s %s in Konnect", r.kind.KindName(), id)
 	}
 	return Result{RequeueAfter: r.syncPeriod}, nil
 }
@@ -203,30 +201,28 @@ func (r *EntityReconciler[T, D]) sync(ctx context.Context, key cache.ObjectName,
 // UID before creating when it may exist already, and after a conflict.
 // created is false when an existing entity was taken over instead (by
 // spec.adopt or by its UID tag): it may hold more than was sent.
-func (r *EntityReconciler[T, D]) create(ctx context.Context, client *konnect.Client, obj T, p Placement, desired D) (id string, created bool, err error) {
-	if adopter, ok := any(r.adapter).(Adopter[T, D]); ok {
-		if opts := adopter.AdoptOptions(obj); opts != nil && opts.Konnect != nil {
-			id, err := r.adoptExisting(ctx, client, obj, p, desired, adopter, opts)
-			return id, false, err
-		}
+func (r *EntityReconciler[T, D]) create(ctx context.Context, api konnect.API, obj T, p Placement, desired D) (id string, created bool, err error) {
+	if opts := r.kind.adoptOptions(obj); opts != nil && opts.Konnect != nil {
+		id, err := r.adoptExisting(ctx, api, obj, p, desired, opts)
+		return id, false, err
 	}
 	if r.mayExistAlready(obj) {
-		if id, err := r.adopt(ctx, client, obj, p, desired); id != "" || err != nil {
+		if id, err := r.adopt(ctx, api, obj, p, desired); id != "" || err != nil {
 			return id, false, err
 		}
 	}
-	r.metrics.EntityOperation(r.kind, "create")
-	id, err = r.adapter.Create(ctx, client, obj, p, desired)
+	r.metrics.EntityOperation(r.kind.KindName(), "create")
+	id, err = r.kind.Create(ctx, api, obj, p, desired)
 	switch {
 	case err == nil:
-		if r.borrows(obj) {
+		if r.kind.borrows(obj) {
 			// A borrowed entity is only read, never created.
-			r.recorder.Eventf(obj, corev1.EventTypeNormal, EventBorrowed, "Using %s %s, which exists in Konnect; it is never changed or deleted from here", r.kind, id)
+			r.recorder.Eventf(obj, corev1.EventTypeNormal, EventBorrowed, "Using %s %s, which exists in Konnect; it is never changed or deleted from here", r.kind.KindName(), id)
 			return id, false, nil
 		}
 		return id, true, nil
 	case konnect.IsConflict(err):
-		if found, adoptErr := r.adopt(ctx, client, obj, p, desired); found != "" || adoptErr != nil {
+		if found, adoptErr := r.adopt(ctx, api, obj, p, desired); found != "" || adoptErr != nil {
 			return found, false, adoptErr
 		}
 		// Another entity holds a unique field (a name, a username): only a
@@ -240,20 +236,20 @@ func (r *EntityReconciler[T, D]) create(ctx context.Context, client *konnect.Cli
 
 // adopt finds the entity tagged with obj's UID and writes desired over it,
 // returning its ID, or "" when there is none.
-func (r *EntityReconciler[T, D]) adopt(ctx context.Context, client *konnect.Client, obj T, p Placement, desired D) (string, error) {
-	id, err := r.adapter.FindByUID(ctx, client, obj, p)
+func (r *EntityReconciler[T, D]) adopt(ctx context.Context, api konnect.API, obj T, p Placement, desired D) (string, error) {
+	id, err := r.kind.FindByUID(ctx, api, obj, p)
 	if err != nil || id == "" {
 		return "", err
 	}
-	r.metrics.EntityOperation(r.kind, "update")
-	if err := r.adapter.Update(ctx, client, obj, p, id, desired); err != nil {
+	r.metrics.EntityOperation(r.kind.KindName(), "update")
+	if err := r.kind.Update(ctx, api, obj, p, id, desired); err != nil {
 		if konnect.IsNotFound(err) {
 			return "", nil
 		}
 		return "", err
 	}
 	klog.FromContext(ctx).Info("Found the entity by its UID tag; taking it over", "id", id)
-	r.recorder.Eventf(obj, corev1.EventTypeNormal, EventFound, "Found %s %s in Konnect by its UID tag and took it over", r.kind, id)
+	r.recorder.Eventf(obj, corev1.EventTypeNormal, EventFound, "Found %s %s in Konnect by its UID tag and took it over", r.kind.KindName(), id)
 	return id, nil
 }
 
@@ -285,10 +281,10 @@ func (r *EntityReconciler[T, D]) finalize(ctx context.Context, key cache.ObjectN
 	if wait := obj.GetDeletionTimestamp().Sub(r.clock.Now()); wait > 0 {
 		return Result{RequeueAfter: wait}, nil
 	}
-	if r.borrows(obj) {
+	if r.kind.borrows(obj) {
 		return Result{}, r.release(ctx, key, obj)
 	}
-	res, err := r.adapter.Resolve(ctx, obj, ForDelete)
+	res, err := r.kind.Resolve(ctx, obj, ForDelete)
 	if err != nil {
 		return Result{}, err
 	}
@@ -298,7 +294,7 @@ func (r *EntityReconciler[T, D]) finalize(ctx context.Context, key cache.ObjectN
 			err := fmt.Errorf("cannot delete the entity from Konnect: %s", falseConditionsMessage(obj.GetConditions()))
 			return Result{}, r.failed(ctx, cached, obj, commonv1alpha1.ReasonKonnectAPIOpFailed, err)
 		}
-		client, err := r.konnect.Client(res.Placement.Auth.ServerURL, res.Placement.Auth.Token)
+		api, err := r.konnect.API(res.Placement.Auth.ServerURL, res.Placement.Auth.Token)
 		if err != nil {
 			return Result{}, r.failed(ctx, cached, obj, commonv1alpha1.ReasonKonnectAPIOpFailed, err)
 		}
@@ -308,17 +304,17 @@ func (r *EntityReconciler[T, D]) finalize(ctx context.Context, key cache.ObjectN
 		}
 		if id == "" {
 			// A create may have succeeded without its ID reaching the status.
-			if id, err = r.adapter.FindByUID(ctx, client, obj, res.Placement); err != nil {
+			if id, err = r.kind.FindByUID(ctx, api, obj, res.Placement); err != nil {
 				return Result{}, r.failed(ctx, cached, obj, commonv1alpha1.ReasonKonnectAPIOpFailed, err)
 			}
 		}
 		if id != "" {
-			r.metrics.EntityOperation(r.kind, "delete")
-			err := r.adapter.Delete(ctx, client, obj, res.Placement, id)
+			r.metrics.EntityOperation(r.kind.KindName(), "delete")
+			err := r.kind.Delete(ctx, api, obj, res.Placement, id)
 			if err != nil && !konnect.IsNotFound(err) {
 				return Result{}, r.failed(ctx, cached, obj, commonv1alpha1.ReasonKonnectAPIOpFailed, err)
 			}
-			r.recorder.Eventf(obj, corev1.EventTypeNormal, EventDeleted, "Deleted %s %s from Konnect", r.kind, id)
+			r.recorder.Eventf(obj, corev1.EventTypeNormal, EventDeleted, "Deleted %s %s from Konnect", r.kind.KindName(), id)
 		}
 	}
 	if err := r.removeFinalizers(ctx, obj); err != nil {
@@ -369,7 +365,7 @@ func (r *EntityReconciler[T, D]) applyReferenceConditions(obj T, conditions []me
 		present[c.Type] = true
 		SetCondition(obj, c)
 	}
-	for _, t := range r.adapter.ConditionTypes() {
+	for _, t := range r.kind.Conditions {
 		if !present[t] {
 			RemoveCondition(obj, t)
 		}
@@ -379,7 +375,7 @@ func (r *EntityReconciler[T, D]) applyReferenceConditions(obj T, conditions []me
 func (r *EntityReconciler[T, D]) writeStatus(ctx context.Context, cached, obj T) (bool, error) {
 	written, err := WriteStatus(ctx, r.clients(obj.GetNamespace()), cached, obj)
 	if written {
-		r.metrics.StatusWritten(r.kind)
+		r.metrics.StatusWritten(r.kind.KindName())
 	}
 	return written, err
 }
@@ -393,10 +389,8 @@ func (r *EntityReconciler[T, D]) ensureFinalizer(ctx context.Context, obj T) err
 
 func (r *EntityReconciler[T, D]) removeFinalizers(ctx context.Context, obj T) error {
 	remove := map[string]bool{commonv1alpha1.FinalizerKonnectCleanup: true}
-	if extra, ok := any(r.adapter).(interface{ ExtraFinalizers() []string }); ok {
-		for _, f := range extra.ExtraFinalizers() {
-			remove[f] = true
-		}
+	for _, f := range r.kind.ExtraFinalizers {
+		remove[f] = true
 	}
 	var keep []string
 	for _, f := range obj.GetFinalizers() {

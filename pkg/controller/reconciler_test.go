@@ -24,48 +24,48 @@ import (
 
 type svc = *configurationv1alpha1.KongService
 
-// countingAdapter stands in for a kind's adapter: it counts the Konnect
-// operations the reconciler asks for and answers with fixed IDs.
-type countingAdapter struct {
-	creates, updates, deletes, finds int
-	ready                            bool
+// counts are the Konnect operations a countingKind was asked for.
+type counts struct {
+	creates, updates, deletes, finds, resolves int
+	ready                                      bool
 }
 
-func (a *countingAdapter) GroupVersionKind() schema.GroupVersionKind {
-	return schema.GroupVersionKind{Group: "configuration.konghq.com", Version: "v1alpha1", Kind: "KongService"}
-}
-func (a *countingAdapter) Managed(svc) bool         { return true }
-func (a *countingAdapter) ConditionTypes() []string { return nil }
-func (a *countingAdapter) Resolve(context.Context, svc, Purpose) (Resolution, error) {
-	return Resolution{Ready: a.ready, Placement: Placement{ControlPlaneID: "cp", Auth: Auth{ServerURL: "https://konnect.example", OrgID: "org"}}}, nil
-}
-func (a *countingAdapter) Desired(_ context.Context, s svc, _ Placement) (string, error) {
-	return s.Spec.Host, nil
-}
-func (a *countingAdapter) Create(context.Context, *konnect.Client, svc, Placement, string) (string, error) {
-	a.creates++
-	return "entity-1", nil
-}
-func (a *countingAdapter) Update(context.Context, *konnect.Client, svc, Placement, string, string) error {
-	a.updates++
-	return nil
-}
-func (a *countingAdapter) Delete(context.Context, *konnect.Client, svc, Placement, string) error {
-	a.deletes++
-	return nil
-}
-func (a *countingAdapter) FindByUID(context.Context, *konnect.Client, svc, Placement) (string, error) {
-	a.finds++
-	return "", nil
+// countingKind stands in for a kind: it counts the Konnect operations the
+// reconciler asks for and answers with fixed IDs.
+func countingKind(c *counts) *Kind[svc, string] {
+	return &Kind[svc, string]{
+		GVK: schema.GroupVersionKind{Group: "configuration.konghq.com", Version: "v1alpha1", Kind: "KongService"},
+		Resolve: func(context.Context, svc, Purpose) (Resolution, error) {
+			c.resolves++
+			return Resolution{Ready: c.ready, Placement: Placement{ControlPlaneID: "cp", Auth: Auth{ServerURL: "https://konnect.example", OrgID: "org"}}}, nil
+		},
+		Desired: func(_ context.Context, s svc, _ Placement) (string, error) { return s.Spec.Host, nil },
+		Create: func(context.Context, konnect.API, svc, Placement, string) (string, error) {
+			c.creates++
+			return "entity-1", nil
+		},
+		Update: func(context.Context, konnect.API, svc, Placement, string, string) error {
+			c.updates++
+			return nil
+		},
+		Delete: func(context.Context, konnect.API, svc, Placement, string) error {
+			c.deletes++
+			return nil
+		},
+		FindByUID: func(context.Context, konnect.API, svc, Placement) (string, error) {
+			c.finds++
+			return "", nil
+		},
+	}
 }
 
-type nilClients struct{}
+type noAPI struct{}
 
-func (nilClients) Client(string, string) (*konnect.Client, error) { return nil, nil }
+func (noAPI) API(string, string) (konnect.API, error) { return konnect.API{}, nil }
 
 // reconcilerFixture runs an EntityReconciler over a fake clientset.
 type reconcilerFixture struct {
-	adapter    *countingAdapter
+	counts     *counts
 	reconciler *EntityReconciler[svc, string]
 	client     *fake.Clientset
 	informer   cache.SharedIndexInformer
@@ -78,16 +78,16 @@ func newReconcilerFixture(t *testing.T, objects ...runtime.Object) *reconcilerFi
 	shared := factory.Configuration().V1alpha1().KongServices().Informer()
 	informer := NewInformer[svc](configurationv1alpha1.Resource("kongservices"), map[string]cache.SharedIndexInformer{"": shared})
 	clock := clocktesting.NewFakeClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
-	adapter := &countingAdapter{ready: true}
-	r := NewEntityReconciler[svc, string](adapter, informer,
+	c := &counts{ready: true}
+	r := NewEntityReconciler(countingKind(c), informer,
 		func(ns string) Client[svc] { return client.ConfigurationV1alpha1().KongServices(ns) },
-		nilClients{}, record.NewFakeRecorder(100), ReconcilerOptions{SyncPeriod: time.Minute, Clock: clock})
+		noAPI{}, record.NewFakeRecorder(100), ReconcilerOptions{SyncPeriod: time.Minute, Clock: clock})
 	r.Started(clock.Now().Add(-time.Hour))
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	factory.Start(ctx.Done())
 	factory.WaitForCacheSync(ctx.Done())
-	return &reconcilerFixture{adapter: adapter, reconciler: r, client: client, informer: shared, clock: clock}
+	return &reconcilerFixture{counts: c, reconciler: r, client: client, informer: shared, clock: clock}
 }
 
 // refresh puts the API server's current object into the informer's cache,
@@ -130,8 +130,8 @@ func TestReconcileCreatesOnceWhenTheStatusWriteFails(t *testing.T) {
 	if _, err := f.reconciler.Reconcile(ctx, key); err != nil {
 		t.Fatalf("second reconcile: %v", err)
 	}
-	if f.adapter.creates != 1 {
-		t.Fatalf("the entity was created %d times, want once", f.adapter.creates)
+	if f.counts.creates != 1 {
+		t.Fatalf("the entity was created %d times, want once", f.counts.creates)
 	}
 	got, err := f.client.ConfigurationV1alpha1().KongServices("ns").Get(ctx, "svc", metav1.GetOptions{})
 	if err != nil {
@@ -157,12 +157,12 @@ func TestReconcileDeletesOnceWhenTheCacheLagsBehind(t *testing.T) {
 			t.Fatalf("reconcile %d: %v", attempt+1, err)
 		}
 	}
-	if f.adapter.deletes != 1 {
-		t.Fatalf("the entity was deleted %d times, want once", f.adapter.deletes)
+	if f.counts.deletes != 1 {
+		t.Fatalf("the entity was deleted %d times, want once", f.counts.deletes)
 	}
 	f.refresh(t, "svc")
-	if _, err := f.reconciler.Reconcile(ctx, key); err != nil || f.adapter.deletes != 1 {
-		t.Fatalf("after the cache caught up: err = %v, %d deletes", err, f.adapter.deletes)
+	if _, err := f.reconciler.Reconcile(ctx, key); err != nil || f.counts.deletes != 1 {
+		t.Fatalf("after the cache caught up: err = %v, %d deletes", err, f.counts.deletes)
 	}
 	got, err := f.client.ConfigurationV1alpha1().KongServices("ns").Get(ctx, "svc", metav1.GetOptions{})
 	if err != nil {
@@ -189,16 +189,16 @@ func TestReconcileWaitsForTheSyncPeriod(t *testing.T) {
 	if err != nil || result.RequeueAfter != 40*time.Second {
 		t.Fatalf("inside the period: result %+v, err %v; want a requeue for the remaining 40s", result, err)
 	}
-	if f.adapter.updates != 0 || len(f.client.Actions()) != actions {
-		t.Fatalf("inside the period the reconciler wrote: %d updates, %d API actions", f.adapter.updates, len(f.client.Actions())-actions)
+	if f.counts.updates != 0 || len(f.client.Actions()) != actions {
+		t.Fatalf("inside the period the reconciler wrote: %d updates, %d API actions", f.counts.updates, len(f.client.Actions())-actions)
 	}
 
 	f.clock.Step(40 * time.Second)
 	if _, err := f.reconciler.Reconcile(ctx, key); err != nil {
 		t.Fatal(err)
 	}
-	if f.adapter.updates != 1 {
-		t.Fatalf("after the period: %d updates, want 1", f.adapter.updates)
+	if f.counts.updates != 1 {
+		t.Fatalf("after the period: %d updates, want 1", f.counts.updates)
 	}
 	if len(f.client.Actions()) != actions {
 		t.Fatalf("an unchanged status was written again")
@@ -207,13 +207,13 @@ func TestReconcileWaitsForTheSyncPeriod(t *testing.T) {
 
 func TestReconcileWithUnreadyReferencesMakesNoKonnectCall(t *testing.T) {
 	f := newReconcilerFixture(t, newService("svc"))
-	f.adapter.ready = false
+	f.counts.ready = false
 	_, ctx := ktesting.NewTestContext(t)
 	if _, err := f.reconciler.Reconcile(ctx, cache.NewObjectName("ns", "svc")); err != nil {
 		t.Fatal(err)
 	}
-	if f.adapter.creates+f.adapter.updates+f.adapter.finds != 0 {
-		t.Fatalf("Konnect operations with broken references: %+v", f.adapter)
+	if f.counts.creates+f.counts.updates+f.counts.finds != 0 {
+		t.Fatalf("Konnect operations with broken references: %+v", f.counts)
 	}
 	got, err := f.client.ConfigurationV1alpha1().KongServices("ns").Get(ctx, "svc", metav1.GetOptions{})
 	if err != nil {

@@ -19,19 +19,13 @@ const (
 	EventReleased             = "Released"
 )
 
-// borrows reports whether obj's entity is borrowed (see Borrower).
-func (r *EntityReconciler[T, D]) borrows(obj T) bool {
-	b, ok := any(r.adapter).(Borrower[T])
-	return ok && b.Borrows(obj)
-}
-
 // release finishes the deletion of an object whose entity is borrowed: no
 // Konnect call, only the finalizers go, once no object that created
 // entities inside it is left. The referrers' own changes enqueue the object
 // again (see NewEntityController).
 func (r *EntityReconciler[T, D]) release(ctx context.Context, key cache.ObjectName, obj T) error {
 	var waiting []string
-	for _, dependency := range any(r.adapter).(Borrower[T]).HeldBy() {
+	for _, dependency := range r.kind.HeldBy {
 		found, err := r.informer.Referrers(key.String(), dependency)
 		if err != nil {
 			return err
@@ -45,13 +39,13 @@ func (r *EntityReconciler[T, D]) release(ctx context.Context, key cache.ObjectNa
 	if len(waiting) > 0 {
 		slices.Sort(waiting)
 		r.recorder.Eventf(obj, corev1.EventTypeNormal, EventWaitingForDependents,
-			"Kept until these objects have deleted their entities from the %s in Konnect: %s", r.kind, strings.Join(waiting, ", "))
+			"Kept until these objects have deleted their entities from the %s in Konnect: %s", r.kind.KindName(), strings.Join(waiting, ", "))
 		return nil
 	}
 	if err := r.removeFinalizers(ctx, obj); err != nil {
 		return err
 	}
-	r.recorder.Eventf(obj, corev1.EventTypeNormal, EventReleased, "Released %s %s; it stays in Konnect", r.kind, obj.KonnectStatus(false).GetKonnectID())
+	r.recorder.Eventf(obj, corev1.EventTypeNormal, EventReleased, "Released %s %s; it stays in Konnect", r.kind.KindName(), obj.KonnectStatus(false).GetKonnectID())
 	r.state.forget(key)
 	return nil
 }

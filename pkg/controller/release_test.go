@@ -1,7 +1,6 @@
 package controller
 
 import (
-	"context"
 	"testing"
 	"time"
 
@@ -14,27 +13,7 @@ import (
 
 	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
 	configurationv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/configuration/v1alpha1"
-	"github.com/konnect-operator/konnect-operator/pkg/konnect"
 )
-
-// borrowingAdapter is a countingAdapter whose objects borrow their entity.
-type borrowingAdapter struct {
-	*countingAdapter
-	deletes, resolves int
-}
-
-func (a *borrowingAdapter) Resolve(ctx context.Context, s svc, p Purpose) (Resolution, error) {
-	a.resolves++
-	return a.countingAdapter.Resolve(ctx, s, p)
-}
-
-func (a *borrowingAdapter) Delete(context.Context, *konnect.Client, svc, Placement, string) error {
-	a.deletes++
-	return nil
-}
-
-func (a *borrowingAdapter) Borrows(svc) bool { return true }
-func (a *borrowingAdapter) HeldBy() []string { return []string{"controlPlane"} }
 
 func TestDeletingABorrowingObjectLeavesItsEntityInKonnect(t *testing.T) {
 	deleting := newService("mirror")
@@ -43,15 +22,15 @@ func TestDeletingABorrowingObjectLeavesItsEntityInKonnect(t *testing.T) {
 	deleting.Status.Konnect = &commonv1alpha1.KonnectEntityStatusWithControlPlaneAndCertificateAndCACertificatesRefs{}
 	deleting.Status.Konnect.ID = "borrowed"
 	f := newReconcilerFixture(t, deleting)
-	adapter := &borrowingAdapter{countingAdapter: f.adapter}
-	f.reconciler.adapter = adapter
+	f.reconciler.kind.Borrows = func(svc) bool { return true }
+	f.reconciler.kind.HeldBy = []string{"controlPlane"}
 
 	_, ctx := ktesting.NewTestContext(t)
 	if _, err := f.reconciler.Reconcile(ctx, cache.NewObjectName("ns", "mirror")); err != nil {
 		t.Fatal(err)
 	}
-	if adapter.deletes+adapter.finds+adapter.resolves != 0 {
-		t.Fatalf("deleting a borrowing object resolved %d times, looked up %d and deleted %d entities", adapter.resolves, adapter.finds, adapter.deletes)
+	if c := f.counts; c.deletes+c.finds+c.resolves != 0 {
+		t.Fatalf("deleting a borrowing object resolved %d times, looked up %d and deleted %d entities", c.resolves, c.finds, c.deletes)
 	}
 	got, err := f.client.ConfigurationV1alpha1().KongServices("ns").Get(ctx, "mirror", metav1.GetOptions{})
 	if err != nil && !apierrors.IsNotFound(err) {
@@ -83,7 +62,7 @@ func TestALostStatusWriteIsFollowedByAnotherSync(t *testing.T) {
 	if _, err := f.reconciler.Reconcile(ctx, key); err != nil {
 		t.Fatalf("second reconcile: %v", err)
 	}
-	if f.adapter.creates != 1 || f.adapter.updates != 1 {
-		t.Fatalf("%d creates and %d updates, want one of each", f.adapter.creates, f.adapter.updates)
+	if f.counts.creates != 1 || f.counts.updates != 1 {
+		t.Fatalf("%d creates and %d updates, want one of each", f.counts.creates, f.counts.updates)
 	}
 }

@@ -40,7 +40,7 @@ const indexControlPlanesByAuthConfig = "byAuthConfig"
 type AuthConfigReconciler struct {
 	Refs       *Refs
 	Clients    controller.ClientGetter[authConfig]
-	Konnect    controller.ClientSource
+	Konnect    OrganizationSource
 	Recorder   record.EventRecorder
 	SyncPeriod time.Duration
 	Clock      clock.PassiveClock
@@ -48,6 +48,12 @@ type AuthConfigReconciler struct {
 
 	mu      sync.Mutex
 	checked map[cache.ObjectName]tokenCheck
+}
+
+// OrganizationSource asks Konnect whose token it is (GET
+// /v3/organizations/me), which also proves the token valid.
+type OrganizationSource interface {
+	Organization(ctx context.Context, serverURL, token string) (konnect.Organization, error)
 }
 
 // tokenCheck remembers the last successful validation: what was validated
@@ -194,13 +200,13 @@ func (r *AuthConfigReconciler) validate(ctx context.Context, k cache.ObjectName,
 	if wait := r.untilNextCheck(k, fp, now); wait > 0 && controller.IsConditionTrue(obj.Status.Conditions, commonv1alpha1.ConditionAPIAuthValid) {
 		return controller.Result{RequeueAfter: wait}, nil
 	}
-	client, err := r.Konnect.Client(serverURL, token)
+	org, err := r.Konnect.Organization(ctx, serverURL, token)
 	if err != nil {
-		r.invalid(obj, obj.Status.OrganizationID, err.Error())
-		return controller.Result{}, controller.Permanent(err, 0)
-	}
-	org, err := client.Me(ctx)
-	if err != nil {
+		if refused := (*konnect.InvalidInputError)(nil); errors.As(err, &refused) && refused.StatusCode == 0 {
+			// Refused before anything was sent: only a change can fix it.
+			r.invalid(obj, obj.Status.OrganizationID, err.Error())
+			return controller.Result{}, controller.Permanent(err, 0)
+		}
 		if delay, limited := konnect.IsRateLimited(err); limited {
 			return controller.Result{}, &controller.RateLimitedError{Delay: delay, Err: err}
 		}

@@ -8,7 +8,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/record"
 
@@ -27,11 +26,11 @@ const ReasonPluginBindingDeleted = "PluginBindingDeleted"
 // the user's as well as the managed ones, and lets the object go once they
 // are gone.
 type BindingCleanupReconciler[T controller.Entity] struct {
-	// Adapter is the entity adapter of T: it names the kind and tells
-	// whether an object is Konnect-bound.
-	Adapter interface {
-		GroupVersionKind() schema.GroupVersionKind
-		Managed(obj T) bool
+	// Kind is the description of T: it names the kind and tells whether an
+	// object is Konnect-bound.
+	Kind interface {
+		KindName() string
+		IsManaged(obj T) bool
 	}
 	Targets        *controller.Informer[T]
 	Bindings       *controller.Informer[kongPluginBinding]
@@ -68,7 +67,7 @@ func NewBindingCleanupController[T controller.Entity](r *BindingCleanupReconcile
 	return c, nil
 }
 
-func (r *BindingCleanupReconciler[T]) kind() string { return r.Adapter.GroupVersionKind().Kind }
+func (r *BindingCleanupReconciler[T]) kind() string { return r.Kind.KindName() }
 
 func (r *BindingCleanupReconciler[T]) index() string { return "bindingsTargeting" + r.kind() }
 
@@ -88,7 +87,7 @@ func (r *BindingCleanupReconciler[T]) Reconcile(ctx context.Context, k cache.Obj
 	}
 	client := r.Clients(k.Namespace)
 	if !isBeingDeleted(obj) {
-		targeted := len(bindings) > 0 && r.Adapter.Managed(obj)
+		targeted := len(bindings) > 0 && r.Kind.IsManaged(obj)
 		return controller.Result{}, controller.SetFinalizer(ctx, client, obj, commonv1alpha1.FinalizerCleanupPluginBinding, targeted)
 	}
 	if !slices.Contains(obj.GetFinalizers(), commonv1alpha1.FinalizerCleanupPluginBinding) {

@@ -9,9 +9,12 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/url"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/Kong/sdk-konnect-go/models/operations"
 
 	"github.com/konnect-operator/konnect-operator/generated/konnectapi"
 )
@@ -55,10 +58,10 @@ func NewClientFactory(opts Options) *ClientFactory {
 func (f *ClientFactory) Client(serverURL, token string) (*Client, error) {
 	normalized, err := NormalizeServerURL(serverURL)
 	if err != nil {
-		return nil, err
+		return nil, &InvalidInputError{Operation: "connect", Message: err.Error()}
 	}
 	if token == "" {
-		return nil, fmt.Errorf("konnect client for %s: token is empty", normalized)
+		return nil, &InvalidInputError{Operation: "connect", Message: "the token for " + normalized + " is empty"}
 	}
 	key := clientKey{serverURL: normalized, tokenHash: hashToken(token)}
 	f.mu.Lock()
@@ -72,6 +75,16 @@ func (f *ClientFactory) Client(serverURL, token string) (*Client, error) {
 	}
 	f.clients[key] = c
 	return c, nil
+}
+
+// API returns Konnect's API through the cached client for (serverURL,
+// token); see Client.
+func (f *ClientFactory) API(serverURL, token string) (API, error) {
+	c, err := f.Client(serverURL, token)
+	if err != nil {
+		return API{}, err
+	}
+	return c.API(), nil
 }
 
 // Forget drops the cached client for (serverURL, token) and closes its idle
@@ -112,12 +125,18 @@ func (f *ClientFactory) newClient(serverURL, token string, key clientKey) (*Clie
 	}
 	// Until Me tells whose token this is, the token gets a limiter of its own.
 	c.limiter.Store(f.limiters.get("token:" + key.serverURL + "/" + key.tokenHash))
-	api, err := konnectapi.NewClient(serverURL,
-		konnectapi.WithHTTPClient(&doer{client: c, token: token, userAgent: f.opts.UserAgent, metrics: f.opts.Metrics}))
+	server, err := url.Parse(serverURL)
+	if err != nil {
+		return nil, fmt.Errorf("konnect client for %s: %w", serverURL, err)
+	}
+	do := &doer{client: c, server: server, token: token, userAgent: f.opts.UserAgent, metrics: f.opts.Metrics}
+	api, err := konnectapi.NewClient(serverURL, konnectapi.WithHTTPClient(do))
 	if err != nil {
 		return nil, fmt.Errorf("konnect client for %s: %w", serverURL, err)
 	}
 	c.api = api
+	c.sdk = newAPI(serverURL, do)
+	c.sdk.Legacy = c
 	return c, nil
 }
 
@@ -147,11 +166,16 @@ type Client struct {
 	factory    *ClientFactory
 	httpClient *http.Client
 	api        *konnectapi.Client
+	sdk        API
 	limiter    atomic.Pointer[limiter]
 	orgID      atomic.Pointer[string]
 	// pageSize is the page size of core-entity lists (tests make it small).
 	pageSize int
 }
+
+// API is Konnect through Kong's SDK, with this client's token, rate limiter
+// and metrics.
+func (c *Client) API() API { return c.sdk }
 
 // ServerURL is the normalised server URL this client talks to.
 func (c *Client) ServerURL() string { return c.serverURL }
@@ -175,18 +199,18 @@ type Organization struct {
 // which also proves the token valid. From then on the client shares the rate
 // limiter of that organisation with every other client of it.
 func (c *Client) Me(ctx context.Context) (Organization, error) {
-	op := operation{verb: "get", entity: "organization"}
-	var me konnectapi.MeOrganization
-	err := c.exchange(ctx, op, &me, func(ctx context.Context) (*http.Response, error) {
-		return c.api.GetOrganizationsMe(ctx)
+	op := Operation{Verb: "get", Entity: "organization"}
+	res, err := Call(ctx, op, func(ctx context.Context) (*operations.GetOrganizationsMeResponse, error) {
+		return c.sdk.Me.GetOrganizationsMe(ctx)
 	})
 	if err != nil {
 		return Organization{}, err
 	}
-	if me.Id == nil {
-		return Organization{}, fmt.Errorf("%s: answer has no organisation id", op)
+	me := res.MeOrganization
+	if me == nil || me.ID == nil || *me.ID == "" {
+		return Organization{}, &TransientError{Operation: op.String(), StatusCode: res.StatusCode, Message: "answer has no organisation id"}
 	}
-	org := Organization{ID: me.Id.String()}
+	org := Organization{ID: *me.ID}
 	if me.Name != nil {
 		org.Name = *me.Name
 	}
@@ -196,11 +220,22 @@ func (c *Client) Me(ctx context.Context) (Organization, error) {
 	return org, nil
 }
 
+// Organization asks Konnect whose token this is, through the cached client
+// for (serverURL, token); see Client.Me.
+func (f *ClientFactory) Organization(ctx context.Context, serverURL, token string) (Organization, error) {
+	c, err := f.Client(serverURL, token)
+	if err != nil {
+		return Organization{}, err
+	}
+	return c.Me(ctx)
+}
+
 // doer is the generated client's HTTP layer: it waits for the rate limiter,
 // authenticates, sends, records metrics and feeds the answer's rate-limit
 // headers back to the limiter.
 type doer struct {
 	client    *Client
+	server    *url.URL
 	token     string
 	userAgent string
 	metrics   *Metrics
@@ -215,6 +250,7 @@ func (d *doer) Do(req *http.Request) (*http.Response, error) {
 	if err != nil {
 		return nil, err
 	}
+	keepOnServer(req, d.server)
 	req.Header.Set("Authorization", "Bearer "+d.token)
 	req.Header.Set("User-Agent", d.userAgent)
 	req.Header.Set("Accept", "application/json, application/problem+json")

@@ -40,14 +40,15 @@ func (d dependencies) reconcilerOptions() controller.ReconcilerOptions {
 
 // entityController builds the controller of one Konnect entity kind.
 func entityController[T controller.Entity, D any](d dependencies, adapter controller.DependentAdapter[T, D], informer *controller.Informer[T], clients controller.ClientGetter[T]) (runnable, error) {
-	return controller.NewEntityController(adapter, informer, clients, d.konnect, d.recorder, d.reconcilerOptions(), d.options())
+	return controller.NewEntityController(controller.FromAdapter(adapter), informer, clients, d.konnect, d.recorder, d.reconcilerOptions(), d.options())
 }
 
 // bindingCleanupController builds the controller of the
 // cleanup-plugin-binding finalizer of one kind that bindings target.
-func bindingCleanupController[T controller.Entity, D any](d dependencies, adapter controller.Adapter[T, D], informer *controller.Informer[T], bindings *controller.Informer[*configurationv1alpha1.KongPluginBinding], clients controller.ClientGetter[T]) (runnable, error) {
+func bindingCleanupController[T controller.Entity, D any](d dependencies, adapter controller.DependentAdapter[T, D], informer *controller.Informer[T], bindings *controller.Informer[*configurationv1alpha1.KongPluginBinding], clients controller.ClientGetter[T]) (runnable, error) {
+	kind := controller.FromAdapter(adapter)
 	return entities.NewBindingCleanupController(&entities.BindingCleanupReconciler[T]{
-		Adapter: adapter, Targets: informer, Bindings: bindings, Clients: clients,
+		Kind: &kind, Targets: informer, Bindings: bindings, Clients: clients,
 		BindingClients: func(ns string) entities.ObjectWriter[*configurationv1alpha1.KongPluginBinding] {
 			return d.clientset.ConfigurationV1alpha1().KongPluginBindings(ns)
 		},

@@ -3,57 +3,11 @@ package controller
 import (
 	"context"
 
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
+	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
 	"github.com/konnect-operator/konnect-operator/pkg/konnect"
 )
-
-// Auth is what a Konnect call needs from a KonnectAPIAuthConfiguration.
-// Token must never be logged.
-type Auth struct {
-	ServerURL string
-	Token     string
-	OrgID     string
-}
-
-// Placement says where an entity lives in Konnect.
-type Placement struct {
-	Auth Auth
-	// ControlPlaneID is the Konnect ID of the entity's control plane; empty
-	// for a control plane itself.
-	ControlPlaneID string
-}
-
-// Purpose says why references are resolved.
-type Purpose int
-
-const (
-	// ForSync resolves references to create or update the entity: every
-	// reference must exist, not be deleting, be Programmed and be permitted.
-	ForSync Purpose = iota
-	// ForDelete resolves only what a delete call needs (the control plane,
-	// the parent's Konnect ID and the credentials), from objects that may
-	// themselves be deleting. Grants are not enforced.
-	ForDelete
-)
-
-// Resolution is the outcome of resolving an object's references.
-type Resolution struct {
-	// Placement is where the entity lives, when Ready.
-	Placement Placement
-	// Ready is true when every reference is usable and Konnect may be
-	// called.
-	Ready bool
-	// Gone is true, for ForDelete, when the object that held the entity in
-	// Konnect (its control plane or its parent) no longer exists, so
-	// Konnect has already deleted the entity with it.
-	Gone bool
-	// Conditions are the reference conditions (True or False) to set on the
-	// object. Condition types of Adapter.ConditionTypes that are missing are
-	// removed from the status.
-	Conditions []metav1.Condition
-}
 
 // Adapter is what differs per kind: which references it has, how its spec
 // becomes a Konnect entity, and which Konnect calls create, update, delete
@@ -91,11 +45,6 @@ type AfterSyncer[T Entity] interface {
 	AfterSync(ctx context.Context, c *konnect.Client, obj T, p Placement, id string, created bool) error
 }
 
-// ClientSource hands out Konnect clients, one per server URL and token.
-type ClientSource interface {
-	Client(serverURL, token string) (*konnect.Client, error)
-}
-
 // Borrower is implemented by adapters whose objects may stand for a Konnect
 // entity that the operator reads but does not own, such as a mirrored
 // control plane. Deleting a borrowing object never deletes its entity. As
@@ -110,4 +59,74 @@ type Borrower[T Entity] interface {
 	Borrows(obj T) bool
 	// HeldBy names the dependencies whose objects keep a borrowing object.
 	HeldBy() []string
+}
+
+// Adopter is implemented by the adapters of kinds with spec.adopt.
+type Adopter[T Entity, D any] interface {
+	AdoptOptions(obj T) *commonv1alpha1.AdoptOptions
+	Fetch(ctx context.Context, c *konnect.Client, obj T, p Placement, id string) (actual D, uid string, err error)
+	Differences(desired, actual D) []string
+}
+
+// AdoptPrecondition is implemented by adopters whose entities can only be
+// adopted when some fields already agree with the spec.
+type AdoptPrecondition[D any] interface {
+	Incompatibilities(desired, actual D) []string
+}
+
+// DependentAdapter is an Adapter that also says which other objects its
+// kind refers to.
+type DependentAdapter[T Entity, D any] interface {
+	Adapter[T, D]
+	Dependencies() []Dependency[T]
+}
+
+// FromAdapter describes as a Kind a kind whose adapter still calls Konnect
+// through the generated client (API.Legacy). It goes once every kind is
+// described directly.
+func FromAdapter[T Entity, D any](a DependentAdapter[T, D]) Kind[T, D] {
+	k := Kind[T, D]{
+		GVK:        a.GroupVersionKind(),
+		Conditions: a.ConditionTypes(),
+		Resolve:    a.Resolve,
+		Desired:    a.Desired,
+		Create: func(ctx context.Context, api konnect.API, obj T, p Placement, desired D) (string, error) {
+			return a.Create(ctx, api.Legacy, obj, p, desired)
+		},
+		Update: func(ctx context.Context, api konnect.API, obj T, p Placement, id string, desired D) error {
+			return a.Update(ctx, api.Legacy, obj, p, id, desired)
+		},
+		Delete: func(ctx context.Context, api konnect.API, obj T, p Placement, id string) error {
+			return a.Delete(ctx, api.Legacy, obj, p, id)
+		},
+		FindByUID: func(ctx context.Context, api konnect.API, obj T, p Placement) (string, error) {
+			return a.FindByUID(ctx, api.Legacy, obj, p)
+		},
+		Dependencies: a.Dependencies(),
+		Managed:      a.Managed,
+	}
+	if after, ok := any(a).(AfterSyncer[T]); ok {
+		k.AfterSync = func(ctx context.Context, api konnect.API, obj T, p Placement, id string, created bool) error {
+			return after.AfterSync(ctx, api.Legacy, obj, p, id, created)
+		}
+	}
+	if b, ok := any(a).(Borrower[T]); ok {
+		k.Borrows, k.HeldBy = b.Borrows, b.HeldBy()
+	}
+	if extra, ok := any(a).(interface{ ExtraFinalizers() []string }); ok {
+		k.ExtraFinalizers = extra.ExtraFinalizers()
+	}
+	if adopter, ok := any(a).(Adopter[T, D]); ok {
+		k.Adopt = &Adoption[T, D]{
+			Options: adopter.AdoptOptions,
+			Fetch: func(ctx context.Context, api konnect.API, obj T, p Placement, id string) (D, string, error) {
+				return adopter.Fetch(ctx, api.Legacy, obj, p, id)
+			},
+			Differences: adopter.Differences,
+		}
+		if pre, ok := any(a).(AdoptPrecondition[D]); ok {
+			k.Adopt.Incompatibilities = pre.Incompatibilities
+		}
+	}
+	return k
 }

@@ -1,0 +1,104 @@
+package controller
+
+import (
+	"context"
+
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
+	"github.com/konnect-operator/konnect-operator/pkg/konnect"
+)
+
+// Kind describes one kind of object that stands for one Konnect entity:
+// everything the generic loop (EntityReconciler) needs that differs between
+// kinds. E is the entity the object asks for: the body sent to Konnect, or a
+// struct of everything that decides the kind's Konnect calls (its
+// fingerprint decides when the entity is written again).
+//
+// The fields up to Dependencies are required. Every optional behaviour is a
+// field that is nil (or empty) when the kind does not have it.
+type Kind[T Entity, E any] struct {
+	// GVK is T's GroupVersionKind, for identity tags and Events.
+	GVK schema.GroupVersionKind
+	// Conditions are the reference conditions Resolve may set; those it
+	// does not return are removed from the status.
+	Conditions []string
+	// Resolve checks obj's references through listers and says where the
+	// entity lives. It may record references' Konnect IDs in obj's status
+	// (obj is a copy).
+	Resolve func(ctx context.Context, obj T, purpose Purpose) (Resolution, error)
+	// Desired returns the entity obj asks for.
+	Desired func(ctx context.Context, obj T, p Placement) (E, error)
+	// Create creates the entity and returns its Konnect ID. It may record
+	// what Konnect answered in obj's status (obj is a copy).
+	Create func(ctx context.Context, api konnect.API, obj T, p Placement, desired E) (string, error)
+	// Update writes desired over the entity with the given ID. It answers a
+	// konnect.NotFoundError when the entity no longer exists and cannot be
+	// upserted, so that the loop creates it again.
+	Update func(ctx context.Context, api konnect.API, obj T, p Placement, id string, desired E) error
+	// Delete deletes the entity with the given ID; a konnect.NotFoundError
+	// counts as done.
+	Delete func(ctx context.Context, api konnect.API, obj T, p Placement, id string) error
+	// FindByUID returns the ID of the entity tagged (or labelled) with obj's
+	// UID, or "" when there is none: how an entity whose ID never reached the
+	// status is found again instead of created twice.
+	FindByUID func(ctx context.Context, api konnect.API, obj T, p Placement) (string, error)
+	// Dependencies are the other objects obj refers to: their changes
+	// reconcile obj again.
+	Dependencies []Dependency[T]
+
+	// Managed reports whether the operator reconciles obj at all (objects
+	// bound to an in-cluster control plane are not). Nil: every object.
+	Managed func(obj T) bool
+	// Adopt, when set, lets spec.adopt take over an existing entity.
+	Adopt *Adoption[T, E]
+	// AfterSync, when set, runs after every successful create or update,
+	// for what follows the entity (a group's memberships).
+	AfterSync func(ctx context.Context, api konnect.API, obj T, p Placement, id string, created bool) error
+	// Borrows, when set, reports whether obj stands for an entity that the
+	// operator reads but does not own (a mirrored control plane): creating it
+	// only reads it, and deleting obj never deletes it. As the entity stays,
+	// Konnect does not delete what other objects created inside it either:
+	// while being deleted, a borrowing object is kept until no object that
+	// refers to it through one of the HeldBy dependencies (Dependency.Name,
+	// registered by other controllers with this kind's informer as Source)
+	// still holds the cleanup finalizer.
+	Borrows func(obj T) bool
+	HeldBy  []string
+	// ExtraFinalizers are removed together with the cleanup finalizer once
+	// the entity is deleted.
+	ExtraFinalizers []string
+}
+
+// Adoption is how a kind with spec.adopt takes over an existing entity
+// instead of creating one: overwriting it with the spec (override) or
+// verifying that it already equals the spec (match).
+type Adoption[T Entity, E any] struct {
+	// Options returns obj's spec.adopt, or nil.
+	Options func(obj T) *commonv1alpha1.AdoptOptions
+	// Fetch reads the entity to adopt. uid is the value of its k8s-uid tag
+	// (or label), "" when it has none.
+	Fetch func(ctx context.Context, api konnect.API, obj T, p Placement, id string) (actual E, uid string, err error)
+	// Differences names, by their Konnect field names, the fields compared
+	// in match mode in which actual differs from desired.
+	Differences func(desired, actual E) []string
+	// Incompatibilities, when set, names the fields that must already agree
+	// in either mode, because overwriting them would move the entity
+	// elsewhere (a route must already lead to the service its object names).
+	Incompatibilities func(desired, actual E) []string
+}
+
+// KindName is the kind's name, as Events and metrics show it.
+func (k *Kind[T, E]) KindName() string { return k.GVK.Kind }
+
+// IsManaged reports whether the operator reconciles obj.
+func (k *Kind[T, E]) IsManaged(obj T) bool { return k.Managed == nil || k.Managed(obj) }
+
+func (k *Kind[T, E]) borrows(obj T) bool { return k.Borrows != nil && k.Borrows(obj) }
+
+func (k *Kind[T, E]) adoptOptions(obj T) *commonv1alpha1.AdoptOptions {
+	if k.Adopt == nil {
+		return nil
+	}
+	return k.Adopt.Options(obj)
+}

@@ -1,0 +1,63 @@
+package controller
+
+import (
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/konnect-operator/konnect-operator/pkg/konnect"
+)
+
+// Auth is what a Konnect call needs from a KonnectAPIAuthConfiguration.
+// Token must never be logged.
+type Auth struct {
+	ServerURL string
+	Token     string
+	OrgID     string
+}
+
+// Placement says where an entity lives in Konnect.
+type Placement struct {
+	Auth Auth
+	// ControlPlaneID is the Konnect ID of the entity's control plane; empty
+	// for a control plane itself.
+	ControlPlaneID string
+	// ParentID is the Konnect ID of the entity the entity belongs to: a
+	// route's service, a target's upstream, an SNI's certificate, a
+	// credential's consumer, a key's key set. Empty when there is none.
+	ParentID string
+}
+
+// Purpose says why references are resolved.
+type Purpose int
+
+const (
+	// ForSync resolves references to create or update the entity: every
+	// reference must exist, not be deleting, be Programmed and be permitted.
+	ForSync Purpose = iota
+	// ForDelete resolves only what a delete call needs (the control plane,
+	// the parent's Konnect ID and the credentials), from objects that may
+	// themselves be deleting. Grants are not enforced.
+	ForDelete
+)
+
+// Resolution is the outcome of resolving an object's references.
+type Resolution struct {
+	// Placement is where the entity lives, when Ready.
+	Placement Placement
+	// Ready is true when every reference is usable and Konnect may be
+	// called.
+	Ready bool
+	// Gone is true, for ForDelete, when the object that held the entity in
+	// Konnect (its control plane or its parent) no longer exists, so
+	// Konnect has already deleted the entity with it.
+	Gone bool
+	// Conditions are the reference conditions (True or False) to set on the
+	// object. Condition types of Adapter.ConditionTypes that are missing are
+	// removed from the status.
+	Conditions []metav1.Condition
+}
+
+// ClientSource hands out Konnect's API, one client per server URL and
+// token, reused.
+type ClientSource interface {
+	API(serverURL, token string) (konnect.API, error)
+}

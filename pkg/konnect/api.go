@@ -1,0 +1,100 @@
+package konnect
+
+import (
+	"net/http"
+	"net/url"
+	"strings"
+
+	sdkkonnectgo "github.com/Kong/sdk-konnect-go"
+)
+
+// API is Konnect as the operator uses it: one interface of Kong's SDK per
+// collection. Code that calls Konnect takes an API and uses the one field it
+// needs, so that a test fills in only that field with a fake.
+type API struct {
+	Me                 sdkkonnectgo.MeSDK
+	ControlPlanes      sdkkonnectgo.ControlPlanesSDK
+	ControlPlaneGroups sdkkonnectgo.ControlPlaneGroupsSDK
+	Services           sdkkonnectgo.ServicesSDK
+	Routes             sdkkonnectgo.RoutesSDK
+	Consumers          sdkkonnectgo.ConsumersSDK
+	ConsumerGroups     sdkkonnectgo.ConsumerGroupsSDK
+	Plugins            sdkkonnectgo.PluginsSDK
+	Upstreams          sdkkonnectgo.UpstreamsSDK
+	Targets            sdkkonnectgo.TargetsSDK
+	Certificates       sdkkonnectgo.CertificatesSDK
+	CACertificates     sdkkonnectgo.CACertificatesSDK
+	SNIs               sdkkonnectgo.SNIsSDK
+	Keys               sdkkonnectgo.KeysSDK
+	KeySets            sdkkonnectgo.KeySetsSDK
+	Vaults             sdkkonnectgo.VaultsSDK
+	BasicAuths         sdkkonnectgo.BasicAuthCredentialsSDK
+	APIKeys            sdkkonnectgo.APIKeysSDK
+	ACLs               sdkkonnectgo.ACLsSDK
+	JWTs               sdkkonnectgo.JWTsSDK
+	HMACAuths          sdkkonnectgo.HMACAuthCredentialsSDK
+	DPCertificates     sdkkonnectgo.DPCertificatesSDK
+	CloudGateways      sdkkonnectgo.CloudGatewaysSDK
+
+	// Legacy is the client of the generated API, for the kinds not yet
+	// moved onto the SDK.
+	Legacy *Client
+}
+
+// newAPI builds Kong's SDK for one server, sending every request through
+// do. The SDK's own retries stay off (none is configured): the work queues
+// retry, with the limiter's knowledge of the organisation's budget.
+func newAPI(serverURL string, do sdkkonnectgo.HTTPClient) API {
+	sdk := sdkkonnectgo.New(sdkkonnectgo.WithServerURL(serverURL), sdkkonnectgo.WithClient(do))
+	return API{
+		Me:                 sdk.Me,
+		ControlPlanes:      sdk.ControlPlanes,
+		ControlPlaneGroups: sdk.ControlPlaneGroups,
+		Services:           sdk.Services,
+		Routes:             sdk.Routes,
+		Consumers:          sdk.Consumers,
+		ConsumerGroups:     sdk.ConsumerGroups,
+		Plugins:            sdk.Plugins,
+		Upstreams:          sdk.Upstreams,
+		Targets:            sdk.Targets,
+		Certificates:       sdk.Certificates,
+		CACertificates:     sdk.CACertificates,
+		SNIs:               sdk.SNIs,
+		Keys:               sdk.Keys,
+		KeySets:            sdk.KeySets,
+		Vaults:             sdk.Vaults,
+		BasicAuths:         sdk.BasicAuthCredentials,
+		APIKeys:            sdk.APIKeys,
+		ACLs:               sdk.ACLs,
+		JWTs:               sdk.JWTs,
+		HMACAuths:          sdk.HMACAuthCredentials,
+		DPCertificates:     sdk.DPCertificates,
+		CloudGateways:      sdk.CloudGateways,
+	}
+}
+
+// konnectDomains are the domains of Konnect's own API hosts.
+var konnectDomains = []string{".konghq.com", ".konghq.tech"}
+
+func isKonnectHost(host string) bool {
+	for _, d := range konnectDomains {
+		if strings.HasSuffix(host, d) {
+			return true
+		}
+	}
+	return false
+}
+
+// keepOnServer undoes the SDK's move of organisation-level requests (such as
+// GET /v3/organizations/me) to Konnect's global host when the client talks
+// to a server that is not Konnect's (a simulator, a proxy): those requests
+// belong to the configured server like every other. For Konnect's regional
+// hosts the global host is right and is kept.
+func keepOnServer(req *http.Request, server *url.URL) {
+	if isKonnectHost(server.Hostname()) || !isKonnectHost(req.URL.Hostname()) {
+		return
+	}
+	req.URL.Scheme = server.Scheme
+	req.URL.Host = server.Host
+	req.Host = server.Host
+}
