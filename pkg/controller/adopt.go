@@ -28,50 +28,48 @@ func UIDFromTags(tags []string) string {
 // adoptExisting takes over the entity named by spec.adopt and returns its
 // ID. It records the outcome in the Adopted condition.
 func (r *EntityReconciler[T, D]) adoptExisting(ctx context.Context, api konnect.API, obj T, p Placement, desired D, opts *commonv1alpha1.AdoptOptions) (string, error) {
-	adopter := r.kind.Adopt
 	id := opts.Konnect.ID
+	kind := r.kind.KindName()
 	refuse := func(reason string, err error) (string, error) {
 		SetCondition(obj, FalseCondition(commonv1alpha1.ConditionAdopted, reason, err.Error()))
 		return "", WithReason(commonv1alpha1.ReasonFailedToAdopt, err)
 	}
-	r.metrics.EntityOperation(r.kind.KindName(), "adopt")
-	actual, uid, err := adopter.Fetch(ctx, api, obj, p, id)
+	r.metrics.EntityOperation(kind, "adopt")
+	found, err := r.kind.Adopt.Inspect(ctx, api, obj, p, id, desired)
 	if err != nil {
 		if isRateLimited(err) {
 			return "", err
 		}
-		_, refusal := refuse(commonv1alpha1.ReasonFetchFailed, fmt.Errorf("cannot read %s %s to adopt: %w", r.kind.KindName(), id, err))
+		_, refusal := refuse(commonv1alpha1.ReasonFetchFailed, fmt.Errorf("cannot read %s %s to adopt: %w", kind, id, err))
 		if konnect.IsNotFound(err) || konnect.IsAuth(err) {
 			return "", Permanent(refusal, r.syncPeriod)
 		}
 		return "", refusal
 	}
-	if uid != "" && uid != string(obj.GetUID()) {
-		_, refusal := refuse(commonv1alpha1.ReasonUIDConflict, fmt.Errorf("%s %s belongs to another object (k8s-uid %s)", r.kind.KindName(), id, uid))
+	if uid := found.UID; uid != "" && uid != string(obj.GetUID()) {
+		_, refusal := refuse(commonv1alpha1.ReasonUIDConflict, fmt.Errorf("%s %s belongs to another object (k8s-uid %s)", kind, id, uid))
 		return "", Permanent(refusal, r.syncPeriod)
 	}
-	if adopter.Incompatibilities != nil {
-		if diff := adopter.Incompatibilities(desired, actual); len(diff) > 0 {
-			_, refusal := refuse(commonv1alpha1.ReasonNotMatch, fmt.Errorf("%s %s cannot be adopted: it differs from the spec in %s, which adoption does not change", r.kind.KindName(), id, strings.Join(diff, ", ")))
-			return "", Permanent(refusal, r.syncPeriod)
-		}
+	if diff := found.Incompatibilities; len(diff) > 0 {
+		_, refusal := refuse(commonv1alpha1.ReasonNotMatch, fmt.Errorf("%s %s cannot be adopted: it differs from the spec in %s, which adoption does not change", kind, id, strings.Join(diff, ", ")))
+		return "", Permanent(refusal, r.syncPeriod)
 	}
 	switch opts.EffectiveMode() {
 	case commonv1alpha1.AdoptModeMatch:
-		if diff := adopter.Differences(desired, actual); len(diff) > 0 {
-			_, refusal := refuse(commonv1alpha1.ReasonNotMatch, fmt.Errorf("%s %s differs from the spec in: %s", r.kind.KindName(), id, strings.Join(diff, ", ")))
+		if diff := found.Differences; len(diff) > 0 {
+			_, refusal := refuse(commonv1alpha1.ReasonNotMatch, fmt.Errorf("%s %s differs from the spec in: %s", kind, id, strings.Join(diff, ", ")))
 			return "", Permanent(refusal, r.syncPeriod)
 		}
 	default:
-		r.metrics.EntityOperation(r.kind.KindName(), "update")
+		r.metrics.EntityOperation(kind, "update")
 		if err := r.kind.Update(ctx, api, obj, p, id, desired); err != nil {
 			if isRateLimited(err) {
 				return "", err
 			}
-			return refuse(commonv1alpha1.ReasonFailedToAdopt, fmt.Errorf("cannot overwrite %s %s: %w", r.kind.KindName(), id, err))
+			return refuse(commonv1alpha1.ReasonFailedToAdopt, fmt.Errorf("cannot overwrite %s %s: %w", kind, id, err))
 		}
 	}
-	message := fmt.Sprintf("Adopted %s %s (%s)", r.kind.KindName(), id, opts.EffectiveMode())
+	message := fmt.Sprintf("Adopted %s %s (%s)", kind, id, opts.EffectiveMode())
 	SetCondition(obj, TrueCondition(commonv1alpha1.ConditionAdopted, commonv1alpha1.ReasonAdopted, message))
 	r.recorder.Event(obj, corev1.EventTypeNormal, EventAdopted, message)
 	return id, nil

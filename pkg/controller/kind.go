@@ -76,16 +76,22 @@ type Kind[T Entity, E any] struct {
 type Adoption[T Entity, E any] struct {
 	// Options returns obj's spec.adopt, or nil.
 	Options func(obj T) *commonv1alpha1.AdoptOptions
-	// Fetch reads the entity to adopt. uid is the value of its k8s-uid tag
-	// (or label), "" when it has none.
-	Fetch func(ctx context.Context, api konnect.API, obj T, p Placement, id string) (actual E, uid string, err error)
+	// Inspect reads the entity to adopt and compares it with desired.
+	Inspect func(ctx context.Context, api konnect.API, obj T, p Placement, id string, desired E) (Inspection, error)
+}
+
+// Inspection is what Adoption.Inspect found out about an entity to adopt.
+type Inspection struct {
+	// UID is the value of the entity's k8s-uid tag (or label), "" when it
+	// has none.
+	UID string
 	// Differences names, by their Konnect field names, the fields compared
-	// in match mode in which actual differs from desired.
-	Differences func(desired, actual E) []string
-	// Incompatibilities, when set, names the fields that must already agree
-	// in either mode, because overwriting them would move the entity
+	// in match mode that differ from the spec.
+	Differences []string
+	// Incompatibilities names the fields that must already agree in either
+	// mode and do not, because overwriting them would move the entity
 	// elsewhere (a route must already lead to the service its object names).
-	Incompatibilities func(desired, actual E) []string
+	Incompatibilities []string
 }
 
 // KindName is the kind's name, as Events and metrics show it.

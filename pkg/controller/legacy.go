@@ -117,15 +117,20 @@ func FromAdapter[T Entity, D any](a DependentAdapter[T, D]) Kind[T, D] {
 		k.ExtraFinalizers = extra.ExtraFinalizers()
 	}
 	if adopter, ok := any(a).(Adopter[T, D]); ok {
+		pre, _ := any(a).(AdoptPrecondition[D])
 		k.Adopt = &Adoption[T, D]{
 			Options: adopter.AdoptOptions,
-			Fetch: func(ctx context.Context, api konnect.API, obj T, p Placement, id string) (D, string, error) {
-				return adopter.Fetch(ctx, api.Legacy, obj, p, id)
+			Inspect: func(ctx context.Context, api konnect.API, obj T, p Placement, id string, desired D) (Inspection, error) {
+				actual, uid, err := adopter.Fetch(ctx, api.Legacy, obj, p, id)
+				if err != nil {
+					return Inspection{}, err
+				}
+				found := Inspection{UID: uid, Differences: adopter.Differences(desired, actual)}
+				if pre != nil {
+					found.Incompatibilities = pre.Incompatibilities(desired, actual)
+				}
+				return found, nil
 			},
-			Differences: adopter.Differences,
-		}
-		if pre, ok := any(a).(AdoptPrecondition[D]); ok {
-			k.Adopt.Incompatibilities = pre.Incompatibilities
 		}
 	}
 	return k

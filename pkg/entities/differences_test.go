@@ -118,25 +118,6 @@ func TestSameCertificateIgnoresWrapping(t *testing.T) {
 	}
 }
 
-func TestKeySetMatchNeedsTheUsersTags(t *testing.T) {
-	a := &KeySetAdapter{}
-	desired := konnect.KeySet{Name: "set", Tags: []string{"k8s-uid:1", "k8s-kind:KongKeySet", "managed-by:konnect-operator", "team:a"}}
-	cases := []struct {
-		name string
-		tags []string
-		want []string
-	}{
-		{"the user's tag is there", []string{"team:a", "other"}, nil},
-		{"the identity tags are not needed", []string{"team:a"}, nil},
-		{"the user's tag is missing", []string{"k8s-uid:1"}, []string{"tags"}},
-	}
-	for _, tc := range cases {
-		if got := a.Differences(desired, konnect.KeySet{Name: "set", Tags: tc.tags}); !slices.Equal(got, tc.want) {
-			t.Errorf("%s: differences %v, want %v", tc.name, got, tc.want)
-		}
-	}
-}
-
 func TestKeyMatchComparesJWKsByValue(t *testing.T) {
 	a := &KeyAdapter{}
 	desired := konnect.Key{KID: "k", JWK: `{"kid":"k","kty":"EC"}`}

@@ -5,9 +5,9 @@ import (
 	"slices"
 	"strings"
 
-	"k8s.io/apimachinery/pkg/runtime/schema"
+	"github.com/Kong/sdk-konnect-go/models/components"
+	"github.com/Kong/sdk-konnect-go/models/operations"
 
-	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
 	configurationv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/configuration/v1alpha1"
 	"github.com/konnect-operator/konnect-operator/pkg/controller"
 	"github.com/konnect-operator/konnect-operator/pkg/konnect"
@@ -15,92 +15,55 @@ import (
 
 type kongKeySet = *configurationv1alpha1.KongKeySet
 
-// KeySetAdapter reconciles KongKeySets into Konnect key sets. Konnect
-// deletes a set's keys with it.
-type KeySetAdapter struct {
-	Refs *Refs
+// KeySetKind describes KongKeySets: Konnect key sets of a control plane.
+// Konnect deletes a set's keys with it.
+func KeySetKind(refs *Refs) controller.Kind[kongKeySet, components.KeySet] {
+	gvk := configurationGVK(kindKeySet)
+	return core[kongKeySet, components.KeySet, components.KeySet]{
+		gvk:    gvk,
+		placed: underControlPlane(refs, gvk, func(s kongKeySet) *cpRef { return s.Spec.ControlPlaneRef }),
+		calls:  keySetCalls,
+		desired: func(s kongKeySet, _ controller.Placement) (components.KeySet, error) {
+			return components.KeySet{Name: &s.Spec.Name, Tags: controller.Tags(s, gvk, s.Spec.Tags, s)}, nil
+		},
+		adopt:   func(s kongKeySet) *adoptOptions { return s.Spec.Adopt },
+		matches: keySetMatches,
+	}.kind()
 }
 
-var (
-	_ controller.DependentAdapter[kongKeySet, konnect.KeySet] = (*KeySetAdapter)(nil)
-	_ controller.Adopter[kongKeySet, konnect.KeySet]          = (*KeySetAdapter)(nil)
-)
-
-// GroupVersionKind implements controller.Adapter.
-func (a *KeySetAdapter) GroupVersionKind() schema.GroupVersionKind {
-	return configurationGVK(kindKeySet)
-}
-
-// Managed implements controller.Adapter.
-func (a *KeySetAdapter) Managed(s kongKeySet) bool { return s.Spec.ControlPlaneRef.IsKonnect() }
-
-// ConditionTypes implements controller.Adapter.
-func (a *KeySetAdapter) ConditionTypes() []string { return controlPlaneConditionTypes }
-
-// Resolve implements controller.Adapter.
-func (a *KeySetAdapter) Resolve(_ context.Context, s kongKeySet, purpose controller.Purpose) (controller.Resolution, error) {
-	b := newResolver(purpose)
-	a.Refs.placeUnderControlPlane(b, referrerOf(a.GroupVersionKind(), s), s.Spec.ControlPlaneRef, s.ControlPlaneStatus(true))
-	return b.done(), nil
-}
-
-// Desired implements controller.Adapter.
-func (a *KeySetAdapter) Desired(_ context.Context, s kongKeySet, _ controller.Placement) (konnect.KeySet, error) {
-	return konnect.KeySet{Name: s.Spec.Name, Tags: controller.Tags(s, a.GroupVersionKind(), s.Spec.Tags, s)}, nil
-}
-
-// Create implements controller.Adapter.
-func (a *KeySetAdapter) Create(ctx context.Context, c *konnect.Client, _ kongKeySet, p controller.Placement, desired konnect.KeySet) (string, error) {
-	created, err := c.CreateKeySet(ctx, p.ControlPlaneID, desired)
-	return created.ID, err
-}
-
-// Update implements controller.Adapter.
-func (a *KeySetAdapter) Update(ctx context.Context, c *konnect.Client, _ kongKeySet, p controller.Placement, id string, desired konnect.KeySet) error {
-	_, err := c.UpsertKeySet(ctx, p.ControlPlaneID, id, desired)
-	return err
-}
-
-// Delete implements controller.Adapter.
-func (a *KeySetAdapter) Delete(ctx context.Context, c *konnect.Client, _ kongKeySet, p controller.Placement, id string) error {
-	return c.DeleteKeySet(ctx, p.ControlPlaneID, id)
-}
-
-// FindByUID implements controller.Adapter.
-func (a *KeySetAdapter) FindByUID(ctx context.Context, c *konnect.Client, s kongKeySet, p controller.Placement) (string, error) {
-	found, err := c.ListKeySets(ctx, p.ControlPlaneID, konnect.ListFilter{Tags: []string{controller.UIDTag(s)}})
-	return firstID(found, func(s konnect.KeySet) string { return s.ID }, err)
-}
-
-// Dependencies implements controller.DependentAdapter.
-func (a *KeySetAdapter) Dependencies() []controller.Dependency[kongKeySet] {
-	return []controller.Dependency[kongKeySet]{
-		controlPlaneDependency(a.Refs, func(s kongKeySet) []string {
-			return controlPlaneKeys(s.Spec.ControlPlaneRef, s.Namespace)
-		}),
-		grantDependency(a.Refs, func(s kongKeySet) []string {
-			return otherNamespaces(s.Namespace, controlPlaneNamespace(s.Spec.ControlPlaneRef, s.Namespace))
-		}),
-	}
-}
-
-// AdoptOptions implements controller.Adopter.
-func (a *KeySetAdapter) AdoptOptions(s kongKeySet) *commonv1alpha1.AdoptOptions { return s.Spec.Adopt }
-
-// Fetch implements controller.Adopter.
-func (a *KeySetAdapter) Fetch(ctx context.Context, c *konnect.Client, _ kongKeySet, p controller.Placement, id string) (konnect.KeySet, string, error) {
-	found, err := c.GetKeySet(ctx, p.ControlPlaneID, id)
-	return found, controller.UIDFromTags(found.Tags), err
-}
-
-// Differences implements controller.Adopter: the name, and the user's tags
-// (spec.tags and the konghq.com/tags annotation), each of which the entity
-// must carry.
-func (a *KeySetAdapter) Differences(desired, actual konnect.KeySet) []string {
+// keySetMatches compares the name, and the user's tags (spec.tags and the
+// konghq.com/tags annotation), each of which the entity must carry.
+func keySetMatches(desired components.KeySet, actual *components.KeySet) []string {
 	var d diff
-	d.check("name", desired.Name == actual.Name)
+	d.check("name", deref(desired.Name) == deref(actual.Name))
 	d.check("tags", !slices.ContainsFunc(userTags(desired.Tags), func(t string) bool { return !slices.Contains(actual.Tags, t) }))
 	return d
+}
+
+var keySetCalls = coreCalls[components.KeySet, components.KeySet]{
+	entity: "key_set",
+	create: func(ctx context.Context, api konnect.API, p controller.Placement, body components.KeySet) (*components.KeySet, error) {
+		res, err := api.KeySets.CreateKeySet(ctx, p.ControlPlaneID, &body)
+		return res.GetKeySet(), err
+	},
+	upsert: func(ctx context.Context, api konnect.API, p controller.Placement, id string, body components.KeySet) (*components.KeySet, error) {
+		res, err := api.KeySets.UpsertKeySet(ctx, operations.UpsertKeySetRequest{ControlPlaneID: p.ControlPlaneID, KeySetID: id, KeySet: &body})
+		return res.GetKeySet(), err
+	},
+	get: func(ctx context.Context, api konnect.API, p controller.Placement, id string) (*components.KeySet, error) {
+		res, err := api.KeySets.GetKeySet(ctx, id, p.ControlPlaneID)
+		return res.GetKeySet(), err
+	},
+	remove: func(ctx context.Context, api konnect.API, p controller.Placement, id string) error {
+		_, err := api.KeySets.DeleteKeySet(ctx, p.ControlPlaneID, id)
+		return err
+	},
+	list: func(ctx context.Context, api konnect.API, p controller.Placement, page konnect.Page) ([]components.KeySet, *string, error) {
+		res, err := api.KeySets.ListKeySet(ctx, operations.ListKeySetRequest{ControlPlaneID: p.ControlPlaneID, Size: &page.Size, Offset: page.Offset, Tags: page.Tags})
+		return res.GetObject().GetData(), res.GetObject().GetOffset(), err
+	},
+	id:   (*components.KeySet).GetID,
+	tags: (*components.KeySet).GetTags,
 }
 
 // identityTagKeys are the keys of the tags the operator generates (§2.7).

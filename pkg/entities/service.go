@@ -37,15 +37,6 @@ func (a *ServiceAdapter) ConditionTypes() []string {
 	return append(slices.Clone(serviceCertificateConditions), controlPlaneConditionTypes...)
 }
 
-// controlPlaneConditionTypes are the conditions of every kind with a direct
-// control-plane reference.
-var controlPlaneConditionTypes = []string{
-	commonv1alpha1.ConditionControlPlaneRefValid,
-	commonv1alpha1.ConditionAPIAuthResolvedRef,
-	commonv1alpha1.ConditionAPIAuthValid,
-	commonv1alpha1.ConditionResolvedRefs,
-}
-
 // Resolve implements controller.Adapter.
 func (a *ServiceAdapter) Resolve(_ context.Context, svc kongService, purpose controller.Purpose) (controller.Resolution, error) {
 	b := newResolver(purpose)

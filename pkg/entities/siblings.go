@@ -10,12 +10,6 @@ import (
 	"github.com/konnect-operator/konnect-operator/pkg/controller"
 )
 
-// placedEntity is an entity that records the control plane it lives in.
-type placedEntity interface {
-	controller.Entity
-	ControlPlaneStatus(init bool) *commonv1alpha1.KonnectEntityStatusWithControlPlaneRef
-}
-
 // inControlPlane looks up an entity that another one refers to by its
 // Konnect ID (a service's client certificate, a key's key set): it must
 // exist, not be deleting, be Programmed, and live in the referrer's control

@@ -43,6 +43,11 @@ func entityController[T controller.Entity, D any](d dependencies, adapter contro
 	return controller.NewEntityController(controller.FromAdapter(adapter), informer, clients, d.konnect, d.recorder, d.reconcilerOptions(), d.options())
 }
 
+// kindController builds the controller of one kind described as data.
+func kindController[T controller.Entity, D any](d dependencies, kind controller.Kind[T, D], informer *controller.Informer[T], clients controller.ClientGetter[T]) (runnable, error) {
+	return controller.NewEntityController(kind, informer, clients, d.konnect, d.recorder, d.reconcilerOptions(), d.options())
+}
+
 // bindingCleanupController builds the controller of the
 // cleanup-plugin-binding finalizer of one kind that bindings target.
 func bindingCleanupController[T controller.Entity, D any](d dependencies, adapter controller.DependentAdapter[T, D], informer *controller.Informer[T], bindings *controller.Informer[*configurationv1alpha1.KongPluginBinding], clients controller.ClientGetter[T]) (runnable, error) {

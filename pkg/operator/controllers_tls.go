@@ -85,7 +85,7 @@ func buildUpstreamAndTLSControllers(f *informerFactories, d dependencies, refs *
 			})),
 		add(entityController(d, &entities.SNIAdapter{Refs: refs, Certificates: certs.certificates}, snis,
 			func(ns string) controller.Client[*configurationv1alpha1.KongSNI] { return cs.KongSNIs(ns) })),
-		add(entityController(d, &entities.KeySetAdapter{Refs: refs}, keySets,
+		add(kindController(d, entities.KeySetKind(refs), keySets,
 			func(ns string) controller.Client[*configurationv1alpha1.KongKeySet] { return cs.KongKeySets(ns) })),
 		add(entityController(d, &entities.KeyAdapter{Refs: refs, KeySets: keySets}, keys,
 			func(ns string) controller.Client[*configurationv1alpha1.KongKey] { return cs.KongKeys(ns) })),

@@ -1,0 +1,172 @@
+package entities
+
+import (
+	"context"
+	"errors"
+
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
+	"github.com/konnect-operator/konnect-operator/pkg/controller"
+	"github.com/konnect-operator/konnect-operator/pkg/konnect"
+)
+
+// coreCalls are the calls of Kong's SDK for one collection of core entities
+// of a control plane (or of a parent entity in one), in the SDK's own terms:
+// B is the body sent, A the entity Konnect answers with. Each call only
+// translates; errors are classified by the methods below.
+type coreCalls[B, A any] struct {
+	// entity names the collection in errors and metrics (singular).
+	entity string
+	create func(ctx context.Context, api konnect.API, p controller.Placement, body B) (*A, error)
+	upsert func(ctx context.Context, api konnect.API, p controller.Placement, id string, body B) (*A, error)
+	get    func(ctx context.Context, api konnect.API, p controller.Placement, id string) (*A, error)
+	remove func(ctx context.Context, api konnect.API, p controller.Placement, id string) error
+	// list returns one page and the next page's offset.
+	list func(ctx context.Context, api konnect.API, p controller.Placement, page konnect.Page) ([]A, *string, error)
+	// id and tags read an answer.
+	id   func(*A) *string
+	tags func(*A) []string
+}
+
+// errNoAnswer is a successful call whose answer carried no entity: a
+// cut-off answer, whose effect is unknown.
+var errNoAnswer = errors.New("the answer carries no entity")
+
+func (c coreCalls[B, A]) op(verb string) konnect.Operation {
+	return konnect.Operation{Verb: verb, Entity: c.entity, Core: true}
+}
+
+// answered runs one call that answers with an entity.
+func (c coreCalls[B, A]) answered(ctx context.Context, verb string, call func(context.Context) (*A, error)) (*A, error) {
+	return konnect.Call(ctx, c.op(verb), func(ctx context.Context) (*A, error) {
+		a, err := call(ctx)
+		if err == nil && a == nil {
+			err = errNoAnswer
+		}
+		return a, err
+	})
+}
+
+func (c coreCalls[B, A]) doCreate(ctx context.Context, api konnect.API, p controller.Placement, body B) (*A, error) {
+	return c.answered(ctx, "create", func(ctx context.Context) (*A, error) { return c.create(ctx, api, p, body) })
+}
+
+func (c coreCalls[B, A]) doUpsert(ctx context.Context, api konnect.API, p controller.Placement, id string, body B) (*A, error) {
+	return c.answered(ctx, "upsert", func(ctx context.Context) (*A, error) { return c.upsert(ctx, api, p, id, body) })
+}
+
+func (c coreCalls[B, A]) doGet(ctx context.Context, api konnect.API, p controller.Placement, id string) (*A, error) {
+	return c.answered(ctx, "get", func(ctx context.Context) (*A, error) { return c.get(ctx, api, p, id) })
+}
+
+func (c coreCalls[B, A]) doDelete(ctx context.Context, api konnect.API, p controller.Placement, id string) error {
+	_, err := konnect.Call(ctx, c.op("delete"), func(ctx context.Context) (struct{}, error) {
+		return struct{}{}, c.remove(ctx, api, p, id)
+	})
+	return err
+}
+
+// doList returns every entity of the collection that carries all tags.
+func (c coreCalls[B, A]) doList(ctx context.Context, api konnect.API, p controller.Placement, tags ...string) ([]A, error) {
+	return konnect.ListAll(ctx, c.op("list"), tags, func(ctx context.Context, page konnect.Page) ([]A, *string, error) {
+		return c.list(ctx, api, p, page)
+	})
+}
+
+// findByUID returns the ID of the entity tagged with obj's UID, or "".
+func (c coreCalls[B, A]) findByUID(ctx context.Context, api konnect.API, uidTag string, p controller.Placement) (string, error) {
+	found, err := c.doList(ctx, api, p, uidTag)
+	if err != nil || len(found) == 0 {
+		return "", err
+	}
+	return deref(c.id(&found[0])), nil
+}
+
+// core describes a kind whose objects stand for core entities of a control
+// plane: where they live (placed), the SDK calls of their collection, and
+// what really differs per kind.
+type core[T controller.Entity, B, A any] struct {
+	gvk    schema.GroupVersionKind
+	placed placed[T]
+	calls  coreCalls[B, A]
+	// desired returns the body obj asks for, identity tags included.
+	desired func(obj T, p controller.Placement) (B, error)
+
+	// createUnder, when set, returns the ID under which the entity is
+	// created with PUT, or "" to let Konnect choose one (POST).
+	createUnder func(obj T, body B) string
+	// remove, when set, replaces the plain delete (a parent whose children
+	// Konnect will not orphan).
+	remove func(ctx context.Context, api konnect.API, p controller.Placement, id string) error
+	// adopt, when set, returns spec.adopt; matches then names the fields
+	// compared in match mode that differ, and mustMatch (optional) those
+	// that must agree in either mode.
+	adopt     func(obj T) *commonv1alpha1.AdoptOptions
+	matches   func(desired B, actual *A) []string
+	mustMatch func(desired B, actual *A) []string
+}
+
+// kind is the description the generic loop runs on.
+func (c core[T, B, A]) kind() controller.Kind[T, B] {
+	k := controller.Kind[T, B]{
+		GVK:        c.gvk,
+		Conditions: c.placed.conditions,
+		Resolve:    c.placed.resolve,
+		Desired: func(_ context.Context, obj T, p controller.Placement) (B, error) {
+			return c.desired(obj, p)
+		},
+		Create: func(ctx context.Context, api konnect.API, obj T, p controller.Placement, body B) (string, error) {
+			var created *A
+			var err error
+			if id := c.underID(obj, body); id != "" {
+				created, err = c.calls.doUpsert(ctx, api, p, id, body)
+			} else {
+				created, err = c.calls.doCreate(ctx, api, p, body)
+			}
+			if err != nil {
+				return "", err
+			}
+			return deref(c.calls.id(created)), nil
+		},
+		Update: func(ctx context.Context, api konnect.API, _ T, p controller.Placement, id string, body B) error {
+			_, err := c.calls.doUpsert(ctx, api, p, id, body)
+			return err
+		},
+		Delete: func(ctx context.Context, api konnect.API, _ T, p controller.Placement, id string) error {
+			if c.remove != nil {
+				return c.remove(ctx, api, p, id)
+			}
+			return c.calls.doDelete(ctx, api, p, id)
+		},
+		FindByUID: func(ctx context.Context, api konnect.API, obj T, p controller.Placement) (string, error) {
+			return c.calls.findByUID(ctx, api, controller.UIDTag(obj), p)
+		},
+		Dependencies: c.placed.dependencies,
+		Managed:      c.placed.managed,
+	}
+	if c.adopt != nil {
+		k.Adopt = &controller.Adoption[T, B]{Options: c.adopt, Inspect: c.inspect}
+	}
+	return k
+}
+
+func (c core[T, B, A]) underID(obj T, body B) string {
+	if c.createUnder == nil {
+		return ""
+	}
+	return c.createUnder(obj, body)
+}
+
+// inspect reads an entity to adopt and compares it with the body.
+func (c core[T, B, A]) inspect(ctx context.Context, api konnect.API, _ T, p controller.Placement, id string, desired B) (controller.Inspection, error) {
+	actual, err := c.calls.doGet(ctx, api, p, id)
+	if err != nil {
+		return controller.Inspection{}, err
+	}
+	found := controller.Inspection{UID: controller.UIDFromTags(c.calls.tags(actual)), Differences: c.matches(desired, actual)}
+	if c.mustMatch != nil {
+		found.Incompatibilities = c.mustMatch(desired, actual)
+	}
+	return found, nil
+}
