@@ -15,7 +15,7 @@ func testKeySet(name string) kongKeySet {
 	return &configurationv1alpha1.KongKeySet{
 		ObjectMeta: objectMeta(name),
 		Spec: configurationv1alpha1.KongKeySetSpec{
-			ControlPlaneRef:    konnectRef("cp"),
+			ControlPlaneRef:   konnectRef("cp"),
 			KongKeySetAPISpec: configurationv1alpha1.KongKeySetAPISpec{Name: "set-" + name, Tags: []string{"team:a"}},
 		},
 	}
