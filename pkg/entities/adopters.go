@@ -19,49 +19,10 @@ import (
 // §3.13), with Konnect's defaults standing in for unset values.
 
 var (
-	_ controller.Adopter[kongRoute, konnect.Route]                 = (*RouteAdapter)(nil)
-	_ controller.AdoptPrecondition[konnect.Route]                  = (*RouteAdapter)(nil)
 	_ controller.Adopter[kongConsumer, ConsumerDesired]            = (*ConsumerAdapter)(nil)
 	_ controller.Adopter[kongConsumerGroup, konnect.ConsumerGroup] = (*ConsumerGroupAdapter)(nil)
 	_ controller.Adopter[kongPluginBinding, konnect.Plugin]        = (*PluginBindingAdapter)(nil)
 )
-
-// AdoptOptions implements controller.Adopter.
-func (a *RouteAdapter) AdoptOptions(route kongRoute) *commonv1alpha1.AdoptOptions {
-	return route.Spec.Adopt
-}
-
-// Fetch implements controller.Adopter.
-func (a *RouteAdapter) Fetch(ctx context.Context, c *konnect.Client, _ kongRoute, p controller.Placement, id string) (konnect.Route, string, error) {
-	r, err := c.GetRoute(ctx, p.ControlPlaneID, id)
-	return r, controller.UIDFromTags(r.Tags), err
-}
-
-// Incompatibilities implements controller.AdoptPrecondition: a route is
-// only adopted when it already leads to the route's service (or, for a
-// service-less route, to none).
-func (a *RouteAdapter) Incompatibilities(desired, actual konnect.Route) []string {
-	var d diff
-	d.check("service", desired.ServiceID == actual.ServiceID)
-	return d
-}
-
-// Differences implements controller.Adopter.
-func (a *RouteAdapter) Differences(desired, actual konnect.Route) []string {
-	var d diff
-	d.check("name", desired.Name == actual.Name)
-	d.check("hosts", sameSet(desired.Hosts, actual.Hosts))
-	d.check("paths", sameSet(desired.Paths, actual.Paths))
-	d.check("methods", sameSet(desired.Methods, actual.Methods))
-	d.check("headers", sameHeaders(desired.Headers, actual.Headers))
-	d.check("regex_priority", intOr(desired.RegexPriority, 0) == intOr(actual.RegexPriority, 0))
-	d.check("https_redirect_status_code", intOr(desired.HTTPSRedirectStatusCode, 426) == intOr(actual.HTTPSRedirectStatusCode, 426))
-	d.check("snis", sameSet(desired.SNIs, actual.SNIs))
-	d.check("path_handling", orDefault(desired.PathHandling, "v0") == orDefault(actual.PathHandling, "v0"))
-	d.check("sources", sameEndpoints(desired.Sources, actual.Sources))
-	d.check("destinations", sameEndpoints(desired.Destinations, actual.Destinations))
-	return d
-}
 
 // AdoptOptions implements controller.Adopter.
 func (a *ConsumerAdapter) AdoptOptions(consumer kongConsumer) *commonv1alpha1.AdoptOptions {
@@ -154,10 +115,6 @@ func (a *PluginBindingAdapter) Differences(desired, actual konnect.Plugin) []str
 
 // sameSet reports whether two lists hold the same values, in any order
 // (nil and empty are equal).
-func sameSet(a, b []string) bool {
-	return slices.Equal(slices.Sorted(slices.Values(a)), slices.Sorted(slices.Values(b)))
-}
-
 func sameHeaders(a, b map[string][]string) bool {
 	if len(a) != len(b) {
 		return false
@@ -169,18 +126,6 @@ func sameHeaders(a, b map[string][]string) bool {
 		}
 	}
 	return true
-}
-
-func sameEndpoints(a, b []konnect.RouteEndpoint) bool {
-	text := func(eps []konnect.RouteEndpoint) []string {
-		out := make([]string, 0, len(eps))
-		for _, e := range eps {
-			raw, _ := json.Marshal(e)
-			out = append(out, string(raw))
-		}
-		return out
-	}
-	return sameSet(text(a), text(b))
 }
 
 // configSubset reports whether every field of want has the same value in

@@ -142,7 +142,7 @@ func (c core[T, B, A]) kind() controller.Kind[T, B] {
 		FindByUID: func(ctx context.Context, api konnect.API, obj T, p controller.Placement) (string, error) {
 			return c.calls.findByUID(ctx, api, controller.UIDTag(obj), p)
 		},
-		Dependencies: c.placed.dependencies,
+		Dependencies: c.placed.allDependencies(),
 		Managed:      c.placed.managed,
 	}
 	if c.adopt != nil {

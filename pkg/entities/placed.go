@@ -15,7 +15,18 @@ import (
 type (
 	cpRef        = commonv1alpha1.ControlPlaneRef
 	adoptOptions = commonv1alpha1.AdoptOptions
+	schemaGVK    = schema.GroupVersionKind
 )
+
+// optional is nil for the zero value and a pointer to v otherwise, for the
+// SDK's optional fields.
+func optional[V comparable](v V) *V {
+	var zero V
+	if v == zero {
+		return nil
+	}
+	return &v
+}
 
 // placedEntity is an entity that records the control plane it lives in.
 type placedEntity interface {
@@ -26,20 +37,36 @@ type placedEntity interface {
 // placed is the part of a kind's description that its references decide:
 // where its entities live in Konnect, the conditions that say whether the
 // references can be used, and the objects whose changes reconcile it again.
-// It is built from steps, each resolving some references.
+// It is built from references, each resolved by one step.
 type placed[T controller.Entity] struct {
+	refs         *Refs
 	conditions   []string
 	steps        []func(b *resolver, obj T)
 	dependencies []controller.Dependency[T]
-	managed      func(obj T) bool
+	// namespaces return the namespaces obj refers into; a KongReferenceGrant
+	// changing in another one reconciles obj again.
+	namespaces []func(obj T) []string
+	managed    func(obj T) bool
 }
 
-// with adds a step that resolves more references, the conditions it may set
-// and the dependencies it needs.
-func (p placed[T]) with(conditions []string, step func(b *resolver, obj T), deps ...controller.Dependency[T]) placed[T] {
-	p.conditions = append(slices.Clone(p.conditions), conditions...)
-	p.steps = append(slices.Clone(p.steps), step)
-	p.dependencies = append(slices.Clone(p.dependencies), deps...)
+// reference is one more reference of a kind: the conditions that report
+// it, the step that resolves it, the objects it names and the namespaces
+// it points into.
+type reference[T controller.Entity] struct {
+	conditions   []string
+	resolve      func(b *resolver, obj T)
+	dependencies []controller.Dependency[T]
+	namespaces   func(obj T) []string
+}
+
+// with adds a reference.
+func (p placed[T]) with(ref reference[T]) placed[T] {
+	p.conditions = append(slices.Clone(p.conditions), ref.conditions...)
+	p.steps = append(slices.Clone(p.steps), ref.resolve)
+	p.dependencies = append(slices.Clone(p.dependencies), ref.dependencies...)
+	if ref.namespaces != nil {
+		p.namespaces = append(slices.Clone(p.namespaces), ref.namespaces)
+	}
 	return p
 }
 
@@ -50,6 +77,21 @@ func (p placed[T]) resolve(_ context.Context, obj T, purpose controller.Purpose)
 		step(b, obj)
 	}
 	return b.done(), nil
+}
+
+// allDependencies are the dependencies, with one on the KongReferenceGrants
+// of every namespace the references point into.
+func (p placed[T]) allDependencies() []controller.Dependency[T] {
+	if len(p.namespaces) == 0 {
+		return p.dependencies
+	}
+	return append(slices.Clone(p.dependencies), grantDependency(p.refs, func(obj T) []string {
+		var all []string
+		for _, namespaces := range p.namespaces {
+			all = append(all, namespaces(obj)...)
+		}
+		return otherNamespaces(obj.GetNamespace(), all...)
+	}))
 }
 
 // controlPlaneConditionTypes are the conditions of every kind with a direct
@@ -66,17 +108,16 @@ var controlPlaneConditionTypes = []string{
 // reference (or none) are not the operator's.
 func underControlPlane[T placedEntity](refs *Refs, gvk schema.GroupVersionKind, ref func(T) *cpRef) placed[T] {
 	return placed[T]{
+		refs:       refs,
 		conditions: controlPlaneConditionTypes,
 		steps: []func(*resolver, T){func(b *resolver, obj T) {
 			refs.placeUnderControlPlane(b, referrerOf(gvk, obj), ref(obj), obj.ControlPlaneStatus(true))
 		}},
 		dependencies: []controller.Dependency[T]{
 			controlPlaneDependency(refs, func(obj T) []string { return controlPlaneKeys(ref(obj), obj.GetNamespace()) }),
-			grantDependency(refs, func(obj T) []string {
-				return otherNamespaces(obj.GetNamespace(), controlPlaneNamespace(ref(obj), obj.GetNamespace()))
-			}),
 		},
-		managed: func(obj T) bool { return ref(obj).IsKonnect() },
+		namespaces: []func(T) []string{func(obj T) []string { return []string{controlPlaneNamespace(ref(obj), obj.GetNamespace())} }},
+		managed:    func(obj T) bool { return ref(obj).IsKonnect() },
 	}
 }
 
@@ -131,46 +172,16 @@ func (ref parentRef[T]) permitted(b *resolver, refs *Refs, from referrer, namesp
 // deleting, a parent that is gone from Konnect took the child with it.
 func childOf[T placedEntity, P placedEntity](refs *Refs, gvk schema.GroupVersionKind, parents *controller.Informer[P], parentControlPlane func(P) *cpRef, ref parentRef[T]) placed[T] {
 	return placed[T]{
+		refs:       refs,
 		conditions: ref.conditions(),
 		steps: []func(*resolver, T){func(b *resolver, obj T) {
-			namespace, name, ok := ref.name(obj)
-			if !ok {
-				b.invalid(ref.condition, commonv1alpha1.ReasonInvalid, "no %s is named", ref.kind)
-				return
-			}
-			if !ref.permitted(b, refs, referrerOf(gvk, obj), namespace, name) {
-				b.notReady()
-				return
-			}
-			p, parentID := parent(b, parents, ref.condition, ref.kind, namespace, name)
-			if parentID == "" {
-				return
-			}
-			ref.record(obj, parentID)
-			b.res.Placement.ParentID = parentID
-			cp := refs.controlPlane(b, referrerOf(gvk, p), parentControlPlane(p), false, false)
-			if cp == nil {
-				return
-			}
-			b.res.Placement.Auth = refs.auth(b, cp, false)
-			b.placeIn(obj.ControlPlaneStatus(true), cp.Status.ID)
+			placeUnderParent(b, refs, gvk, parents, parentControlPlane, ref, obj)
 		}},
-		dependencies: []controller.Dependency[T]{
-			{
-				Name:   "parent",
-				Source: parents,
-				Keys: func(obj T) []string {
-					if namespace, name, ok := ref.name(obj); ok {
-						return []string{key(namespace, name)}
-					}
-					return nil
-				},
-			},
-			grantDependency(refs, func(obj T) []string {
-				namespace, _, _ := ref.name(obj)
-				return otherNamespaces(obj.GetNamespace(), namespace)
-			}),
-		},
+		dependencies: []controller.Dependency[T]{parentDependency(parents, ref)},
+		namespaces: []func(T) []string{func(obj T) []string {
+			namespace, _, _ := ref.name(obj)
+			return []string{namespace}
+		}},
 		managed: func(obj T) bool {
 			namespace, name, ok := ref.name(obj)
 			if !ok {
@@ -179,6 +190,47 @@ func childOf[T placedEntity, P placedEntity](refs *Refs, gvk schema.GroupVersion
 			p, err := parents.Get(namespace, name)
 			// A missing parent is reported on the child rather than ignored.
 			return err != nil || parentControlPlane(p).IsKonnect()
+		},
+	}
+}
+
+// placeUnderParent resolves obj's parent and places obj's entity under it,
+// in the parent's control plane with its credentials.
+func placeUnderParent[T placedEntity, P placedEntity](b *resolver, refs *Refs, gvk schema.GroupVersionKind, parents *controller.Informer[P], parentControlPlane func(P) *cpRef, ref parentRef[T], obj T) {
+	status := obj.ControlPlaneStatus(true)
+	namespace, name, ok := ref.name(obj)
+	if !ok {
+		b.invalid(ref.condition, commonv1alpha1.ReasonInvalid, "no %s is named", ref.kind)
+		return
+	}
+	if !ref.permitted(b, refs, referrerOf(gvk, obj), namespace, name) {
+		b.notReady()
+		return
+	}
+	p, parentID := parent(b, parents, ref.condition, ref.kind, namespace, name)
+	if parentID == "" {
+		return
+	}
+	ref.record(obj, parentID)
+	b.res.Placement.ParentID = parentID
+	cp := refs.controlPlane(b, referrerOf(gvk, p), parentControlPlane(p), false, false)
+	if cp == nil {
+		return
+	}
+	b.res.Placement.Auth = refs.auth(b, cp, false)
+	b.placeIn(status, cp.Status.ID)
+}
+
+// parentDependency reconciles a child again when its parent changes.
+func parentDependency[T controller.Entity](source controller.EventSource, ref parentRef[T]) controller.Dependency[T] {
+	return controller.Dependency[T]{
+		Name:   "parent",
+		Source: source,
+		Keys: func(obj T) []string {
+			if namespace, name, ok := ref.name(obj); ok {
+				return []string{key(namespace, name)}
+			}
+			return nil
 		},
 	}
 }

@@ -2,8 +2,11 @@ package entities
 
 import (
 	"context"
+	"encoding/json"
+	"slices"
 
-	"k8s.io/apimachinery/pkg/runtime/schema"
+	"github.com/Kong/sdk-konnect-go/models/components"
+	"github.com/Kong/sdk-konnect-go/models/operations"
 
 	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
 	configurationv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/configuration/v1alpha1"
@@ -13,40 +16,37 @@ import (
 
 type kongRoute = *configurationv1alpha1.KongRoute
 
-// RouteAdapter reconciles KongRoutes into Konnect routes, attached to a
-// KongService or, without one, directly to a control plane.
-type RouteAdapter struct {
-	Refs     *Refs
-	Services *controller.Informer[kongService]
+// RouteKind describes KongRoutes: Konnect routes leading to the KongService
+// they name or, without one, placed directly in a control plane. A route
+// without a name is created under the object's UID, as its ID.
+func RouteKind(refs *Refs, services *controller.Informer[kongService]) controller.Kind[kongRoute, components.Route] {
+	gvk := configurationGVK("KongRoute")
+	return core[kongRoute, components.Route, components.Route]{
+		gvk:     gvk,
+		placed:  routePlacement(refs, gvk, services),
+		calls:   routeCalls,
+		desired: func(route kongRoute, p controller.Placement) (components.Route, error) { return routeBody(route, gvk, p), nil },
+		createUnder: func(route kongRoute, body components.Route) string {
+			if r := body.RouteJSON; r.Name == nil && r.ID == nil {
+				return string(route.UID)
+			}
+			return ""
+		},
+		adopt:     func(route kongRoute) *adoptOptions { return route.Spec.Adopt },
+		matches:   routeMatches,
+		mustMatch: routeMustMatch,
+	}.kind()
 }
 
-var _ controller.DependentAdapter[kongRoute, konnect.Route] = (*RouteAdapter)(nil)
-
-// GroupVersionKind implements controller.Adapter.
-func (a *RouteAdapter) GroupVersionKind() schema.GroupVersionKind {
-	return gvk(configurationv1alpha1.GroupVersion, "KongRoute")
+// routeServiceRef is a route's reference to its KongService.
+var routeServiceRef = parentRef[kongRoute]{
+	kind:      "KongService",
+	condition: commonv1alpha1.ConditionKongServiceRefValid,
+	name:      serviceRefOf,
+	record:    func(route kongRoute, id string) { route.Status.Konnect.ServiceID = id },
 }
 
-// Managed implements controller.Adapter: a route is the operator's when it
-// names a Konnect control plane, or a KongService that does.
-func (a *RouteAdapter) Managed(route kongRoute) bool {
-	if route.Spec.ControlPlaneRef.IsKonnect() {
-		return true
-	}
-	namespace, name, ok := serviceRefOf(route)
-	if !ok {
-		return false
-	}
-	svc, err := a.Services.Get(namespace, name)
-	// A missing service is reported on the route rather than ignored.
-	return err != nil || svc.Spec.ControlPlaneRef.IsKonnect()
-}
-
-// ConditionTypes implements controller.Adapter.
-func (a *RouteAdapter) ConditionTypes() []string {
-	return append([]string{commonv1alpha1.ConditionKongServiceRefValid}, controlPlaneConditionTypes...)
-}
-
+// serviceRefOf returns the KongService a route names, if any.
 func serviceRefOf(route kongRoute) (namespace, name string, ok bool) {
 	ref := route.Spec.ServiceRef
 	if ref == nil || ref.NamespacedRef == nil {
@@ -55,126 +55,180 @@ func serviceRefOf(route kongRoute) (namespace, name string, ok bool) {
 	return namespaceOr(ref.NamespacedRef.Namespace, route.Namespace), ref.NamespacedRef.Name, true
 }
 
-// Resolve implements controller.Adapter. A route with a service inherits
-// the service's control plane and credentials.
-func (a *RouteAdapter) Resolve(_ context.Context, route kongRoute, purpose controller.Purpose) (controller.Resolution, error) {
-	b := newResolver(purpose)
-	from := referrerOf(a.GroupVersionKind(), route)
-	status := route.ControlPlaneStatus(true)
-	namespace, name, hasService := serviceRefOf(route)
-	if !hasService {
-		route.Status.Konnect.ServiceID = ""
-		a.Refs.placeUnderControlPlane(b, from, route.Spec.ControlPlaneRef, status)
-		return b.done(), nil
+// routePlacement places a route under its service, in the service's control
+// plane, or, without a service, in the control plane it names. A route
+// naming both has its control-plane reference checked for its conditions,
+// but lives where its service does.
+func routePlacement(refs *Refs, gvk schemaGVK, services *controller.Informer[kongService]) placed[kongRoute] {
+	controlPlaneRef := func(route kongRoute) *cpRef { return route.Spec.ControlPlaneRef }
+	placed := underControlPlane(refs, gvk, controlPlaneRef)
+	placed.conditions = append([]string{routeServiceRef.condition}, placed.conditions...)
+	placed.steps = []func(*resolver, kongRoute){func(b *resolver, route kongRoute) {
+		if _, _, ok := routeServiceRef.name(route); !ok {
+			route.ControlPlaneStatus(true)
+			route.Status.Konnect.ServiceID = ""
+			refs.placeUnderControlPlane(b, referrerOf(gvk, route), route.Spec.ControlPlaneRef, route.ControlPlaneStatus(true))
+			return
+		}
+		if route.Spec.ControlPlaneRef.IsKonnect() {
+			refs.controlPlane(b, referrerOf(gvk, route), route.Spec.ControlPlaneRef, false, true)
+		}
+		placeUnderParent(b, refs, gvk, services, func(svc kongService) *cpRef { return svc.Spec.ControlPlaneRef }, routeServiceRef, route)
+	}}
+	placed.dependencies = append(placed.dependencies, parentDependency(services, routeServiceRef))
+	placed.namespaces = append(placed.namespaces, func(route kongRoute) []string {
+		namespace, _, _ := routeServiceRef.name(route)
+		return []string{namespace}
+	})
+	placed.managed = func(route kongRoute) bool {
+		if route.Spec.ControlPlaneRef.IsKonnect() {
+			return true
+		}
+		namespace, name, ok := routeServiceRef.name(route)
+		if !ok {
+			return false
+		}
+		svc, err := services.Get(namespace, name)
+		// A missing service is reported on the route rather than ignored.
+		return err != nil || svc.Spec.ControlPlaneRef.IsKonnect()
 	}
-	if route.Spec.ControlPlaneRef.IsKonnect() {
-		// Checked for its conditions; the service's control plane is used.
-		a.Refs.controlPlane(b, from, route.Spec.ControlPlaneRef, false, true)
-	}
-	if namespace != route.Namespace &&
-		!a.Refs.crossNamespaceRef(b, from, groupConfiguration, "KongService", namespace, name) {
-		b.notReady()
-		return b.done(), nil
-	}
-	svc, serviceID := parent(b, a.Services, commonv1alpha1.ConditionKongServiceRefValid, "KongService", namespace, name)
-	if serviceID == "" {
-		return b.done(), nil
-	}
-	route.Status.Konnect.ServiceID = serviceID
-	cp := a.Refs.controlPlane(b, referrerOf(a.GroupVersionKind(), svc), svc.Spec.ControlPlaneRef, false, false)
-	if cp == nil {
-		return b.done(), nil
-	}
-	b.res.Placement.Auth = a.Refs.auth(b, cp, false)
-	b.placeIn(status, cp.Status.ID)
-	return b.done(), nil
+	return placed
 }
 
-// Desired implements controller.Adapter.
-func (a *RouteAdapter) Desired(_ context.Context, route kongRoute, _ controller.Placement) (konnect.Route, error) {
+// routeBody is the route a KongRoute asks for; its service is the one
+// resolving placed it under.
+func routeBody(route kongRoute, gvk schemaGVK, p controller.Placement) components.Route {
 	spec := route.Spec.KongRouteAPISpec
-	desired := konnect.Route{
-		ID:                      spec.ID,
-		Name:                    spec.Name,
-		Protocols:               spec.Protocols,
-		Methods:                 spec.Methods,
-		Hosts:                   spec.Hosts,
-		Paths:                   spec.Paths,
-		Headers:                 spec.Headers,
-		SNIs:                    spec.SNIs,
-		Sources:                 routeEndpoints(spec.Sources),
-		Destinations:            routeEndpoints(spec.Destinations),
-		HTTPSRedirectStatusCode: intPtr(spec.HTTPSRedirectStatusCode),
-		RegexPriority:           intPtr(spec.RegexPriority),
-		StripPath:               spec.StripPath,
-		PathHandling:            spec.PathHandling,
-		PreserveHost:            spec.PreserveHost,
-		RequestBuffering:        spec.RequestBuffering,
-		ResponseBuffering:       spec.ResponseBuffering,
-		Tags:                    controller.Tags(route, a.GroupVersionKind(), spec.Tags, route),
+	body := components.RouteJSON{
+		ID:                optional(spec.ID),
+		Name:              optional(spec.Name),
+		Hosts:             spec.Hosts,
+		Methods:           spec.Methods,
+		Paths:             spec.Paths,
+		Headers:           spec.Headers,
+		Snis:              spec.SNIs,
+		PreserveHost:      spec.PreserveHost,
+		RegexPriority:     spec.RegexPriority,
+		RequestBuffering:  spec.RequestBuffering,
+		ResponseBuffering: spec.ResponseBuffering,
+		StripPath:         spec.StripPath,
+		Tags:              controller.Tags(route, gvk, spec.Tags, route),
 	}
-	if route.Status.Konnect != nil {
-		desired.ServiceID = route.Status.Konnect.ServiceID
+	for _, p := range spec.Protocols {
+		body.Protocols = append(body.Protocols, components.RouteJSONProtocols(p))
 	}
-	return desired, nil
-}
-
-func routeEndpoints(in []configurationv1alpha1.RouteEndpoint) []konnect.RouteEndpoint {
-	var out []konnect.RouteEndpoint
-	for _, e := range in {
-		out = append(out, konnect.RouteEndpoint{IP: deref(e.IP), Port: intPtr(e.Port)})
+	for _, e := range spec.Sources {
+		body.Sources = append(body.Sources, components.Sources{IP: e.IP, Port: e.Port})
 	}
-	return out
-}
-
-// Create implements controller.Adapter. A route without a name is created
-// under the object's UID, as its Konnect ID.
-func (a *RouteAdapter) Create(ctx context.Context, c *konnect.Client, route kongRoute, p controller.Placement, desired konnect.Route) (string, error) {
-	if desired.Name == "" && desired.ID == "" {
-		created, err := c.UpsertRoute(ctx, p.ControlPlaneID, string(route.UID), desired)
-		return created.ID, err
+	for _, e := range spec.Destinations {
+		body.Destinations = append(body.Destinations, components.Destinations{IP: e.IP, Port: e.Port})
 	}
-	created, err := c.CreateRoute(ctx, p.ControlPlaneID, desired)
-	return created.ID, err
-}
-
-// Update implements controller.Adapter.
-func (a *RouteAdapter) Update(ctx context.Context, c *konnect.Client, _ kongRoute, p controller.Placement, id string, desired konnect.Route) error {
-	desired.ID = ""
-	_, err := c.UpsertRoute(ctx, p.ControlPlaneID, id, desired)
-	return err
-}
-
-// Delete implements controller.Adapter.
-func (a *RouteAdapter) Delete(ctx context.Context, c *konnect.Client, _ kongRoute, p controller.Placement, id string) error {
-	return c.DeleteRoute(ctx, p.ControlPlaneID, id)
-}
-
-// FindByUID implements controller.Adapter.
-func (a *RouteAdapter) FindByUID(ctx context.Context, c *konnect.Client, route kongRoute, p controller.Placement) (string, error) {
-	found, err := c.ListRoutes(ctx, p.ControlPlaneID, konnect.ListFilter{Tags: []string{controller.UIDTag(route)}})
-	return firstID(found, func(r konnect.Route) string { return r.ID }, err)
-}
-
-// Dependencies implements controller.DependentAdapter.
-func (a *RouteAdapter) Dependencies() []controller.Dependency[kongRoute] {
-	return []controller.Dependency[kongRoute]{
-		controlPlaneDependency(a.Refs, func(route kongRoute) []string {
-			return controlPlaneKeys(route.Spec.ControlPlaneRef, route.Namespace)
-		}),
-		{
-			Name:   "service",
-			Source: a.Services,
-			Keys: func(route kongRoute) []string {
-				if namespace, name, ok := serviceRefOf(route); ok {
-					return []string{key(namespace, name)}
-				}
-				return nil
-			},
-		},
-		grantDependency(a.Refs, func(route kongRoute) []string {
-			serviceNamespace, _, _ := serviceRefOf(route)
-			return otherNamespaces(route.Namespace, serviceNamespace, controlPlaneNamespace(route.Spec.ControlPlaneRef, route.Namespace))
-		}),
+	if code := spec.HTTPSRedirectStatusCode; code != nil {
+		body.HTTPSRedirectStatusCode = components.HTTPSRedirectStatusCode(*code).ToPointer()
 	}
+	if spec.PathHandling != "" {
+		body.PathHandling = components.PathHandling(spec.PathHandling).ToPointer()
+	}
+	if p.ParentID != "" {
+		body.Service = &components.RouteJSONService{ID: &p.ParentID}
+	}
+	return components.CreateRouteRouteJSON(body)
+}
+
+// routeMustMatch: a route is only adopted when it already leads to the
+// route's service (or, for a service-less route, to none).
+func routeMustMatch(desired components.Route, actual *components.Route) []string {
+	var d diff
+	d.check("service", routeServiceID(&desired) == routeServiceID(actual))
+	return d
+}
+
+// routeMatches compares what match mode compares, with Konnect's defaults
+// for unset values.
+func routeMatches(desired components.Route, actual *components.Route) []string {
+	want, got := desired.RouteJSON, actual.RouteJSON
+	if got == nil {
+		return []string{"expression"}
+	}
+	var d diff
+	d.check("name", deref(want.Name) == deref(got.Name))
+	d.check("hosts", sameSet(want.Hosts, got.Hosts))
+	d.check("paths", sameSet(want.Paths, got.Paths))
+	d.check("methods", sameSet(want.Methods, got.Methods))
+	d.check("headers", sameHeaders(want.Headers, got.Headers))
+	d.check("regex_priority", deref(want.RegexPriority) == deref(got.RegexPriority))
+	d.check("https_redirect_status_code", orDefault(deref(want.HTTPSRedirectStatusCode), 426) == orDefault(deref(got.HTTPSRedirectStatusCode), 426))
+	d.check("snis", sameSet(want.Snis, got.Snis))
+	d.check("path_handling", orDefault(deref(want.PathHandling), "v0") == orDefault(deref(got.PathHandling), "v0"))
+	d.check("sources", sameAsJSONSet(want.Sources, got.Sources))
+	d.check("destinations", sameAsJSONSet(want.Destinations, got.Destinations))
+	return d
+}
+
+// sameAsJSONSet compares two lists as sets of their JSON forms.
+func sameAsJSONSet[E any](a, b []E) bool {
+	text := func(items []E) []string {
+		out := make([]string, 0, len(items))
+		for _, item := range items {
+			raw, _ := json.Marshal(item)
+			out = append(out, string(raw))
+		}
+		return out
+	}
+	return sameSet(text(a), text(b))
+}
+
+func routeServiceID(r *components.Route) string {
+	if r.RouteJSON != nil && r.RouteJSON.Service != nil {
+		return deref(r.RouteJSON.Service.ID)
+	}
+	if r.RouteExpression != nil && r.RouteExpression.Service != nil {
+		return deref(r.RouteExpression.Service.ID)
+	}
+	return ""
+}
+
+func routeID(r *components.Route) *string {
+	if r.RouteJSON != nil {
+		return r.RouteJSON.ID
+	}
+	return r.RouteExpression.GetID()
+}
+
+func routeTags(r *components.Route) []string {
+	if r.RouteJSON != nil {
+		return r.RouteJSON.Tags
+	}
+	return r.RouteExpression.GetTags()
+}
+
+var routeCalls = coreCalls[components.Route, components.Route]{
+	entity: "route",
+	create: func(ctx context.Context, api konnect.API, p controller.Placement, body components.Route) (*components.Route, error) {
+		res, err := api.Routes.CreateRoute(ctx, p.ControlPlaneID, body)
+		return res.GetRoute(), err
+	},
+	upsert: func(ctx context.Context, api konnect.API, p controller.Placement, id string, body components.Route) (*components.Route, error) {
+		res, err := api.Routes.UpsertRoute(ctx, operations.UpsertRouteRequest{ControlPlaneID: p.ControlPlaneID, RouteID: id, Route: body})
+		return res.GetRoute(), err
+	},
+	get: func(ctx context.Context, api konnect.API, p controller.Placement, id string) (*components.Route, error) {
+		res, err := api.Routes.GetRoute(ctx, id, p.ControlPlaneID)
+		return res.GetRoute(), err
+	},
+	remove: func(ctx context.Context, api konnect.API, p controller.Placement, id string) error {
+		_, err := api.Routes.DeleteRoute(ctx, p.ControlPlaneID, id)
+		return err
+	},
+	list: func(ctx context.Context, api konnect.API, p controller.Placement, page konnect.Page) ([]components.Route, *string, error) {
+		res, err := api.Routes.ListRoute(ctx, operations.ListRouteRequest{ControlPlaneID: p.ControlPlaneID, Size: &page.Size, Offset: page.Offset, Tags: page.Tags})
+		return res.GetObject().GetData(), res.GetObject().GetOffset(), err
+	},
+	id:   routeID,
+	tags: routeTags,
+}
+
+// sameSet reports whether two lists hold the same strings, in any order.
+func sameSet(a, b []string) bool {
+	return slices.Equal(slices.Sorted(slices.Values(a)), slices.Sorted(slices.Values(b)))
 }

@@ -3,11 +3,12 @@ package entities
 import (
 	"context"
 	"errors"
-	"slices"
+	"net/url"
+	"strconv"
 
-	"k8s.io/apimachinery/pkg/runtime/schema"
+	"github.com/Kong/sdk-konnect-go/models/components"
+	"github.com/Kong/sdk-konnect-go/models/operations"
 
-	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
 	configurationv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/configuration/v1alpha1"
 	"github.com/konnect-operator/konnect-operator/pkg/controller"
 	"github.com/konnect-operator/konnect-operator/pkg/konnect"
@@ -15,153 +16,149 @@ import (
 
 type kongService = *configurationv1alpha1.KongService
 
-// ServiceAdapter reconciles KongServices into Konnect services.
-type ServiceAdapter struct {
-	Refs           *Refs
-	Certificates   *controller.Informer[kongCertificate]
-	CACertificates *controller.Informer[kongCACertificate]
+// ServiceKind describes KongServices: Konnect gateway services of a control
+// plane, with the client certificate and CA certificates they name. A
+// service without a name is created under the object's UID, as its ID.
+func ServiceKind(refs *Refs, certs *controller.Informer[kongCertificate], caCerts *controller.Informer[kongCACertificate]) controller.Kind[kongService, components.Service] {
+	gvk := configurationGVK("KongService")
+	placed := underControlPlane(refs, gvk, func(svc kongService) *cpRef { return svc.Spec.ControlPlaneRef }).
+		with(serviceCertificates(refs, gvk, certs, caCerts))
+	return core[kongService, components.Service, components.ServiceOutput]{
+		gvk:     gvk,
+		placed:  placed,
+		calls:   serviceCalls,
+		desired: func(svc kongService, _ controller.Placement) (components.Service, error) { return serviceBody(svc, gvk) },
+		createUnder: func(svc kongService, body components.Service) string {
+			if body.Name == nil && body.ID == nil {
+				return string(svc.UID)
+			}
+			return ""
+		},
+		remove:  deleteService,
+		adopt:   func(svc kongService) *adoptOptions { return svc.Spec.Adopt },
+		matches: serviceMatches,
+	}.kind()
 }
 
-var _ controller.DependentAdapter[kongService, konnect.Service] = (*ServiceAdapter)(nil)
-
-// GroupVersionKind implements controller.Adapter.
-func (a *ServiceAdapter) GroupVersionKind() schema.GroupVersionKind {
-	return gvk(configurationv1alpha1.GroupVersion, "KongService")
-}
-
-// Managed implements controller.Adapter.
-func (a *ServiceAdapter) Managed(svc kongService) bool { return svc.Spec.ControlPlaneRef.IsKonnect() }
-
-// ConditionTypes implements controller.Adapter.
-func (a *ServiceAdapter) ConditionTypes() []string {
-	return append(slices.Clone(serviceCertificateConditions), controlPlaneConditionTypes...)
-}
-
-// Resolve implements controller.Adapter.
-func (a *ServiceAdapter) Resolve(_ context.Context, svc kongService, purpose controller.Purpose) (controller.Resolution, error) {
-	b := newResolver(purpose)
-	a.Refs.placeUnderControlPlane(b, referrerOf(a.GroupVersionKind(), svc), svc.Spec.ControlPlaneRef, svc.ControlPlaneStatus(true))
-	if cpID := b.res.Placement.ControlPlaneID; purpose == controller.ForSync && cpID != "" {
-		a.resolveCertificates(b, svc, cpID)
-	}
-	return b.done(), nil
-}
-
-// Desired implements controller.Adapter.
-func (a *ServiceAdapter) Desired(_ context.Context, svc kongService, _ controller.Placement) (konnect.Service, error) {
+// serviceBody is the service a KongService asks for; its certificates'
+// IDs come from the status, where resolving them put them.
+func serviceBody(svc kongService, gvk schemaGVK) (components.Service, error) {
 	spec := svc.Spec.KongServiceAPISpec
-	desired := konnect.Service{
-		ID:             spec.ID,
-		Name:           spec.Name,
+	body := components.Service{
+		ID:             optional(spec.ID),
+		Name:           optional(spec.Name),
 		Host:           spec.Host,
-		Path:           spec.Path,
-		Protocol:       spec.Protocol,
-		URL:            spec.URL,
-		Retries:        intPtr(spec.Retries),
-		ConnectTimeout: intPtr(spec.ConnectTimeout),
-		ReadTimeout:    intPtr(spec.ReadTimeout),
-		WriteTimeout:   intPtr(spec.WriteTimeout),
+		Path:           optional(spec.Path),
+		Retries:        spec.Retries,
+		ConnectTimeout: spec.ConnectTimeout,
+		ReadTimeout:    spec.ReadTimeout,
+		WriteTimeout:   spec.WriteTimeout,
 		Enabled:        spec.Enabled,
 		TLSVerify:      spec.TLSVerify,
-		TLSVerifyDepth: intPtr(spec.TLSVerifyDepth),
-		Tags:           controller.Tags(svc, a.GroupVersionKind(), spec.Tags, svc),
+		TLSVerifyDepth: spec.TLSVerifyDepth,
+		Tags:           controller.Tags(svc, gvk, spec.Tags, svc),
+	}
+	if spec.Protocol != "" {
+		body.Protocol = components.ServiceProtocol(spec.Protocol).ToPointer()
 	}
 	if spec.Port != 0 {
-		port := int(spec.Port)
-		desired.Port = &port
+		body.Port = &spec.Port
+	}
+	if spec.URL != "" {
+		// url is write-only in Konnect and the body always carries host:
+		// send the parts it stands for instead.
+		protocol, host, port, path, err := splitServiceURL(spec.URL)
+		if err != nil {
+			return body, err
+		}
+		body.Protocol, body.Host, body.Port, body.Path = components.ServiceProtocol(protocol).ToPointer(), host, &port, optional(path)
 	}
 	if st := svc.Status.Konnect; st != nil {
-		desired.ClientCertificateID = st.CertificateID
-		desired.CACertificates = st.CACertificateIDs
+		if st.CertificateID != "" {
+			body.ClientCertificate = &components.ClientCertificate{ID: &st.CertificateID}
+		}
+		body.CaCertificates = st.CACertificateIDs
 	}
-	return desired, nil
+	return body, nil
 }
 
-// Create implements controller.Adapter. A service without a name is
-// created under the object's UID, as its Konnect ID.
-func (a *ServiceAdapter) Create(ctx context.Context, c *konnect.Client, svc kongService, p controller.Placement, desired konnect.Service) (string, error) {
-	if desired.Name == "" && desired.ID == "" {
-		created, err := c.UpsertService(ctx, p.ControlPlaneID, string(svc.UID), desired)
-		return created.ID, err
+// splitServiceURL splits a service URL into the fields it sets, with the
+// port of the protocol when the URL has none, as Konnect does.
+func splitServiceURL(raw string) (protocol, host string, port int64, path string, err error) {
+	u, err := url.Parse(raw)
+	if err != nil || u.Hostname() == "" {
+		return "", "", 0, "", controller.Permanent(&konnect.InvalidInputError{Operation: "build service", Message: "url " + strconv.Quote(raw) + " is not an absolute URL"}, 0)
 	}
-	created, err := c.CreateService(ctx, p.ControlPlaneID, desired)
-	return created.ID, err
+	port = 80
+	if u.Scheme == "https" || u.Scheme == "grpcs" || u.Scheme == "tls" {
+		port = 443
+	}
+	if p := u.Port(); p != "" {
+		if port, err = strconv.ParseInt(p, 10, 64); err != nil {
+			return "", "", 0, "", &konnect.InvalidInputError{Operation: "build service", Message: "url " + strconv.Quote(raw) + " has an invalid port"}
+		}
+	}
+	return u.Scheme, u.Hostname(), port, u.Path, nil
 }
 
-// Update implements controller.Adapter.
-func (a *ServiceAdapter) Update(ctx context.Context, c *konnect.Client, _ kongService, p controller.Placement, id string, desired konnect.Service) error {
-	desired.ID = ""
-	_, err := c.UpsertService(ctx, p.ControlPlaneID, id, desired)
-	return err
+// serviceMatches compares name, host, port, protocol and path, with
+// Konnect's defaults for unset values.
+func serviceMatches(desired components.Service, actual *components.ServiceOutput) []string {
+	var d diff
+	d.check("name", deref(desired.Name) == deref(actual.Name))
+	d.check("host", desired.Host == actual.Host)
+	d.check("port", orDefault(deref(desired.Port), 80) == orDefault(deref(actual.Port), 80))
+	d.check("protocol", orDefault(deref(desired.Protocol), "http") == orDefault(deref(actual.Protocol), "http"))
+	d.check("path", orDefault(deref(desired.Path), "/") == orDefault(deref(actual.Path), "/"))
+	return d
 }
 
-// Delete implements controller.Adapter. Konnect refuses to delete a service
-// that routes still use; those routes cannot exist without it, so they are
-// deleted first.
-func (a *ServiceAdapter) Delete(ctx context.Context, c *konnect.Client, _ kongService, p controller.Placement, id string) error {
-	err := c.DeleteService(ctx, p.ControlPlaneID, id)
+// deleteService deletes a service. Konnect refuses while routes still use
+// it; those routes cannot exist without it, so they are deleted first.
+func deleteService(ctx context.Context, api konnect.API, p controller.Placement, id string) error {
+	err := serviceCalls.doDelete(ctx, api, p, id)
 	if !refusedForChildren(err) {
 		return err
 	}
-	routes, listErr := c.ListRoutes(ctx, p.ControlPlaneID, konnect.ListFilter{})
+	routes, listErr := konnect.ListAll(ctx, routeCalls.op("list"), nil, func(ctx context.Context, page konnect.Page) ([]components.Route, *string, error) {
+		res, err := api.Routes.ListRouteWithService(ctx, operations.ListRouteWithServiceRequest{
+			ControlPlaneID: p.ControlPlaneID, ServiceID: id, Size: &page.Size, Offset: page.Offset, Tags: page.Tags,
+		})
+		return res.GetObject().GetData(), res.GetObject().GetOffset(), err
+	})
 	if listErr != nil {
 		return errors.Join(err, listErr)
 	}
-	for _, r := range routes {
-		if r.ServiceID != id {
-			continue
-		}
-		if err := c.DeleteRoute(ctx, p.ControlPlaneID, r.ID); err != nil && !konnect.IsNotFound(err) {
+	for i := range routes {
+		if err := routeCalls.doDelete(ctx, api, p, deref(routeID(&routes[i]))); err != nil && !konnect.IsNotFound(err) {
 			return err
 		}
 	}
-	return c.DeleteService(ctx, p.ControlPlaneID, id)
+	return serviceCalls.doDelete(ctx, api, p, id)
 }
 
-// FindByUID implements controller.Adapter.
-func (a *ServiceAdapter) FindByUID(ctx context.Context, c *konnect.Client, svc kongService, p controller.Placement) (string, error) {
-	found, err := c.ListServices(ctx, p.ControlPlaneID, konnect.ListFilter{Tags: []string{controller.UIDTag(svc)}})
-	return firstID(found, func(s konnect.Service) string { return s.ID }, err)
-}
-
-// Dependencies implements controller.DependentAdapter.
-func (a *ServiceAdapter) Dependencies() []controller.Dependency[kongService] {
-	return append(a.certificateDependencies(),
-		controlPlaneDependency(a.Refs, func(svc kongService) []string {
-			return controlPlaneKeys(svc.Spec.ControlPlaneRef, svc.Namespace)
-		}),
-		grantDependency(a.Refs, func(svc kongService) []string {
-			return otherNamespaces(svc.Namespace, append(certificateNamespaces(svc), controlPlaneNamespace(svc.Spec.ControlPlaneRef, svc.Namespace))...)
-		}),
-	)
-}
-
-var _ controller.Adopter[kongService, konnect.Service] = (*ServiceAdapter)(nil)
-
-// AdoptOptions implements controller.Adopter.
-func (a *ServiceAdapter) AdoptOptions(svc kongService) *commonv1alpha1.AdoptOptions {
-	return svc.Spec.Adopt
-}
-
-// Fetch implements controller.Adopter.
-func (a *ServiceAdapter) Fetch(ctx context.Context, c *konnect.Client, _ kongService, p controller.Placement, id string) (konnect.Service, string, error) {
-	s, err := c.GetService(ctx, p.ControlPlaneID, id)
-	return s, controller.UIDFromTags(s.Tags), err
-}
-
-// Differences implements controller.Adopter: name, host, port, protocol
-// and path, with Konnect's defaults for unset values; a spec URL stands for
-// its parts.
-func (a *ServiceAdapter) Differences(desired, actual konnect.Service) []string {
-	protocol, host, port, path := orDefault(desired.Protocol, "http"), desired.Host, intOr(desired.Port, 80), orDefault(desired.Path, "/")
-	if desired.URL != "" {
-		protocol, host, port, path = urlParts(desired.URL)
-	}
-	var d diff
-	d.check("name", desired.Name == actual.Name)
-	d.check("host", host == actual.Host)
-	d.check("port", port == intOr(actual.Port, 80))
-	d.check("protocol", protocol == orDefault(actual.Protocol, "http"))
-	d.check("path", path == orDefault(actual.Path, "/"))
-	return d
+var serviceCalls = coreCalls[components.Service, components.ServiceOutput]{
+	entity: "service",
+	create: func(ctx context.Context, api konnect.API, p controller.Placement, body components.Service) (*components.ServiceOutput, error) {
+		res, err := api.Services.CreateService(ctx, p.ControlPlaneID, body)
+		return res.GetService(), err
+	},
+	upsert: func(ctx context.Context, api konnect.API, p controller.Placement, id string, body components.Service) (*components.ServiceOutput, error) {
+		res, err := api.Services.UpsertService(ctx, operations.UpsertServiceRequest{ControlPlaneID: p.ControlPlaneID, ServiceID: id, Service: body})
+		return res.GetService(), err
+	},
+	get: func(ctx context.Context, api konnect.API, p controller.Placement, id string) (*components.ServiceOutput, error) {
+		res, err := api.Services.GetService(ctx, id, p.ControlPlaneID)
+		return res.GetService(), err
+	},
+	remove: func(ctx context.Context, api konnect.API, p controller.Placement, id string) error {
+		_, err := api.Services.DeleteService(ctx, p.ControlPlaneID, id)
+		return err
+	},
+	list: func(ctx context.Context, api konnect.API, p controller.Placement, page konnect.Page) ([]components.ServiceOutput, *string, error) {
+		res, err := api.Services.ListService(ctx, operations.ListServiceRequest{ControlPlaneID: p.ControlPlaneID, Size: &page.Size, Offset: page.Offset, Tags: page.Tags})
+		return res.GetObject().GetData(), res.GetObject().GetOffset(), err
+	},
+	id:   (*components.ServiceOutput).GetID,
+	tags: (*components.ServiceOutput).GetTags,
 }

@@ -8,26 +8,48 @@ import (
 	"github.com/konnect-operator/konnect-operator/pkg/controller"
 )
 
-// serviceCertificateConditions are the conditions of a KongService's
-// certificate references.
-var serviceCertificateConditions = []string{
-	commonv1alpha1.ConditionKongCertificateRefValid,
-	commonv1alpha1.ConditionKongCACertificateRefsValid,
+// serviceCertificates is the reference of a KongService to the client
+// certificate it presents and the CA certificates it trusts, which must be
+// Programmed in the service's control plane. Their Konnect IDs are recorded
+// in its status, where the body takes them from. They are only needed to
+// write the service, not to delete it.
+func serviceCertificates(refs *Refs, gvk schemaGVK, certs *controller.Informer[kongCertificate], caCerts *controller.Informer[kongCACertificate]) reference[kongService] {
+	return reference[kongService]{
+		conditions: []string{commonv1alpha1.ConditionKongCertificateRefValid, commonv1alpha1.ConditionKongCACertificateRefsValid},
+		resolve: func(b *resolver, svc kongService) {
+			cpID := b.res.Placement.ControlPlaneID
+			if b.forDelete() || cpID == "" {
+				return
+			}
+			from := referrerOf(gvk, svc)
+			svc.Status.Konnect.CertificateID = refs.certificateRef(b, certs, from, svc.Spec.ClientCertificateRef, cpID)
+			svc.Status.Konnect.CACertificateIDs = caCertificateRefs(b, refs, caCerts, from, svc.Spec.CACertificateRefs, cpID)
+		},
+		dependencies: []controller.Dependency[kongService]{
+			{
+				Name:   "clientCertificate",
+				Source: certs,
+				Keys:   func(svc kongService) []string { return namespacedRefKeys(svc.Spec.ClientCertificateRef, svc.Namespace) },
+			},
+			{
+				Name:   "caCertificates",
+				Source: caCerts,
+				Keys: func(svc kongService) []string {
+					var keys []string
+					for i := range svc.Spec.CACertificateRefs {
+						keys = append(keys, namespacedRefKeys(&svc.Spec.CACertificateRefs[i], svc.Namespace)...)
+					}
+					return keys
+				},
+			},
+		},
+		namespaces: certificateNamespaces,
+	}
 }
 
-// resolveCertificates resolves a service's client certificate and CA
-// certificates, which must be Programmed in the service's control plane,
-// and records their Konnect IDs in its status (the body takes them from
-// there).
-func (a *ServiceAdapter) resolveCertificates(b *resolver, svc kongService, controlPlaneID string) {
-	from := referrerOf(a.GroupVersionKind(), svc)
-	svc.Status.Konnect.CertificateID = a.Refs.certificateRef(b, a.Certificates, from, svc.Spec.ClientCertificateRef, controlPlaneID)
-	svc.Status.Konnect.CACertificateIDs = a.caCertificates(b, from, svc.Spec.CACertificateRefs, controlPlaneID)
-}
-
-// caCertificates resolves caCertificateRefs, in order, and sets
+// caCertificateRefs resolves caCertificateRefs, in order, and sets
 // KongCACertificateRefsValid when there are any.
-func (a *ServiceAdapter) caCertificates(b *resolver, from referrer, refs []commonv1alpha1.NamespacedRef, controlPlaneID string) []string {
+func caCertificateRefs(b *resolver, r *Refs, caCerts *controller.Informer[kongCACertificate], from referrer, refs []commonv1alpha1.NamespacedRef, controlPlaneID string) []string {
 	if len(refs) == 0 {
 		return nil
 	}
@@ -36,12 +58,12 @@ func (a *ServiceAdapter) caCertificates(b *resolver, from referrer, refs []commo
 	for _, ref := range refs {
 		namespace := namespaceOr(ref.Namespace, from.namespace)
 		if namespace != from.namespace && !b.crossNamespace(fmt.Sprintf("%s %s/%s", kindCACertificate, namespace, ref.Name),
-			a.Refs.permitted(from, groupConfiguration, kindCACertificate, namespace, ref.Name)) {
+			r.permitted(from, groupConfiguration, kindCACertificate, namespace, ref.Name)) {
 			b.notReady()
 			refused = true
 			continue
 		}
-		id, problem := inControlPlane(a.CACertificates, kindCACertificate, namespace, ref.Name, controlPlaneID)
+		id, problem := inControlPlane(caCerts, kindCACertificate, namespace, ref.Name, controlPlaneID)
 		if problem != "" {
 			problems = append(problems, problem)
 			continue
@@ -58,29 +80,6 @@ func (a *ServiceAdapter) caCertificates(b *resolver, from referrer, refs []commo
 		return nil
 	}
 	return ids
-}
-
-// certificateDependencies reconcile a service again when a certificate it
-// presents or trusts changes.
-func (a *ServiceAdapter) certificateDependencies() []controller.Dependency[kongService] {
-	return []controller.Dependency[kongService]{
-		{
-			Name:   "clientCertificate",
-			Source: a.Certificates,
-			Keys:   func(svc kongService) []string { return namespacedRefKeys(svc.Spec.ClientCertificateRef, svc.Namespace) },
-		},
-		{
-			Name:   "caCertificates",
-			Source: a.CACertificates,
-			Keys: func(svc kongService) []string {
-				var keys []string
-				for i := range svc.Spec.CACertificateRefs {
-					keys = append(keys, namespacedRefKeys(&svc.Spec.CACertificateRefs[i], svc.Namespace)...)
-				}
-				return keys
-			},
-		},
-	}
 }
 
 // certificateNamespaces returns the namespaces a service's certificate

@@ -50,8 +50,7 @@ func kindController[T controller.Entity, D any](d dependencies, kind controller.
 
 // bindingCleanupController builds the controller of the
 // cleanup-plugin-binding finalizer of one kind that bindings target.
-func bindingCleanupController[T controller.Entity, D any](d dependencies, adapter controller.DependentAdapter[T, D], informer *controller.Informer[T], bindings *controller.Informer[*configurationv1alpha1.KongPluginBinding], clients controller.ClientGetter[T]) (runnable, error) {
-	kind := controller.FromAdapter(adapter)
+func bindingCleanupController[T controller.Entity, D any](d dependencies, kind controller.Kind[T, D], informer *controller.Informer[T], bindings *controller.Informer[*configurationv1alpha1.KongPluginBinding], clients controller.ClientGetter[T]) (runnable, error) {
 	return entities.NewBindingCleanupController(&entities.BindingCleanupReconciler[T]{
 		Kind: &kind, Targets: informer, Bindings: bindings, Clients: clients,
 		BindingClients: func(ns string) entities.ObjectWriter[*configurationv1alpha1.KongPluginBinding] {
@@ -127,11 +126,11 @@ func buildControllers(f *informerFactories, d dependencies) ([]runnable, error) 
 	if err != nil {
 		return nil, err
 	}
-	serviceAdapter := &entities.ServiceAdapter{Refs: refs, Certificates: certs.certificates, CACertificates: certs.caCertificates}
+	serviceKind := entities.ServiceKind(refs, certs.certificates, certs.caCertificates)
 	serviceClients := func(ns string) controller.Client[*configurationv1alpha1.KongService] {
 		return cs.ConfigurationV1alpha1().KongServices(ns)
 	}
-	routeAdapter := &entities.RouteAdapter{Refs: refs, Services: services}
+	routeKind := entities.RouteKind(refs, services)
 	routeClients := func(ns string) controller.Client[*configurationv1alpha1.KongRoute] {
 		return cs.ConfigurationV1alpha1().KongRoutes(ns)
 	}
@@ -155,14 +154,14 @@ func buildControllers(f *informerFactories, d dependencies) ([]runnable, error) 
 			func(ns string) controller.Client[*konnectv1alpha2.KonnectGatewayControlPlane] {
 				return cs.KonnectV1alpha2().KonnectGatewayControlPlanes(ns)
 			})),
-		add(entityController(d, serviceAdapter, services, serviceClients)),
-		add(bindingCleanupController(d, serviceAdapter, services, bindings, serviceClients)),
-		add(entityController(d, routeAdapter, routes, routeClients)),
-		add(bindingCleanupController(d, routeAdapter, routes, bindings, routeClients)),
+		add(kindController(d, serviceKind, services, serviceClients)),
+		add(bindingCleanupController(d, serviceKind, services, bindings, serviceClients)),
+		add(kindController(d, routeKind, routes, routeClients)),
+		add(bindingCleanupController(d, routeKind, routes, bindings, routeClients)),
 		add(entityController(d, consumerGroupAdapter, consumerGroups, consumerGroupClients)),
-		add(bindingCleanupController(d, consumerGroupAdapter, consumerGroups, bindings, consumerGroupClients)),
+		add(bindingCleanupController(d, controller.FromAdapter(consumerGroupAdapter), consumerGroups, bindings, consumerGroupClients)),
 		add(entityController(d, consumerAdapter, consumers, consumerClients)),
-		add(bindingCleanupController(d, consumerAdapter, consumers, bindings, consumerClients)),
+		add(bindingCleanupController(d, controller.FromAdapter(consumerAdapter), consumers, bindings, consumerClients)),
 		add(entityController(d, &entities.PluginBindingAdapter{
 			Refs: refs, Plugins: plugins, ClusterPlugins: clusterPlugins,
 			Services: services, Routes: routes, Consumers: consumers, ConsumerGroups: consumerGroups,
