@@ -22,10 +22,12 @@ type kongRoute = *configurationv1alpha1.KongRoute
 func RouteKind(refs *Refs, services *controller.Informer[kongService]) controller.Kind[kongRoute, components.Route] {
 	gvk := configurationGVK("KongRoute")
 	return core[kongRoute, components.Route, components.Route]{
-		gvk:     gvk,
-		placed:  routePlacement(refs, gvk, services),
-		calls:   routeCalls,
-		desired: func(route kongRoute, p controller.Placement) (components.Route, error) { return routeBody(route, gvk, p), nil },
+		gvk:    gvk,
+		placed: routePlacement(refs, gvk, services),
+		calls:  routeCalls,
+		desired: func(route kongRoute, p controller.Placement) (components.Route, error) {
+			return routeBody(route, gvk, p), nil
+		},
 		createUnder: func(route kongRoute, body components.Route) string {
 			if r := body.RouteJSON; r.Name == nil && r.ID == nil {
 				return string(route.UID)

@@ -24,10 +24,12 @@ func ServiceKind(refs *Refs, certs *controller.Informer[kongCertificate], caCert
 	placed := underControlPlane(refs, gvk, func(svc kongService) *cpRef { return svc.Spec.ControlPlaneRef }).
 		with(serviceCertificates(refs, gvk, certs, caCerts))
 	return core[kongService, components.Service, components.ServiceOutput]{
-		gvk:     gvk,
-		placed:  placed,
-		calls:   serviceCalls,
-		desired: func(svc kongService, _ controller.Placement) (components.Service, error) { return serviceBody(svc, gvk) },
+		gvk:    gvk,
+		placed: placed,
+		calls:  serviceCalls,
+		desired: func(svc kongService, _ controller.Placement) (components.Service, error) {
+			return serviceBody(svc, gvk)
+		},
 		createUnder: func(svc kongService, body components.Service) string {
 			if body.Name == nil && body.ID == nil {
 				return string(svc.UID)
