@@ -25,7 +25,7 @@ func (r *Refs) placeUnderControlPlane(b *resolver, from referrer, ref *commonv1a
 
 // dependencyControlPlane names the dependency of objects that place
 // entities into a control plane; a mirrored control plane waits for them
-// (ControlPlaneAdapter.HeldBy).
+// (ControlPlaneKind's HeldBy).
 const dependencyControlPlane = "controlPlane"
 
 // controlPlaneDependency reconciles objects again when their control plane

@@ -3,7 +3,8 @@ package entities
 import (
 	"context"
 
-	"k8s.io/apimachinery/pkg/runtime/schema"
+	"github.com/Kong/sdk-konnect-go/models/components"
+	"github.com/Kong/sdk-konnect-go/models/operations"
 
 	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
 	konnectv1alpha2 "github.com/konnect-operator/konnect-operator/pkg/apis/konnect/v1alpha2"
@@ -13,20 +14,14 @@ import (
 
 type controlPlane = *konnectv1alpha2.KonnectGatewayControlPlane
 
-// ControlPlaneAdapter reconciles KonnectGatewayControlPlanes: an Origin
-// control plane is created and owned in Konnect (a group also gets its
-// members, see controlplane_group.go); a Mirror only reads an existing one
-// (controlplane_mirror.go).
-type ControlPlaneAdapter struct {
-	Refs *Refs
-}
-
 // ControlPlaneDesired is what a KonnectGatewayControlPlane asks of Konnect.
 // Everything that decides a Konnect call is in it, so that its fingerprint
 // changes when a member gets its ID or the mirrored ID changes.
 type ControlPlaneDesired struct {
-	// ControlPlane is the control plane to create or patch (Origin).
-	ControlPlane konnect.ControlPlane
+	// Create is the control plane to create (Origin); Update the same as a
+	// patch.
+	Create components.CreateControlPlaneRequest
+	Update components.UpdateControlPlaneRequest
 	// MirrorID is the ID of the control plane to read (Mirror).
 	MirrorID string
 	// Group is true for a CLUSTER_TYPE_CONTROL_PLANE_GROUP.
@@ -37,143 +32,160 @@ type ControlPlaneDesired struct {
 	Unresolved []string
 }
 
-var (
-	_ controller.DependentAdapter[controlPlane, ControlPlaneDesired] = (*ControlPlaneAdapter)(nil)
-	_ controller.AfterSyncer[controlPlane]                           = (*ControlPlaneAdapter)(nil)
-	_ controller.Borrower[controlPlane]                              = (*ControlPlaneAdapter)(nil)
-)
-
-// GroupVersionKind implements controller.Adapter.
-func (a *ControlPlaneAdapter) GroupVersionKind() schema.GroupVersionKind {
-	return gvk(konnectv1alpha2.GroupVersion, kindControlPlane)
-}
-
-// Managed implements controller.Adapter.
-func (a *ControlPlaneAdapter) Managed(controlPlane) bool { return true }
-
-// ConditionTypes implements controller.Adapter.
-func (a *ControlPlaneAdapter) ConditionTypes() []string {
-	return []string{commonv1alpha1.ConditionAPIAuthResolvedRef, commonv1alpha1.ConditionAPIAuthValid}
-}
-
-// Resolve implements controller.Adapter.
-func (a *ControlPlaneAdapter) Resolve(_ context.Context, cp controlPlane, purpose controller.Purpose) (controller.Resolution, error) {
-	b := newResolver(purpose)
-	b.res.Placement.Auth = a.Refs.auth(b, cp, true)
-	if id := mirrorID(cp); cp.IsMirror() && cp.Status.ID != "" && cp.Status.ID != id {
-		// The mirror now names another control plane: read that one.
-		cp.Status.ID = ""
+// ControlPlaneKind describes KonnectGatewayControlPlanes: an Origin control
+// plane is created and owned in Konnect (a group also gets its members, see
+// controlplane_group.go); a Mirror only reads an existing one
+// (controlplane_mirror.go). Konnect deletes a control plane's entities with
+// it.
+func ControlPlaneKind(refs *Refs) controller.Kind[controlPlane, ControlPlaneDesired] {
+	gvk := gvk(konnectv1alpha2.GroupVersion, kindControlPlane)
+	return controller.Kind[controlPlane, ControlPlaneDesired]{
+		GVK:        gvk,
+		Conditions: []string{commonv1alpha1.ConditionAPIAuthResolvedRef, commonv1alpha1.ConditionAPIAuthValid},
+		Resolve: func(_ context.Context, cp controlPlane, purpose controller.Purpose) (controller.Resolution, error) {
+			b := newResolver(purpose)
+			b.res.Placement.Auth = refs.auth(b, cp, true)
+			if id := mirrorID(cp); cp.IsMirror() && cp.Status.ID != "" && cp.Status.ID != id {
+				// The mirror now names another control plane: read that one.
+				cp.Status.ID = ""
+			}
+			return b.done(), nil
+		},
+		Desired: func(_ context.Context, cp controlPlane, _ controller.Placement) (ControlPlaneDesired, error) {
+			return controlPlaneDesired(refs, cp, gvk), nil
+		},
+		Create: func(ctx context.Context, api konnect.API, cp controlPlane, _ controller.Placement, desired ControlPlaneDesired) (string, error) {
+			if cp.IsMirror() {
+				return readMirror(ctx, api, cp, desired.MirrorID)
+			}
+			res, err := konnect.Call(ctx, controlPlaneOp("create"), func(ctx context.Context) (*operations.CreateControlPlaneResponse, error) {
+				return api.ControlPlanes.CreateControlPlane(ctx, desired.Create)
+			})
+			if err != nil {
+				return "", err
+			}
+			recordEndpoints(cp, res.GetControlPlane())
+			return res.GetControlPlane().GetID(), nil
+		},
+		// An origin is patched; one that is gone answers NotFound and is
+		// created again. A mirror is read again.
+		Update: func(ctx context.Context, api konnect.API, cp controlPlane, _ controller.Placement, id string, desired ControlPlaneDesired) error {
+			if cp.IsMirror() {
+				_, err := readMirror(ctx, api, cp, id)
+				return err
+			}
+			res, err := konnect.Call(ctx, controlPlaneOp("update"), func(ctx context.Context) (*operations.UpdateControlPlaneResponse, error) {
+				return api.ControlPlanes.UpdateControlPlane(ctx, id, desired.Update)
+			})
+			if err == nil {
+				recordEndpoints(cp, res.GetControlPlane())
+			}
+			return err
+		},
+		Delete: func(ctx context.Context, api konnect.API, _ controlPlane, _ controller.Placement, id string) error {
+			_, err := konnect.Call(ctx, controlPlaneOp("delete"), func(ctx context.Context) (*operations.DeleteControlPlaneResponse, error) {
+				return api.ControlPlanes.DeleteControlPlane(ctx, id)
+			})
+			return err
+		},
+		// Control planes carry the UID as a label. A mirror is found by its
+		// ID, never by a label.
+		FindByUID: func(ctx context.Context, api konnect.API, cp controlPlane, _ controller.Placement) (string, error) {
+			if cp.IsMirror() {
+				return "", nil
+			}
+			labels := controller.TagKeyUID + ":" + string(cp.UID)
+			found, err := listControlPlanes(ctx, api, operations.ListControlPlanesRequest{FilterLabels: &labels})
+			if err != nil || len(found) == 0 {
+				return "", err
+			}
+			return found[0].ID, nil
+		},
+		Dependencies: []controller.Dependency[controlPlane]{
+			{Name: "authConfig", Source: refs.AuthConfigs, Keys: AuthConfigKeys},
+			// A group sets its members again when one of them changes.
+			{Name: "members", Source: refs.ControlPlanes, Keys: memberKeys},
+			grantDependency(refs, func(cp controlPlane) []string {
+				return otherNamespaces(cp.Namespace, authConfigNamespace(cp))
+			}),
+		},
+		AfterSync: func(ctx context.Context, api konnect.API, cp controlPlane, _ controller.Placement, id string, _ bool) error {
+			if !isGroupRequest(cp) {
+				return nil
+			}
+			return syncMembers(ctx, api, refs, cp, id)
+		},
+		Borrows:         func(cp controlPlane) bool { return cp.IsMirror() },
+		HeldBy:          []string{dependencyControlPlane},
+		ExtraFinalizers: []string{commonv1alpha1.FinalizerGatewayControlPlane},
 	}
-	return b.done(), nil
 }
 
-// Desired implements controller.Adapter.
-func (a *ControlPlaneAdapter) Desired(_ context.Context, cp controlPlane, _ controller.Placement) (ControlPlaneDesired, error) {
+// controlPlaneDesired is what cp asks of Konnect, its identity labels
+// included.
+func controlPlaneDesired(refs *Refs, cp controlPlane, gvk schemaGVK) ControlPlaneDesired {
 	if cp.IsMirror() {
-		return ControlPlaneDesired{MirrorID: mirrorID(cp)}, nil
+		return ControlPlaneDesired{MirrorID: mirrorID(cp)}
 	}
-	desired := ControlPlaneDesired{ControlPlane: konnect.ControlPlane{Labels: controller.Labels(cp, a.GroupVersionKind(), nil)}}
 	req := cp.Spec.CreateControlPlaneRequest
 	if req == nil {
-		return desired, nil
+		labels := controller.Labels(cp, gvk, nil)
+		return ControlPlaneDesired{Create: components.CreateControlPlaneRequest{Labels: labels}, Update: components.UpdateControlPlaneRequest{Labels: labels}}
 	}
-	desired.ControlPlane = konnect.ControlPlane{
-		Name:         req.Name,
-		Description:  deref(req.Description),
-		ClusterType:  deref(req.ClusterType),
-		AuthType:     deref(req.AuthType),
-		CloudGateway: req.CloudGateway,
-		Labels:       controller.Labels(cp, a.GroupVersionKind(), req.Labels),
-	}
+	labels := controller.Labels(cp, gvk, req.Labels)
+	var proxyURLs []components.ProxyURL
 	for _, u := range req.ProxyURLs {
-		desired.ControlPlane.ProxyURLs = append(desired.ControlPlane.ProxyURLs, konnect.ProxyURL{Host: u.Host, Port: int(u.Port), Protocol: u.Protocol})
+		proxyURLs = append(proxyURLs, components.ProxyURL{Host: u.Host, Port: u.Port, Protocol: u.Protocol})
+	}
+	desired := ControlPlaneDesired{
+		Create: components.CreateControlPlaneRequest{
+			Name: req.Name, Description: req.Description, CloudGateway: req.CloudGateway, ProxyUrls: proxyURLs, Labels: labels,
+		},
+		// The description is always sent, so that removing it clears it.
+		Update: components.UpdateControlPlaneRequest{
+			Name: &req.Name, Description: ptrTo(deref(req.Description)), ProxyUrls: proxyURLs, Labels: labels,
+		},
+	}
+	if req.ClusterType != nil {
+		desired.Create.ClusterType = components.CreateControlPlaneRequestClusterType(*req.ClusterType).ToPointer()
+	}
+	if req.AuthType != nil {
+		desired.Create.AuthType = components.AuthType(*req.AuthType).ToPointer()
+		desired.Update.AuthType = components.UpdateControlPlaneRequestAuthType(*req.AuthType).ToPointer()
 	}
 	if isGroupRequest(cp) {
 		desired.Group = true
-		desired.Members, desired.Unresolved = a.members(cp)
+		desired.Members, desired.Unresolved = groupMembers(refs, cp)
 	}
-	return desired, nil
+	return desired
 }
 
-// Create implements controller.Adapter.
-func (a *ControlPlaneAdapter) Create(ctx context.Context, c *konnect.Client, cp controlPlane, _ controller.Placement, desired ControlPlaneDesired) (string, error) {
-	if cp.IsMirror() {
-		return readMirror(ctx, c, cp, desired.MirrorID)
-	}
-	created, err := c.CreateControlPlane(ctx, desired.ControlPlane)
-	if err != nil {
-		return "", err
-	}
-	recordEndpoints(cp, created)
-	return created.ID, nil
+func controlPlaneOp(verb string) konnect.Operation {
+	return konnect.Operation{Verb: verb, Entity: "control_plane"}
 }
 
-// Update implements controller.Adapter. A control plane is patched; one that
-// is gone answers NotFound and is created again. A mirror is read again.
-func (a *ControlPlaneAdapter) Update(ctx context.Context, c *konnect.Client, cp controlPlane, _ controller.Placement, id string, desired ControlPlaneDesired) error {
-	if cp.IsMirror() {
-		_, err := readMirror(ctx, c, cp, id)
-		return err
-	}
-	updated, err := c.UpdateControlPlane(ctx, id, desired.ControlPlane)
-	if err != nil {
-		return err
-	}
-	recordEndpoints(cp, updated)
-	return nil
-}
+// controlPlanePageSize is the page size of control-plane lists.
+const controlPlanePageSize = 100
 
-// Delete implements controller.Adapter. Konnect deletes the control plane's
-// entities with it. Mirrors never get here (see Borrows).
-func (a *ControlPlaneAdapter) Delete(ctx context.Context, c *konnect.Client, _ controlPlane, _ controller.Placement, id string) error {
-	return c.DeleteControlPlane(ctx, id)
-}
-
-// FindByUID implements controller.Adapter: control planes carry the UID as
-// a label. A mirror is found by its ID, never by a label.
-func (a *ControlPlaneAdapter) FindByUID(ctx context.Context, c *konnect.Client, cp controlPlane, _ controller.Placement) (string, error) {
-	if cp.IsMirror() {
-		return "", nil
-	}
-	found, err := c.ListControlPlanes(ctx, konnect.ControlPlaneFilter{Labels: map[string]string{controller.TagKeyUID: string(cp.UID)}})
-	if err != nil || len(found) == 0 {
-		return "", err
-	}
-	return found[0].ID, nil
-}
-
-// AfterSync implements controller.AfterSyncer: a group's members are set
-// after every create and update.
-func (a *ControlPlaneAdapter) AfterSync(ctx context.Context, c *konnect.Client, cp controlPlane, _ controller.Placement, id string, _ bool) error {
-	if cp.IsMirror() || !isGroupRequest(cp) {
-		return nil
-	}
-	return a.syncMembers(ctx, c, cp, id)
-}
-
-// ExtraFinalizers lists the finalizers removed together with the operator's
-// own once the control plane is deleted.
-func (a *ControlPlaneAdapter) ExtraFinalizers() []string {
-	return []string{commonv1alpha1.FinalizerGatewayControlPlane}
-}
-
-// Dependencies implements controller.DependentAdapter.
-func (a *ControlPlaneAdapter) Dependencies() []controller.Dependency[controlPlane] {
-	return []controller.Dependency[controlPlane]{
-		{
-			Name:   "authConfig",
-			Source: a.Refs.AuthConfigs,
-			Keys:   AuthConfigKeys,
-		},
-		{
-			// A group sets its members again when one of them changes.
-			Name:   "members",
-			Source: a.Refs.ControlPlanes,
-			Keys:   memberKeys,
-		},
-		grantDependency(a.Refs, func(cp controlPlane) []string {
-			return otherNamespaces(cp.Namespace, authConfigNamespace(cp))
-		}),
+// listControlPlanes returns every control plane that req selects, following
+// every page.
+func listControlPlanes(ctx context.Context, api konnect.API, req operations.ListControlPlanesRequest) ([]components.ControlPlane, error) {
+	var all []components.ControlPlane
+	size := int64(controlPlanePageSize)
+	req.PageSize = &size
+	for number := int64(1); ; number++ {
+		req.PageNumber = &number
+		res, err := konnect.Call(ctx, controlPlaneOp("list"), func(ctx context.Context) (*operations.ListControlPlanesResponse, error) {
+			return api.ControlPlanes.ListControlPlanes(ctx, req)
+		})
+		if err != nil {
+			return nil, err
+		}
+		page := res.GetListControlPlanesResponse()
+		all = append(all, page.GetData()...)
+		if len(page.GetData()) == 0 || float64(number*size) >= page.GetMeta().Page.Total {
+			return all, nil
+		}
 	}
 }
 
@@ -197,14 +209,20 @@ func authConfigNamespace(cp controlPlane) string {
 	return cp.Namespace
 }
 
-func recordEndpoints(cp controlPlane, answered konnect.ControlPlane) {
-	if answered.Config.ClusterType != "" {
-		cp.Status.ClusterType = answered.Config.ClusterType
+// recordEndpoints records in cp's status what Konnect answered about its
+// cluster.
+func recordEndpoints(cp controlPlane, answered *components.ControlPlane) {
+	if answered == nil {
+		return
 	}
-	if answered.Config.ControlPlaneEndpoint != "" && answered.Config.TelemetryEndpoint != "" {
+	config := answered.Config
+	if config.ClusterType != "" {
+		cp.Status.ClusterType = string(config.ClusterType)
+	}
+	if config.ControlPlaneEndpoint != "" && config.TelemetryEndpoint != "" {
 		cp.Status.KonnectEndpoints = &konnectv1alpha2.KonnectEndpoints{
-			ControlPlane: answered.Config.ControlPlaneEndpoint,
-			Telemetry:    answered.Config.TelemetryEndpoint,
+			ControlPlane: config.ControlPlaneEndpoint,
+			Telemetry:    config.TelemetryEndpoint,
 		}
 	}
 }
@@ -216,3 +234,5 @@ func deref[T any](p *T) T {
 	}
 	return *p
 }
+
+func ptrTo[T any](v T) *T { return &v }

@@ -6,6 +6,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/Kong/sdk-konnect-go/models/components"
+	"github.com/Kong/sdk-konnect-go/models/operations"
+
 	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
 	"github.com/konnect-operator/konnect-operator/pkg/controller"
 	"github.com/konnect-operator/konnect-operator/pkg/konnect"
@@ -42,11 +45,11 @@ func memberKeys(cp controlPlane) []string {
 	return keys
 }
 
-// members returns the sorted Konnect IDs of the group's members, and for
-// each member that cannot be used "name: why".
-func (a *ControlPlaneAdapter) members(group controlPlane) (ids, unresolved []string) {
+// groupMembers returns the sorted Konnect IDs of the group's members, and
+// for each member that cannot be used "name: why".
+func groupMembers(refs *Refs, group controlPlane) (ids, unresolved []string) {
 	for _, m := range group.Spec.Members {
-		member, err := a.Refs.ControlPlanes.Get(group.Namespace, m.Name)
+		member, err := refs.ControlPlanes.Get(group.Namespace, m.Name)
 		switch {
 		case err != nil:
 			unresolved = append(unresolved, m.Name+": NotFound")
@@ -64,15 +67,23 @@ func (a *ControlPlaneAdapter) members(group controlPlane) (ids, unresolved []str
 
 // syncMembers makes the group's membership in Konnect equal to its members
 // and sets MembersReferenceResolved.
-func (a *ControlPlaneAdapter) syncMembers(ctx context.Context, c *konnect.Client, group controlPlane, id string) error {
-	ids, unresolved := a.members(group)
+func syncMembers(ctx context.Context, api konnect.API, refs *Refs, group controlPlane, id string) error {
+	ids, unresolved := groupMembers(refs, group)
 	if len(unresolved) > 0 {
 		message := "some members cannot be used yet: " + strings.Join(unresolved, ", ")
 		controller.SetCondition(group, controller.FalseCondition(commonv1alpha1.ConditionMembersReferenceResolved, commonv1alpha1.ReasonSomeMemberNotResolved, message))
 		// The members' own changes enqueue the group again.
 		return controller.Permanent(controller.WithReason(commonv1alpha1.ReasonFailedToSetControlPlaneGroupMembers, fmt.Errorf("%s", message)), 0)
 	}
-	if err := c.SetControlPlaneGroupMembers(ctx, id, ids); err != nil {
+	// Konnect wants the complete list, so no members is [] rather than null.
+	membership := components.GroupMembership{Members: []components.Members{}}
+	for _, member := range ids {
+		membership.Members = append(membership.Members, components.Members{ID: member})
+	}
+	_, err := konnect.Call(ctx, konnect.Operation{Verb: "set", Entity: "control_plane_group_member"}, func(ctx context.Context) (*operations.PutControlPlanesIDGroupMembershipsResponse, error) {
+		return api.ControlPlaneGroups.PutControlPlanesIDGroupMemberships(ctx, id, &membership)
+	})
+	if err != nil {
 		if _, limited := konnect.IsRateLimited(err); !limited {
 			controller.SetCondition(group, controller.FalseCondition(commonv1alpha1.ConditionMembersReferenceResolved, commonv1alpha1.ReasonSetGroupMemberFailed, err.Error()))
 		}

@@ -3,6 +3,8 @@ package entities
 import (
 	"context"
 	"fmt"
+	"github.com/Kong/sdk-konnect-go/models/components"
+	"github.com/Kong/sdk-konnect-go/models/operations"
 
 	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
 	"github.com/konnect-operator/konnect-operator/pkg/controller"
@@ -29,14 +31,6 @@ import (
 // ReasonMirrorFailed is the reason of Mirrored=False.
 const ReasonMirrorFailed = "Failed"
 
-// Borrows implements controller.Borrower: a mirror does not own its
-// control plane.
-func (a *ControlPlaneAdapter) Borrows(cp controlPlane) bool { return cp.IsMirror() }
-
-// HeldBy implements controller.Borrower: the objects that place entities
-// into a control plane keep its mirror.
-func (a *ControlPlaneAdapter) HeldBy() []string { return []string{dependencyControlPlane} }
-
 func mirrorID(cp controlPlane) string {
 	if cp.Spec.Mirror == nil {
 		return ""
@@ -46,8 +40,8 @@ func mirrorID(cp controlPlane) string {
 
 // readMirror reads the mirrored control plane, records what Konnect says
 // of it in cp's status and sets Mirrored. It returns the control plane's ID.
-func readMirror(ctx context.Context, c *konnect.Client, cp controlPlane, id string) (string, error) {
-	found, err := c.ListControlPlanes(ctx, konnect.ControlPlaneFilter{ID: id})
+func readMirror(ctx context.Context, api konnect.API, cp controlPlane, id string) (string, error) {
+	found, err := listControlPlanes(ctx, api, operations.ListControlPlanesRequest{Filter: &components.ControlPlaneFilterParameters{ID: &components.ID{Eq: &id}}})
 	if err == nil && len(found) == 0 {
 		err = &konnect.NotFoundError{Operation: "read mirrored control plane", Message: "the organisation has no control plane with ID " + id}
 	}
@@ -58,7 +52,7 @@ func readMirror(ctx context.Context, c *konnect.Client, cp controlPlane, id stri
 		}
 		return "", err
 	}
-	recordEndpoints(cp, found[0])
+	recordEndpoints(cp, &found[0])
 	controller.SetCondition(cp, controller.TrueCondition(commonv1alpha1.ConditionMirrored, commonv1alpha1.ReasonMirrored,
 		fmt.Sprintf("Mirroring control plane %s (%s)", found[0].ID, found[0].Name)))
 	return found[0].ID, nil

@@ -150,7 +150,7 @@ func buildControllers(f *informerFactories, d dependencies) ([]runnable, error) 
 		return err
 	}
 	for _, err := range []error{
-		add(entityController(d, &entities.ControlPlaneAdapter{Refs: refs}, refs.ControlPlanes,
+		add(kindController(d, entities.ControlPlaneKind(refs), refs.ControlPlanes,
 			func(ns string) controller.Client[*konnectv1alpha2.KonnectGatewayControlPlane] {
 				return cs.KonnectV1alpha2().KonnectGatewayControlPlanes(ns)
 			})),
