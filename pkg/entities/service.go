@@ -89,7 +89,7 @@ func serviceBody(svc kongService, gvk schemaGVK) (components.Service, error) {
 func splitServiceURL(raw string) (protocol, host string, port int64, path string, err error) {
 	u, err := url.Parse(raw)
 	if err != nil || u.Hostname() == "" {
-		return "", "", 0, "", controller.Permanent(&konnect.InvalidInputError{Operation: "build service", Message: "url " + strconv.Quote(raw) + " is not an absolute URL"}, 0)
+		return "", "", 0, "", &konnect.InvalidInputError{Operation: "build service", Message: "url " + strconv.Quote(raw) + " is not an absolute URL"}
 	}
 	port = 80
 	if u.Scheme == "https" || u.Scheme == "grpcs" || u.Scheme == "tls" {
