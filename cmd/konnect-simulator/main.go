@@ -51,7 +51,7 @@ func main() {
 	fs.IntVar(&cfg.force429, "force-429", 0, "answer the next N authenticated requests with 429")
 	fs.DurationVar(&cfg.force429After, "force-429-retry-after", time.Second, "Retry-After of --force-429 answers")
 	fs.Uint64Var(&cfg.faultSeed, "fault-seed", 1, "seed for fault error rates")
-	fs.StringVar(&cfg.spec, "openapi-spec", "", "OpenAPI document to validate against; empty = $"+konnectsim.SpecEnv+" or shared/konnect/konnect-core-entities.yaml found upward")
+	fs.StringVar(&cfg.spec, "openapi-spec", "", "OpenAPI document to validate against; empty = $"+konnectsim.SpecEnv+", else the openapi.yaml of "+konnectsim.SDKModule+" (found with go list -m from the working directory)")
 	fs.BoolVar(&cfg.noValidation, "no-validation", false, "do not validate requests and responses")
 	fs.BoolVar(&cfg.quiet, "quiet", false, "do not log every request")
 	_ = fs.Parse(os.Args[1:])

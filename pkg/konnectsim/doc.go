@@ -5,11 +5,11 @@
 // token checks and per-organisation rate limits.
 //
 // Every request and response is validated against Konnect's OpenAPI
-// document (konnect-core-entities.yaml, found through Options.SpecPath,
-// $KONNECT_OPENAPI_SPEC or by searching upward for shared/konnect/) when
-// it is available; violations are recorded (Server.Violations) and Start
-// fails the test on any that the test did not claim with TakeViolations.
-// Routing never depends on the document.
+// document: the openapi.yaml that ships in Kong's SDK module (or one named
+// by Options.SpecPath or $KONNECT_OPENAPI_SPEC), trimmed to the operations
+// the simulator serves and read as OpenAPI 3.0. Violations are recorded
+// (Server.Violations) and Start fails the test on any that the test did not
+// claim with TakeViolations. Routing never depends on the document.
 //
 // Tests use Start, which serves the simulator over HTTPS on loopback:
 //

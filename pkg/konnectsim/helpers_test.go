@@ -96,9 +96,6 @@ func startSim(t *testing.T, opts Options) (*TestServer, *apiClient) {
 		opts.Tokens = map[string]string{testToken: "org-a", otherToken: "org-b"}
 	}
 	ts := Start(t, opts)
-	if ok, _ := ts.Validating(); !ok {
-		t.Log("running without OpenAPI validation")
-	}
 	return ts, newClient(t, ts, testToken)
 }
 

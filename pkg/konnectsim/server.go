@@ -23,11 +23,11 @@ type Options struct {
 	// Unknown tokens get 401.
 	Tokens map[string]string
 	// SpecPath is the OpenAPI document to validate against. "" means
-	// $KONNECT_OPENAPI_SPEC, else shared/konnect/konnect-core-entities.yaml
-	// found by searching upward from the working directory; when none is
-	// found the simulator runs without validation.
+	// $KONNECT_OPENAPI_SPEC, else the openapi.yaml of Kong's SDK module
+	// that the project requires; New fails when there is none.
 	SpecPath string
-	// NoValidation turns validation off even when the document is found.
+	// NoValidation turns validation off (only the simulator's own
+	// benchmarks of its handlers do).
 	NoValidation bool
 	// RateLimitPerMinute is each organisation's request budget per minute
 	// window; 0 means unlimited (and no RateLimit headers).
@@ -60,8 +60,8 @@ type Server struct {
 	closed    chan struct{}
 }
 
-// New builds a simulator. It fails only when an explicitly named OpenAPI
-// document cannot be loaded.
+// New builds a simulator. It fails when the OpenAPI document cannot be found
+// or loaded, unless validation is off.
 func New(opts Options) (*Server, error) {
 	clk := opts.Clock
 	if clk == nil {
@@ -87,13 +87,21 @@ func New(opts Options) (*Server, error) {
 		if err != nil {
 			return nil, err
 		}
-		if path != "" {
-			if s.validator, err = newValidator(path); err != nil {
-				return nil, err
-			}
+		if s.validator, err = newValidator(path, s.servedOperations()); err != nil {
+			return nil, err
 		}
 	}
 	return s, nil
+}
+
+// servedOperations names the operations the simulator serves, "METHOD
+// /template".
+func (s *Server) servedOperations() map[string]bool {
+	served := map[string]bool{}
+	for _, rt := range s.routes {
+		served[rt.key()] = true
+	}
+	return served
 }
 
 // Validating reports whether requests and responses are checked against

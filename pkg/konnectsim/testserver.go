@@ -20,15 +20,13 @@ type TestServer struct {
 // Start serves a simulator for the test: an httptest TLS server with a
 // fresh self-signed certificate, closed at cleanup. At cleanup the test
 // fails for every OpenAPI violation that no one claimed with
-// TakeViolations. Without the document, validation is skipped (logged).
+// TakeViolations. A simulator that cannot find the OpenAPI document fails
+// the test.
 func Start(t testing.TB, opts Options) *TestServer {
 	t.Helper()
 	sim, err := New(opts)
 	if err != nil {
 		t.Fatalf("konnectsim: %v", err)
-	}
-	if ok, _ := sim.Validating(); !ok && !opts.NoValidation {
-		t.Logf("konnectsim: OpenAPI document not found (set %s); running without validation", SpecEnv)
 	}
 	cert, caPEM, err := SelfSignedCertificate()
 	if err != nil {

@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -19,48 +17,6 @@ import (
 	"github.com/getkin/kin-openapi/routers"
 	"github.com/getkin/kin-openapi/routers/gorillamux"
 )
-
-// SpecEnv names the environment variable that points at the OpenAPI document.
-const SpecEnv = "KONNECT_OPENAPI_SPEC"
-
-// specRelPath is where the document lives relative to the shared folder's parent.
-var specRelPath = filepath.Join("shared", "konnect", "konnect-core-entities.yaml")
-
-// findSpec resolves Options.SpecPath: an explicit path (or $KONNECT_OPENAPI_SPEC)
-// must exist; otherwise the document is searched upward from the working
-// directory, and "" (no validation) is returned when it is not found.
-func findSpec(explicit string) (string, error) {
-	for _, p := range []string{explicit, os.Getenv(SpecEnv)} {
-		if p == "" {
-			continue
-		}
-		if _, err := os.Stat(p); err != nil {
-			return "", fmt.Errorf("konnectsim: OpenAPI document: %w", err)
-		}
-		return p, nil
-	}
-	return FindSpecUpward()
-}
-
-// FindSpecUpward looks for shared/konnect/konnect-core-entities.yaml in the
-// working directory and its parents; "" when there is none.
-func FindSpecUpward() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		candidate := filepath.Join(dir, specRelPath)
-		if _, err := os.Stat(candidate); err == nil {
-			return candidate, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", nil
-		}
-		dir = parent
-	}
-}
 
 // Violation is a request or response that does not conform to the OpenAPI
 // document.
@@ -88,11 +44,10 @@ type validator struct {
 	router routers.Router
 }
 
-func newValidator(path string) (*validator, error) {
-	loader := openapi3.NewLoader()
-	doc, err := loader.LoadFromFile(path)
+func newValidator(path string, served map[string]bool) (*validator, error) {
+	doc, err := loadDocument(path, served)
 	if err != nil {
-		return nil, fmt.Errorf("konnectsim: loading %s: %w", path, err)
+		return nil, err
 	}
 	// Match loopback requests by path alone.
 	doc.Servers = nil

@@ -3,6 +3,7 @@ package konnectsim
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"sync"
 	"testing"
@@ -10,19 +11,15 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 )
 
-func requireSpec(t *testing.T) string {
-	t.Helper()
-	path, err := findSpec("")
-	if err != nil || path == "" {
-		t.Skipf("OpenAPI document not found (set %s): %v", SpecEnv, err)
-	}
-	return path
-}
-
-// TestRoutesMatchDocument: the simulator serves exactly the document's
-// operations, under the document's path templates and operation ids.
+// TestRoutesMatchDocument: every operation the simulator serves is one of
+// Konnect's document (Kong's SDK's openapi.yaml), under the document's path
+// template and operation id.
 func TestRoutesMatchDocument(t *testing.T) {
-	doc, err := openapi3.NewLoader().LoadFromFile(requireSpec(t))
+	path, err := findSpec("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := openapi3.NewLoader().LoadFromFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,22 +33,58 @@ func TestRoutesMatchDocument(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := map[string]string{}
+	seen := map[string]bool{}
 	for _, rt := range s.routes {
-		if _, dup := got[rt.key()]; dup {
+		if seen[rt.key()] {
 			t.Errorf("%s routed twice", rt.key())
 		}
-		got[rt.key()] = rt.operationID
-	}
-	for key, op := range want {
-		if got[key] != op {
-			t.Errorf("%s: simulator operation %q, document %q", key, got[key], op)
+		seen[rt.key()] = true
+		switch op, ok := want[rt.key()]; {
+		case !ok:
+			t.Errorf("%s is served but not in the document", rt.key())
+		case op != rt.operationID:
+			t.Errorf("%s: simulator operation %q, document %q", rt.key(), rt.operationID, op)
 		}
 	}
-	for key := range got {
-		if _, ok := want[key]; !ok {
-			t.Errorf("%s is served but not in the document", key)
+	if len(seen) < 100 {
+		t.Errorf("only %d operations are served", len(seen))
+	}
+}
+
+// TestDocumentIsTrimmedToTheServedOperations: the validator's document
+// holds exactly the served operations, relabelled 3.0.
+func TestDocumentIsTrimmedToTheServedOperations(t *testing.T) {
+	s, err := New(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	path, _ := findSpec("")
+	doc, err := loadDocument(path, s.servedOperations())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if doc.OpenAPI != "3.0.3" {
+		t.Errorf("openapi %q, want the 3.0 relabel", doc.OpenAPI)
+	}
+	got := map[string]bool{}
+	for path, item := range doc.Paths.Map() {
+		for method := range item.Operations() {
+			got[method+" "+path] = true
 		}
+	}
+	if !maps.Equal(got, s.servedOperations()) {
+		t.Errorf("the document has %d operations, the simulator serves %d", len(got), len(s.servedOperations()))
+	}
+	if _, err := loadDocument(path, map[string]bool{"GET /no/such/path": true}); err == nil {
+		t.Error("an operation that is not in the document was accepted")
+	}
+}
+
+// TestNoDocumentIsAnError: a simulator that cannot find the document does
+// not start, rather than run unvalidated.
+func TestNoDocumentIsAnError(t *testing.T) {
+	if _, err := New(Options{SpecPath: "/no/such/openapi.yaml"}); err == nil {
+		t.Error("New accepted a missing document")
 	}
 }
 
@@ -59,7 +92,6 @@ func TestRoutesMatchDocument(t *testing.T) {
 // and recorded; a response with a status the document does not allow is
 // recorded too.
 func TestViolationsAreRecorded(t *testing.T) {
-	requireSpec(t)
 	ts, c := startSim(t, Options{})
 	cp := c.newCP("violations", nil)
 	c.do("POST", coreURL(cp, "services"), map[string]any{"host": "x", "tls_verify_depth": 100}).must(t, 400)
@@ -117,7 +149,6 @@ func (f *fakeTB) runCleanups() {
 // TestStartFailsTestOnViolations: unclaimed violations fail the test at
 // cleanup; valid traffic leaves none.
 func TestStartFailsTestOnViolations(t *testing.T) {
-	requireSpec(t)
 	for _, tc := range []struct {
 		name       string
 		body       map[string]any
