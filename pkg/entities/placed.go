@@ -17,6 +17,16 @@ type (
 	adoptOptions = commonv1alpha1.AdoptOptions
 )
 
+// optional is nil for the zero value and a pointer to v otherwise, for the
+// SDK's optional fields.
+func optional[V comparable](v V) *V {
+	var zero V
+	if v == zero {
+		return nil
+	}
+	return &v
+}
+
 // placedEntity is an entity that records the control plane it lives in.
 type placedEntity interface {
 	controller.Entity
@@ -90,6 +100,11 @@ type parentRef[T controller.Entity] struct {
 	name func(obj T) (namespace, name string, ok bool)
 	// record writes the parent's Konnect ID into obj's status.
 	record func(obj T, id string)
+	// recorded, when set, reads the parent's Konnect ID that obj's status
+	// recorded before: an entity created under another parent (the parent
+	// was created again) is created again under this one, or, when
+	// deleting, went with the old one.
+	recorded func(obj T) string
 	// grantCondition, when set, is the condition on which a cross-namespace
 	// reference that no KongReferenceGrant allows is reported (the
 	// reference's own condition, for some kinds); otherwise ResolvedRefs
@@ -145,6 +160,9 @@ func childOf[T placedEntity, P placedEntity](refs *Refs, gvk schema.GroupVersion
 			p, parentID := parent(b, parents, ref.condition, ref.kind, namespace, name)
 			if parentID == "" {
 				return
+			}
+			if ref.recorded != nil {
+				b.movedFrom(obj.ControlPlaneStatus(true), ref.recorded(obj), parentID)
 			}
 			ref.record(obj, parentID)
 			b.res.Placement.ParentID = parentID

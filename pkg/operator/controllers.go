@@ -50,8 +50,7 @@ func kindController[T controller.Entity, D any](d dependencies, kind controller.
 
 // bindingCleanupController builds the controller of the
 // cleanup-plugin-binding finalizer of one kind that bindings target.
-func bindingCleanupController[T controller.Entity, D any](d dependencies, adapter controller.DependentAdapter[T, D], informer *controller.Informer[T], bindings *controller.Informer[*configurationv1alpha1.KongPluginBinding], clients controller.ClientGetter[T]) (runnable, error) {
-	kind := controller.FromAdapter(adapter)
+func bindingCleanupController[T controller.Entity, D any](d dependencies, kind controller.Kind[T, D], informer *controller.Informer[T], bindings *controller.Informer[*configurationv1alpha1.KongPluginBinding], clients controller.ClientGetter[T]) (runnable, error) {
 	return entities.NewBindingCleanupController(&entities.BindingCleanupReconciler[T]{
 		Kind: &kind, Targets: informer, Bindings: bindings, Clients: clients,
 		BindingClients: func(ns string) entities.ObjectWriter[*configurationv1alpha1.KongPluginBinding] {
@@ -135,11 +134,11 @@ func buildControllers(f *informerFactories, d dependencies) ([]runnable, error) 
 	routeClients := func(ns string) controller.Client[*configurationv1alpha1.KongRoute] {
 		return cs.ConfigurationV1alpha1().KongRoutes(ns)
 	}
-	consumerGroupAdapter := &entities.ConsumerGroupAdapter{Refs: refs}
+	consumerGroupKind := entities.ConsumerGroupKind(refs)
 	consumerGroupClients := func(ns string) controller.Client[*configurationv1beta1.KongConsumerGroup] {
 		return cs.ConfigurationV1beta1().KongConsumerGroups(ns)
 	}
-	consumerAdapter := &entities.ConsumerAdapter{Refs: refs, ConsumerGroups: consumerGroups, Credentials: credentials}
+	consumerKind := entities.ConsumerKind(refs, consumerGroups, credentials)
 	consumerClients := func(ns string) controller.Client[*configurationv1.KongConsumer] {
 		return cs.ConfigurationV1().KongConsumers(ns)
 	}
@@ -156,17 +155,17 @@ func buildControllers(f *informerFactories, d dependencies) ([]runnable, error) 
 				return cs.KonnectV1alpha2().KonnectGatewayControlPlanes(ns)
 			})),
 		add(entityController(d, serviceAdapter, services, serviceClients)),
-		add(bindingCleanupController(d, serviceAdapter, services, bindings, serviceClients)),
+		add(bindingCleanupController(d, controller.FromAdapter(serviceAdapter), services, bindings, serviceClients)),
 		add(entityController(d, routeAdapter, routes, routeClients)),
-		add(bindingCleanupController(d, routeAdapter, routes, bindings, routeClients)),
-		add(entityController(d, consumerGroupAdapter, consumerGroups, consumerGroupClients)),
-		add(bindingCleanupController(d, consumerGroupAdapter, consumerGroups, bindings, consumerGroupClients)),
-		add(entityController(d, consumerAdapter, consumers, consumerClients)),
-		add(bindingCleanupController(d, consumerAdapter, consumers, bindings, consumerClients)),
-		add(entityController(d, &entities.PluginBindingAdapter{
-			Refs: refs, Plugins: plugins, ClusterPlugins: clusterPlugins,
+		add(bindingCleanupController(d, controller.FromAdapter(routeAdapter), routes, bindings, routeClients)),
+		add(kindController(d, consumerGroupKind, consumerGroups, consumerGroupClients)),
+		add(bindingCleanupController(d, consumerGroupKind, consumerGroups, bindings, consumerGroupClients)),
+		add(kindController(d, consumerKind, consumers, consumerClients)),
+		add(bindingCleanupController(d, consumerKind, consumers, bindings, consumerClients)),
+		add(kindController(d, entities.PluginBindingKind(refs, entities.PluginBindingSources{
+			Plugins: plugins, ClusterPlugins: clusterPlugins,
 			Services: services, Routes: routes, Consumers: consumers, ConsumerGroups: consumerGroups,
-		}, bindings,
+		}), bindings,
 			func(ns string) controller.Client[*configurationv1alpha1.KongPluginBinding] {
 				return cs.ConfigurationV1alpha1().KongPluginBindings(ns)
 			})),
