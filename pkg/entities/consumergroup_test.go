@@ -19,12 +19,17 @@ func testConsumerGroup(name string) kongConsumerGroup {
 	}
 }
 
+// programmedAs makes obj an object whose entity exists in Konnect with ID
+// id.
+func programmedAs[T placedEntity](obj T, id string) T {
+	obj.ControlPlaneStatus(true).ID = id
+	obj.SetConditions([]metav1.Condition{controller.TrueCondition(commonv1alpha1.ConditionProgrammed, commonv1alpha1.ReasonProgrammed, "")})
+	return obj
+}
+
 // programmedConsumerGroup is a group that exists in Konnect with ID id.
 func programmedConsumerGroup(name, id string) kongConsumerGroup {
-	g := testConsumerGroup(name)
-	g.ControlPlaneStatus(true).ID = id
-	g.Status.Conditions = []metav1.Condition{controller.TrueCondition(commonv1alpha1.ConditionProgrammed, commonv1alpha1.ReasonProgrammed, "")}
-	return g
+	return programmedAs(testConsumerGroup(name), id)
 }
 
 func TestConsumerGroupIsPlacedInItsControlPlane(t *testing.T) {

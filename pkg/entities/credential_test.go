@@ -39,10 +39,7 @@ func testBasicAuth(name, consumer string) kongBasicAuth {
 
 // programmedConsumer is a consumer that exists in Konnect with ID id.
 func programmedConsumer(name, id string) kongConsumer {
-	c := testConsumer(name)
-	c.ControlPlaneStatus(true).ID = id
-	c.Status.Conditions = []metav1.Condition{controller.TrueCondition(commonv1alpha1.ConditionProgrammed, commonv1alpha1.ReasonProgrammed, "")}
-	return c
+	return programmedAs(testConsumer(name), id)
 }
 
 func TestCredentialIsPlacedUnderItsConsumer(t *testing.T) {
