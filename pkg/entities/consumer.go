@@ -7,7 +7,8 @@ import (
 	"slices"
 	"strings"
 
-	"k8s.io/apimachinery/pkg/runtime/schema"
+	"github.com/Kong/sdk-konnect-go/models/components"
+	"github.com/Kong/sdk-konnect-go/models/operations"
 
 	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
 	configurationv1 "github.com/konnect-operator/konnect-operator/pkg/apis/configuration/v1"
@@ -17,67 +18,110 @@ import (
 
 type kongConsumer = *configurationv1.KongConsumer
 
-// ConsumerAdapter reconciles KongConsumers into Konnect consumers and their
-// consumer-group memberships.
-type ConsumerAdapter struct {
-	Refs           *Refs
-	ConsumerGroups *controller.Informer[kongConsumerGroup]
-	// Credentials are the credential kinds: the Secrets in credentials must
-	// be of one of them, and a consumer's credentials are deleted from
-	// Konnect before it.
-	Credentials []CredentialKind
-}
+var consumerGVK = gvk(configurationv1.GroupVersion, "KongConsumer")
 
-// ConsumerDesired is a consumer and the Konnect IDs of the groups it must
+// consumerDesired is a consumer and the Konnect IDs of the groups it must
 // belong to, so that a membership change reaches Konnect at once.
-type ConsumerDesired struct {
-	Consumer konnect.Consumer
+type consumerDesired struct {
+	Consumer components.Consumer
 	GroupIDs []string
 }
 
-var (
-	_ controller.DependentAdapter[kongConsumer, ConsumerDesired] = (*ConsumerAdapter)(nil)
-	_ controller.AfterSyncer[kongConsumer]                       = (*ConsumerAdapter)(nil)
-)
-
-// GroupVersionKind implements controller.Adapter.
-func (a *ConsumerAdapter) GroupVersionKind() schema.GroupVersionKind {
-	return gvk(configurationv1.GroupVersion, "KongConsumer")
-}
-
-// Managed implements controller.Adapter.
-func (a *ConsumerAdapter) Managed(c kongConsumer) bool { return c.Spec.ControlPlaneRef.IsKonnect() }
-
-// ConditionTypes implements controller.Adapter.
-func (a *ConsumerAdapter) ConditionTypes() []string {
-	return append([]string{commonv1alpha1.ConditionKongConsumerGroupRefsValid, commonv1alpha1.ConditionCredentialSecretRefsValid}, controlPlaneConditionTypes...)
-}
-
-// Resolve implements controller.Adapter. Every consumer group the consumer
-// joins must already exist in Konnect, and every credential Secret it lists
-// must exist and be well formed.
-func (a *ConsumerAdapter) Resolve(_ context.Context, consumer kongConsumer, purpose controller.Purpose) (controller.Resolution, error) {
-	b := newResolver(purpose)
-	a.Refs.placeUnderControlPlane(b, referrerOf(a.GroupVersionKind(), consumer), consumer.Spec.ControlPlaneRef, consumer.ControlPlaneStatus(true))
-	if purpose == controller.ForSync {
-		checkCredentialSecrets(b, a.Refs.Secrets, a.Credentials, consumer)
+// ConsumerKind describes KongConsumers: Konnect consumers of a control
+// plane, their consumer-group memberships, and the credential Secrets they
+// list. credentials are the credential kinds: the Secrets must be of one of
+// them, and a consumer's credentials are deleted from Konnect before it.
+func ConsumerKind(refs *Refs, groups *controller.Informer[kongConsumerGroup], credentials []CredentialKind) controller.Kind[kongConsumer, consumerDesired] {
+	c := core[kongConsumer, consumerDesired, components.Consumer]{
+		gvk: consumerGVK,
+		placed: underControlPlane(refs, consumerGVK, func(c kongConsumer) *cpRef { return c.Spec.ControlPlaneRef }).
+			with(reference[kongConsumer]{
+				conditions: []string{commonv1alpha1.ConditionKongConsumerGroupRefsValid, commonv1alpha1.ConditionCredentialSecretRefsValid},
+				resolve: func(b *resolver, consumer kongConsumer) {
+					if b.forDelete() {
+						return
+					}
+					checkCredentialSecrets(b, refs.Secrets, credentials, consumer)
+					checkConsumerGroups(b, groups, consumer)
+				},
+				dependencies: []controller.Dependency[kongConsumer]{
+					{Name: "consumerGroups", Source: groups, Keys: func(c kongConsumer) []string {
+						return namesIn(c.Namespace, c.ConsumerGroups)
+					}},
+					credentialSecretsDependency(refs.Secrets),
+				},
+			}),
+		calls: consumerCalls,
+		desired: func(consumer kongConsumer, _ controller.Placement) (consumerDesired, error) {
+			ids, problems := consumerGroupIDs(groups, consumer)
+			if len(problems) > 0 {
+				return consumerDesired{}, fmt.Errorf("consumer groups not ready: %s", strings.Join(problems, ", "))
+			}
+			return consumerDesired{
+				Consumer: components.Consumer{
+					Username: optional(consumer.Username),
+					CustomID: optional(consumer.CustomID),
+					Tags:     controller.Tags(consumer, consumerGVK, consumer.Spec.Tags, consumer),
+				},
+				GroupIDs: ids,
+			}, nil
+		},
+		remove: func(ctx context.Context, api konnect.API, p controller.Placement, id string) error {
+			return deleteConsumer(ctx, api, p, id, credentials)
+		},
+		adopt:   func(c kongConsumer) *adoptOptions { return c.Spec.Adopt },
+		matches: consumerMatches,
 	}
-	if purpose == controller.ForSync && len(consumer.ConsumerGroups) > 0 {
-		if _, problems := a.groupIDs(consumer); len(problems) > 0 {
-			b.invalid(commonv1alpha1.ConditionKongConsumerGroupRefsValid, commonv1alpha1.ReasonInvalid, "%s", strings.Join(problems, ", "))
-		} else {
-			b.valid(commonv1alpha1.ConditionKongConsumerGroupRefsValid, "")
+	k := c.kind()
+	k.AfterSync = func(ctx context.Context, api konnect.API, consumer kongConsumer, p controller.Placement, id string, created bool) error {
+		want, _ := consumerGroupIDs(groups, consumer)
+		return syncMemberships(ctx, api, p, id, want, created)
+	}
+	k.Adopt.Inspect = func(ctx context.Context, api konnect.API, obj kongConsumer, p controller.Placement, id string, desired consumerDesired) (controller.Inspection, error) {
+		found, err := c.inspect(ctx, api, obj, p, id, desired)
+		if err != nil {
+			return found, err
 		}
+		have, err := consumerGroupsOf(ctx, api, p, id)
+		if err != nil {
+			return found, err
+		}
+		if !sameSet(desired.GroupIDs, have) {
+			found.Differences = append(found.Differences, "consumer_groups")
+		}
+		return found, nil
 	}
-	return b.done(), nil
+	return k
 }
 
-// groupIDs returns the sorted Konnect IDs of the consumer's groups, and a
-// problem ("name: NotFound", "name: NotCreatedInKonnect") for each group
-// that cannot be used yet.
-func (a *ConsumerAdapter) groupIDs(consumer kongConsumer) (ids, problems []string) {
+// consumerMatches compares the username and the custom ID; the groups are
+// compared by the kind's Inspect, which reads them.
+func consumerMatches(desired consumerDesired, actual *components.Consumer) []string {
+	var d diff
+	d.check("username", deref(desired.Consumer.Username) == deref(actual.Username))
+	d.check("custom_id", deref(desired.Consumer.CustomID) == deref(actual.CustomID))
+	return d
+}
+
+// checkConsumerGroups sets KongConsumerGroupRefsValid when the consumer
+// joins groups: every one must already exist in Konnect.
+func checkConsumerGroups(b *resolver, groups *controller.Informer[kongConsumerGroup], consumer kongConsumer) {
+	if len(consumer.ConsumerGroups) == 0 {
+		return
+	}
+	if _, problems := consumerGroupIDs(groups, consumer); len(problems) > 0 {
+		b.invalid(commonv1alpha1.ConditionKongConsumerGroupRefsValid, commonv1alpha1.ReasonInvalid, "%s", strings.Join(problems, ", "))
+		return
+	}
+	b.valid(commonv1alpha1.ConditionKongConsumerGroupRefsValid, "")
+}
+
+// consumerGroupIDs returns the sorted Konnect IDs of the consumer's groups,
+// and a problem ("name: NotFound", "name: NotCreatedInKonnect") for each
+// group that cannot be used yet.
+func consumerGroupIDs(groups *controller.Informer[kongConsumerGroup], consumer kongConsumer) (ids, problems []string) {
 	for _, name := range consumer.ConsumerGroups {
-		g, err := a.ConsumerGroups.Get(consumer.Namespace, name)
+		g, err := groups.Get(consumer.Namespace, name)
 		switch {
 		case err != nil:
 			problems = append(problems, name+": NotFound")
@@ -93,111 +137,53 @@ func (a *ConsumerAdapter) groupIDs(consumer kongConsumer) (ids, problems []strin
 	return slices.Compact(ids), problems
 }
 
-// Desired implements controller.Adapter.
-func (a *ConsumerAdapter) Desired(_ context.Context, consumer kongConsumer, _ controller.Placement) (ConsumerDesired, error) {
-	ids, problems := a.groupIDs(consumer)
-	if len(problems) > 0 {
-		return ConsumerDesired{}, fmt.Errorf("consumer groups not ready: %s", strings.Join(problems, ", "))
-	}
-	return ConsumerDesired{
-		Consumer: konnect.Consumer{
-			Username: consumer.Username,
-			CustomID: consumer.CustomID,
-			Tags:     controller.Tags(consumer, a.GroupVersionKind(), consumer.Spec.Tags, consumer),
-		},
-		GroupIDs: ids,
-	}, nil
-}
-
-// Create implements controller.Adapter.
-func (a *ConsumerAdapter) Create(ctx context.Context, c *konnect.Client, _ kongConsumer, p controller.Placement, desired ConsumerDesired) (string, error) {
-	created, err := c.CreateConsumer(ctx, p.ControlPlaneID, desired.Consumer)
-	return created.ID, err
-}
-
-// Update implements controller.Adapter.
-func (a *ConsumerAdapter) Update(ctx context.Context, c *konnect.Client, _ kongConsumer, p controller.Placement, id string, desired ConsumerDesired) error {
-	_, err := c.UpsertConsumer(ctx, p.ControlPlaneID, id, desired.Consumer)
-	return err
-}
-
-// AfterSync implements controller.AfterSyncer: it makes the consumer's
-// memberships in Konnect equal to consumerGroups, adding and removing as
-// needed. A consumer just created has no memberships to read.
-func (a *ConsumerAdapter) AfterSync(ctx context.Context, c *konnect.Client, consumer kongConsumer, p controller.Placement, id string, created bool) error {
-	want, _ := a.groupIDs(consumer)
-	if created && len(want) == 0 {
-		return nil
-	}
-	var have []string
-	if !created {
-		current, err := c.ListConsumerGroupsOfConsumer(ctx, p.ControlPlaneID, id)
-		if err != nil {
-			return controller.WithReason(commonv1alpha1.ReasonFailedToAttachConsumerToGroup, err)
-		}
-		for _, g := range current {
-			have = append(have, g.ID)
-		}
-	}
-	for _, g := range want {
-		if !slices.Contains(have, g) {
-			if err := c.AddConsumerToGroup(ctx, p.ControlPlaneID, g, id); err != nil && !konnect.IsConflict(err) {
-				return controller.WithReason(commonv1alpha1.ReasonFailedToAttachConsumerToGroup, err)
-			}
-		}
-	}
-	for _, g := range have {
-		if !slices.Contains(want, g) {
-			if err := c.RemoveConsumerFromGroup(ctx, p.ControlPlaneID, g, id); err != nil && !konnect.IsNotFound(err) {
-				return controller.WithReason(commonv1alpha1.ReasonFailedToAttachConsumerToGroup, err)
-			}
-		}
-	}
-	return nil
-}
-
-// Delete implements controller.Adapter. Konnect refuses to delete a
-// consumer that still has credentials; those cannot exist without it, so
-// they are deleted first.
-func (a *ConsumerAdapter) Delete(ctx context.Context, c *konnect.Client, _ kongConsumer, p controller.Placement, id string) error {
-	err := c.DeleteConsumer(ctx, p.ControlPlaneID, id)
+// deleteConsumer deletes a consumer. Konnect refuses while it still has
+// credentials; those cannot exist without it, so they are deleted first.
+func deleteConsumer(ctx context.Context, api konnect.API, p controller.Placement, id string, credentials []CredentialKind) error {
+	err := consumerCalls.doDelete(ctx, api, p, id)
 	if !refusedForChildren(err) {
 		return err
 	}
-	for _, kind := range a.Credentials {
-		if credErr := kind.deleteConsumerCredentials(ctx, c, p.ControlPlaneID, id); credErr != nil {
+	p.ParentID = id
+	for _, kind := range credentials {
+		if credErr := kind.deleteConsumerCredentials(ctx, api, p); credErr != nil {
 			return errors.Join(err, credErr)
 		}
 	}
-	return c.DeleteConsumer(ctx, p.ControlPlaneID, id)
+	return consumerCalls.doDelete(ctx, api, p, id)
 }
 
-// FindByUID implements controller.Adapter.
-func (a *ConsumerAdapter) FindByUID(ctx context.Context, c *konnect.Client, consumer kongConsumer, p controller.Placement) (string, error) {
-	found, err := c.ListConsumers(ctx, p.ControlPlaneID, konnect.ListFilter{Tags: []string{controller.UIDTag(consumer)}})
-	return firstID(found, func(c konnect.Consumer) string { return c.ID }, err)
-}
-
-// Dependencies implements controller.DependentAdapter.
-func (a *ConsumerAdapter) Dependencies() []controller.Dependency[kongConsumer] {
-	return []controller.Dependency[kongConsumer]{
-		controlPlaneDependency(a.Refs, func(c kongConsumer) []string {
-			return controlPlaneKeys(c.Spec.ControlPlaneRef, c.Namespace)
-		}),
-		{
-			Name:   "consumerGroups",
-			Source: a.ConsumerGroups,
-			Keys: func(c kongConsumer) []string {
-				keys := make([]string, 0, len(c.ConsumerGroups))
-				for _, name := range c.ConsumerGroups {
-					keys = append(keys, key(c.Namespace, name))
-				}
-				return keys
-			},
-		},
-		credentialSecretsDependency(a.Refs.Secrets),
-		grantDependency(a.Refs, func(c kongConsumer) []string {
-			return otherNamespaces(c.Namespace, controlPlaneNamespace(c.Spec.ControlPlaneRef, c.Namespace))
-		}),
+// namesIn returns the keys of the named objects of one namespace.
+func namesIn(namespace string, names []string) []string {
+	keys := make([]string, 0, len(names))
+	for _, name := range names {
+		keys = append(keys, key(namespace, name))
 	}
+	return keys
+}
+
+var consumerCalls = coreCalls[consumerDesired, components.Consumer]{
+	entity: "consumer",
+	create: func(ctx context.Context, api konnect.API, p controller.Placement, body consumerDesired) (*components.Consumer, error) {
+		res, err := api.Consumers.CreateConsumer(ctx, p.ControlPlaneID, body.Consumer)
+		return res.GetConsumer(), err
+	},
+	upsert: func(ctx context.Context, api konnect.API, p controller.Placement, id string, body consumerDesired) (*components.Consumer, error) {
+		res, err := api.Consumers.UpsertConsumer(ctx, operations.UpsertConsumerRequest{ControlPlaneID: p.ControlPlaneID, ConsumerID: id, Consumer: body.Consumer})
+		return res.GetConsumer(), err
+	},
+	get: func(ctx context.Context, api konnect.API, p controller.Placement, id string) (*components.Consumer, error) {
+		res, err := api.Consumers.GetConsumer(ctx, id, p.ControlPlaneID)
+		return res.GetConsumer(), err
+	},
+	remove: func(ctx context.Context, api konnect.API, p controller.Placement, id string) error {
+		_, err := api.Consumers.DeleteConsumer(ctx, p.ControlPlaneID, id)
+		return err
+	},
+	list: func(ctx context.Context, api konnect.API, p controller.Placement, page konnect.Page) ([]components.Consumer, *string, error) {
+		res, err := api.Consumers.ListConsumer(ctx, operations.ListConsumerRequest{ControlPlaneID: p.ControlPlaneID, Size: &page.Size, Offset: page.Offset, Tags: page.Tags})
+		return res.GetObject().GetData(), res.GetObject().GetOffset(), err
+	},
+	id:   (*components.Consumer).GetID,
+	tags: (*components.Consumer).GetTags,
 }

@@ -3,7 +3,8 @@ package entities
 import (
 	"context"
 
-	"k8s.io/apimachinery/pkg/runtime/schema"
+	"github.com/Kong/sdk-konnect-go/models/components"
+	"github.com/Kong/sdk-konnect-go/models/operations"
 
 	configurationv1beta1 "github.com/konnect-operator/konnect-operator/pkg/apis/configuration/v1beta1"
 	"github.com/konnect-operator/konnect-operator/pkg/controller"
@@ -12,71 +13,54 @@ import (
 
 type kongConsumerGroup = *configurationv1beta1.KongConsumerGroup
 
-// ConsumerGroupAdapter reconciles KongConsumerGroups into Konnect consumer
-// groups. Memberships are driven from the KongConsumer side.
-type ConsumerGroupAdapter struct {
-	Refs *Refs
+var consumerGroupGVK = gvk(configurationv1beta1.GroupVersion, "KongConsumerGroup")
+
+// ConsumerGroupKind describes KongConsumerGroups: Konnect consumer groups of
+// a control plane. Memberships are driven from the KongConsumer side;
+// Konnect drops a group's memberships with it.
+func ConsumerGroupKind(refs *Refs) controller.Kind[kongConsumerGroup, components.ConsumerGroup] {
+	return core[kongConsumerGroup, components.ConsumerGroup, components.ConsumerGroup]{
+		gvk:    consumerGroupGVK,
+		placed: underControlPlane(refs, consumerGroupGVK, func(g kongConsumerGroup) *cpRef { return g.Spec.ControlPlaneRef }),
+		calls:  consumerGroupCalls,
+		desired: func(g kongConsumerGroup, _ controller.Placement) (components.ConsumerGroup, error) {
+			return components.ConsumerGroup{Name: g.Spec.Name, Tags: controller.Tags(g, consumerGroupGVK, g.Spec.Tags, g)}, nil
+		},
+		adopt:   func(g kongConsumerGroup) *adoptOptions { return g.Spec.Adopt },
+		matches: consumerGroupMatches,
+	}.kind()
 }
 
-var _ controller.DependentAdapter[kongConsumerGroup, konnect.ConsumerGroup] = (*ConsumerGroupAdapter)(nil)
-
-// GroupVersionKind implements controller.Adapter.
-func (a *ConsumerGroupAdapter) GroupVersionKind() schema.GroupVersionKind {
-	return gvk(configurationv1beta1.GroupVersion, "KongConsumerGroup")
+// consumerGroupMatches compares the name, the group's only field.
+func consumerGroupMatches(desired components.ConsumerGroup, actual *components.ConsumerGroup) []string {
+	var d diff
+	d.check("name", desired.Name == actual.Name)
+	return d
 }
 
-// Managed implements controller.Adapter.
-func (a *ConsumerGroupAdapter) Managed(g kongConsumerGroup) bool {
-	return g.Spec.ControlPlaneRef.IsKonnect()
-}
-
-// ConditionTypes implements controller.Adapter.
-func (a *ConsumerGroupAdapter) ConditionTypes() []string { return controlPlaneConditionTypes }
-
-// Resolve implements controller.Adapter.
-func (a *ConsumerGroupAdapter) Resolve(_ context.Context, g kongConsumerGroup, purpose controller.Purpose) (controller.Resolution, error) {
-	b := newResolver(purpose)
-	a.Refs.placeUnderControlPlane(b, referrerOf(a.GroupVersionKind(), g), g.Spec.ControlPlaneRef, g.ControlPlaneStatus(true))
-	return b.done(), nil
-}
-
-// Desired implements controller.Adapter.
-func (a *ConsumerGroupAdapter) Desired(_ context.Context, g kongConsumerGroup, _ controller.Placement) (konnect.ConsumerGroup, error) {
-	return konnect.ConsumerGroup{Name: g.Spec.Name, Tags: controller.Tags(g, a.GroupVersionKind(), g.Spec.Tags, g)}, nil
-}
-
-// Create implements controller.Adapter.
-func (a *ConsumerGroupAdapter) Create(ctx context.Context, c *konnect.Client, _ kongConsumerGroup, p controller.Placement, desired konnect.ConsumerGroup) (string, error) {
-	created, err := c.CreateConsumerGroup(ctx, p.ControlPlaneID, desired)
-	return created.ID, err
-}
-
-// Update implements controller.Adapter.
-func (a *ConsumerGroupAdapter) Update(ctx context.Context, c *konnect.Client, _ kongConsumerGroup, p controller.Placement, id string, desired konnect.ConsumerGroup) error {
-	_, err := c.UpsertConsumerGroup(ctx, p.ControlPlaneID, id, desired)
-	return err
-}
-
-// Delete implements controller.Adapter. Konnect drops the group's
-// memberships with it.
-func (a *ConsumerGroupAdapter) Delete(ctx context.Context, c *konnect.Client, _ kongConsumerGroup, p controller.Placement, id string) error {
-	return c.DeleteConsumerGroup(ctx, p.ControlPlaneID, id)
-}
-
-// FindByUID implements controller.Adapter.
-func (a *ConsumerGroupAdapter) FindByUID(ctx context.Context, c *konnect.Client, g kongConsumerGroup, p controller.Placement) (string, error) {
-	found, err := c.ListConsumerGroups(ctx, p.ControlPlaneID, konnect.ListFilter{Tags: []string{controller.UIDTag(g)}})
-	return firstID(found, func(g konnect.ConsumerGroup) string { return g.ID }, err)
-}
-
-// Dependencies implements controller.DependentAdapter.
-func (a *ConsumerGroupAdapter) Dependencies() []controller.Dependency[kongConsumerGroup] {
-	return []controller.Dependency[kongConsumerGroup]{
-		controlPlaneDependency(a.Refs, func(g kongConsumerGroup) []string {
-			return controlPlaneKeys(g.Spec.ControlPlaneRef, g.Namespace)
-		}),
-		grantDependency(a.Refs, func(g kongConsumerGroup) []string {
-			return otherNamespaces(g.Namespace, controlPlaneNamespace(g.Spec.ControlPlaneRef, g.Namespace))
-		}),
-	}
+var consumerGroupCalls = coreCalls[components.ConsumerGroup, components.ConsumerGroup]{
+	entity: "consumer_group",
+	create: func(ctx context.Context, api konnect.API, p controller.Placement, body components.ConsumerGroup) (*components.ConsumerGroup, error) {
+		res, err := api.ConsumerGroups.CreateConsumerGroup(ctx, p.ControlPlaneID, body)
+		return res.GetConsumerGroup(), err
+	},
+	upsert: func(ctx context.Context, api konnect.API, p controller.Placement, id string, body components.ConsumerGroup) (*components.ConsumerGroup, error) {
+		res, err := api.ConsumerGroups.UpsertConsumerGroup(ctx, operations.UpsertConsumerGroupRequest{ControlPlaneID: p.ControlPlaneID, ConsumerGroupID: id, ConsumerGroup: body})
+		return res.GetConsumerGroup(), err
+	},
+	get: func(ctx context.Context, api konnect.API, p controller.Placement, id string) (*components.ConsumerGroup, error) {
+		// This one answer wraps the group: {"consumer_group": {…}}.
+		res, err := api.ConsumerGroups.GetConsumerGroup(ctx, operations.GetConsumerGroupRequest{ControlPlaneID: p.ControlPlaneID, ConsumerGroupID: id})
+		return res.GetConsumerGroupInsideWrapper().GetConsumerGroup(), err
+	},
+	remove: func(ctx context.Context, api konnect.API, p controller.Placement, id string) error {
+		_, err := api.ConsumerGroups.DeleteConsumerGroup(ctx, p.ControlPlaneID, id)
+		return err
+	},
+	list: func(ctx context.Context, api konnect.API, p controller.Placement, page konnect.Page) ([]components.ConsumerGroup, *string, error) {
+		res, err := api.ConsumerGroups.ListConsumerGroup(ctx, operations.ListConsumerGroupRequest{ControlPlaneID: p.ControlPlaneID, Size: &page.Size, Offset: page.Offset, Tags: page.Tags})
+		return res.GetObject().GetData(), res.GetObject().GetOffset(), err
+	},
+	id:   (*components.ConsumerGroup).GetID,
+	tags: (*components.ConsumerGroup).GetTags,
 }

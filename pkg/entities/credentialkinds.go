@@ -4,9 +4,9 @@ import (
 	"slices"
 	"strings"
 
-	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
+	"github.com/Kong/sdk-konnect-go/models/components"
+
 	configurationv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/configuration/v1alpha1"
-	"github.com/konnect-operator/konnect-operator/pkg/konnect"
 )
 
 type (
@@ -17,36 +17,28 @@ type (
 	kongHMAC      = *configurationv1alpha1.KongCredentialHMAC
 )
 
-// NewBasicAuthAdapter returns the adapter of KongCredentialBasicAuth.
-// Adopting in match mode compares the username only: Konnect stores the
-// password hashed.
-func NewBasicAuthAdapter(deps CredentialDeps[kongBasicAuth]) *CredentialAdapter[kongBasicAuth, konnect.BasicAuth] {
-	return newCredentialAdapter(deps, credentialKind[kongBasicAuth, konnect.BasicAuth]{
+// BasicAuthKind describes KongCredentialBasicAuths. Adopting in match mode
+// compares the username only: Konnect stores the password hashed.
+func BasicAuthKind(deps CredentialDeps[kongBasicAuth]) Credential[kongBasicAuth, components.BasicAuthWithoutParents] {
+	return newCredential(deps, credentialKind[kongBasicAuth, components.BasicAuthWithoutParents, components.BasicAuth]{
 		kind:        "KongCredentialBasicAuth",
 		label:       "basic-auth",
 		required:    []string{"username", "password"},
 		newObject:   func() kongBasicAuth { return &configurationv1alpha1.KongCredentialBasicAuth{} },
 		consumerRef: func(o kongBasicAuth) string { return o.Spec.ConsumerRef.Name },
 		status:      func(o kongBasicAuth) *configurationv1alpha1.KongCredentialStatus { return &o.Status },
-		adopt:       func(o kongBasicAuth) *commonv1alpha1.AdoptOptions { return o.Spec.Adopt },
+		adopt:       func(o kongBasicAuth) *adoptOptions { return o.Spec.Adopt },
 		userTags:    func(o kongBasicAuth) []string { return o.Spec.Tags },
 		spec:        func(o kongBasicAuth) any { return o.Spec },
 		fromSecret: func(o kongBasicAuth, consumer string, data map[string][]byte) {
 			o.Spec.ConsumerRef.Name = consumer
 			o.Spec.Username, o.Spec.Password = string(data["username"]), string(data["password"])
 		},
-		entity: func(o kongBasicAuth, tags []string, consumerID string) konnect.BasicAuth {
-			return konnect.BasicAuth{Username: o.Spec.Username, Password: o.Spec.Password, Tags: tags, ConsumerID: consumerID}
+		body: func(o kongBasicAuth, tags []string) components.BasicAuthWithoutParents {
+			return components.BasicAuthWithoutParents{Username: o.Spec.Username, Password: o.Spec.Password, Tags: tags}
 		},
-		create:     (*konnect.Client).CreateBasicAuth,
-		upsert:     (*konnect.Client).UpsertBasicAuth,
-		get:        (*konnect.Client).GetBasicAuth,
-		remove:     (*konnect.Client).DeleteBasicAuth,
-		list:       (*konnect.Client).ListBasicAuths,
-		id:         func(e konnect.BasicAuth) string { return e.ID },
-		tags:       func(e konnect.BasicAuth) []string { return e.Tags },
-		consumerID: func(e konnect.BasicAuth) string { return e.ConsumerID },
-		differences: func(desired, actual konnect.BasicAuth) []string {
+		calls: basicAuthCalls,
+		matches: func(desired components.BasicAuthWithoutParents, actual *components.BasicAuth) []string {
 			var d diff
 			d.check("username", desired.Username == actual.Username)
 			return d
@@ -54,67 +46,54 @@ func NewBasicAuthAdapter(deps CredentialDeps[kongBasicAuth]) *CredentialAdapter[
 	})
 }
 
-// NewAPIKeyAdapter returns the adapter of KongCredentialAPIKey.
-func NewAPIKeyAdapter(deps CredentialDeps[kongAPIKey]) *CredentialAdapter[kongAPIKey, konnect.KeyAuth] {
-	return newCredentialAdapter(deps, credentialKind[kongAPIKey, konnect.KeyAuth]{
+// APIKeyKind describes KongCredentialAPIKeys. Konnect generates the key
+// when the spec has none.
+func APIKeyKind(deps CredentialDeps[kongAPIKey]) Credential[kongAPIKey, components.KeyAuthWithoutParents] {
+	return newCredential(deps, credentialKind[kongAPIKey, components.KeyAuthWithoutParents, components.KeyAuth]{
 		kind:        "KongCredentialAPIKey",
 		label:       "key-auth",
 		required:    []string{"key"},
 		newObject:   func() kongAPIKey { return &configurationv1alpha1.KongCredentialAPIKey{} },
 		consumerRef: func(o kongAPIKey) string { return o.Spec.ConsumerRef.Name },
 		status:      func(o kongAPIKey) *configurationv1alpha1.KongCredentialStatus { return &o.Status },
-		adopt:       func(o kongAPIKey) *commonv1alpha1.AdoptOptions { return o.Spec.Adopt },
+		adopt:       func(o kongAPIKey) *adoptOptions { return o.Spec.Adopt },
 		userTags:    func(o kongAPIKey) []string { return o.Spec.Tags },
 		spec:        func(o kongAPIKey) any { return o.Spec },
 		fromSecret: func(o kongAPIKey, consumer string, data map[string][]byte) {
 			o.Spec.ConsumerRef.Name, o.Spec.Key = consumer, string(data["key"])
 		},
-		entity: func(o kongAPIKey, tags []string, consumerID string) konnect.KeyAuth {
-			return konnect.KeyAuth{Key: o.Spec.Key, Tags: tags, ConsumerID: consumerID}
+		body: func(o kongAPIKey, tags []string) components.KeyAuthWithoutParents {
+			return components.KeyAuthWithoutParents{Key: optional(o.Spec.Key), Tags: tags}
 		},
-		create:     (*konnect.Client).CreateKeyAuth,
-		upsert:     (*konnect.Client).UpsertKeyAuth,
-		get:        (*konnect.Client).GetKeyAuth,
-		remove:     (*konnect.Client).DeleteKeyAuth,
-		list:       (*konnect.Client).ListKeyAuths,
-		id:         func(e konnect.KeyAuth) string { return e.ID },
-		tags:       func(e konnect.KeyAuth) []string { return e.Tags },
-		consumerID: func(e konnect.KeyAuth) string { return e.ConsumerID },
-		differences: func(desired, actual konnect.KeyAuth) []string {
+		calls: apiKeyCalls,
+		matches: func(desired components.KeyAuthWithoutParents, actual *components.KeyAuth) []string {
 			var d diff
-			d.check("key", desired.Key == actual.Key)
+			d.check("key", deref(desired.Key) == deref(actual.Key))
 			return d
 		},
 	})
 }
 
-// NewACLAdapter returns the adapter of KongCredentialACL.
-func NewACLAdapter(deps CredentialDeps[kongACL]) *CredentialAdapter[kongACL, konnect.ACL] {
-	return newCredentialAdapter(deps, credentialKind[kongACL, konnect.ACL]{
+// ACLKind describes KongCredentialACLs: a consumer's ACL group memberships.
+func ACLKind(deps CredentialDeps[kongACL]) Credential[kongACL, components.ACLWithoutParents] {
+	return newCredential(deps, credentialKind[kongACL, components.ACLWithoutParents, components.ACL]{
 		kind:        "KongCredentialACL",
 		label:       "acl",
 		required:    []string{"group"},
 		newObject:   func() kongACL { return &configurationv1alpha1.KongCredentialACL{} },
 		consumerRef: func(o kongACL) string { return o.Spec.ConsumerRef.Name },
 		status:      func(o kongACL) *configurationv1alpha1.KongCredentialStatus { return &o.Status },
-		adopt:       func(o kongACL) *commonv1alpha1.AdoptOptions { return o.Spec.Adopt },
+		adopt:       func(o kongACL) *adoptOptions { return o.Spec.Adopt },
 		userTags:    func(o kongACL) []string { return o.Spec.Tags },
 		spec:        func(o kongACL) any { return o.Spec },
 		fromSecret: func(o kongACL, consumer string, data map[string][]byte) {
 			o.Spec.ConsumerRef.Name, o.Spec.Group = consumer, string(data["group"])
 		},
-		entity: func(o kongACL, tags []string, consumerID string) konnect.ACL {
-			return konnect.ACL{Group: o.Spec.Group, Tags: tags, ConsumerID: consumerID}
+		body: func(o kongACL, tags []string) components.ACLWithoutParents {
+			return components.ACLWithoutParents{Group: o.Spec.Group, Tags: tags}
 		},
-		create:     (*konnect.Client).CreateACL,
-		upsert:     (*konnect.Client).UpsertACL,
-		get:        (*konnect.Client).GetACL,
-		remove:     (*konnect.Client).DeleteACL,
-		list:       (*konnect.Client).ListACLs,
-		id:         func(e konnect.ACL) string { return e.ID },
-		tags:       func(e konnect.ACL) []string { return e.Tags },
-		consumerID: func(e konnect.ACL) string { return e.ConsumerID },
-		differences: func(desired, actual konnect.ACL) []string {
+		calls: aclCalls,
+		matches: func(desired components.ACLWithoutParents, actual *components.ACL) []string {
 			var d diff
 			d.check("group", desired.Group == actual.Group)
 			return d
@@ -146,10 +125,11 @@ func checkJWTSecret(data map[string][]byte) []string {
 	return nil
 }
 
-// NewJWTAdapter returns the adapter of KongCredentialJWT. spec.id is not
-// sent: Konnect chooses the ID.
-func NewJWTAdapter(deps CredentialDeps[kongJWT]) *CredentialAdapter[kongJWT, konnect.JWT] {
-	return newCredentialAdapter(deps, credentialKind[kongJWT, konnect.JWT]{
+// JWTKind describes KongCredentialJWTs. spec.id is not sent: Konnect
+// chooses the ID, and generates the key and the secret when the spec has
+// none; those are compared in match mode only when the spec sets them.
+func JWTKind(deps CredentialDeps[kongJWT]) Credential[kongJWT, components.JWTWithoutParents] {
+	return newCredential(deps, credentialKind[kongJWT, components.JWTWithoutParents, components.Jwt]{
 		kind:        "KongCredentialJWT",
 		label:       "jwt",
 		required:    []string{"key", "algorithm"},
@@ -157,7 +137,7 @@ func NewJWTAdapter(deps CredentialDeps[kongJWT]) *CredentialAdapter[kongJWT, kon
 		newObject:   func() kongJWT { return &configurationv1alpha1.KongCredentialJWT{} },
 		consumerRef: func(o kongJWT) string { return o.Spec.ConsumerRef.Name },
 		status:      func(o kongJWT) *configurationv1alpha1.KongCredentialStatus { return &o.Status },
-		adopt:       func(o kongJWT) *commonv1alpha1.AdoptOptions { return o.Spec.Adopt },
+		adopt:       func(o kongJWT) *adoptOptions { return o.Spec.Adopt },
 		userTags:    func(o kongJWT) []string { return o.Spec.Tags },
 		spec:        func(o kongJWT) any { return o.Spec },
 		fromSecret: func(o kongJWT, consumer string, data map[string][]byte) {
@@ -165,65 +145,52 @@ func NewJWTAdapter(deps CredentialDeps[kongJWT]) *CredentialAdapter[kongJWT, kon
 			o.Spec.Key, o.Spec.Algorithm = string(data["key"]), string(data["algorithm"])
 			o.Spec.RSAPublicKey, o.Spec.Secret = string(data["rsa_public_key"]), string(data["secret"])
 		},
-		entity: func(o kongJWT, tags []string, consumerID string) konnect.JWT {
-			return konnect.JWT{
-				Key: o.Spec.Key, Algorithm: o.Spec.Algorithm, RSAPublicKey: o.Spec.RSAPublicKey, Secret: o.Spec.Secret,
-				Tags: tags, ConsumerID: consumerID,
+		body: func(o kongJWT, tags []string) components.JWTWithoutParents {
+			return components.JWTWithoutParents{
+				Key:          optional(o.Spec.Key),
+				Algorithm:    optional(components.JWTWithoutParentsAlgorithm(o.Spec.Algorithm)),
+				RsaPublicKey: optional(o.Spec.RSAPublicKey),
+				Secret:       optional(o.Spec.Secret),
+				Tags:         tags,
 			}
 		},
-		create:     (*konnect.Client).CreateJWT,
-		upsert:     (*konnect.Client).UpsertJWT,
-		get:        (*konnect.Client).GetJWT,
-		remove:     (*konnect.Client).DeleteJWT,
-		list:       (*konnect.Client).ListJWTs,
-		id:         func(e konnect.JWT) string { return e.ID },
-		tags:       func(e konnect.JWT) []string { return e.Tags },
-		consumerID: func(e konnect.JWT) string { return e.ConsumerID },
-		// Konnect generates the key and the secret when the spec has none:
-		// those are compared only when the spec sets them.
-		differences: func(desired, actual konnect.JWT) []string {
+		calls: jwtCalls,
+		matches: func(desired components.JWTWithoutParents, actual *components.Jwt) []string {
 			var d diff
-			d.check("key", desired.Key == "" || desired.Key == actual.Key)
-			d.check("algorithm", orDefault(desired.Algorithm, "HS256") == orDefault(actual.Algorithm, "HS256"))
-			d.check("rsa_public_key", desired.RSAPublicKey == actual.RSAPublicKey)
-			d.check("secret", desired.Secret == "" || desired.Secret == actual.Secret)
+			d.check("key", desired.Key == nil || deref(desired.Key) == deref(actual.Key))
+			d.check("algorithm", orDefault(string(deref(desired.Algorithm)), "HS256") == orDefault(string(deref(actual.Algorithm)), "HS256"))
+			d.check("rsa_public_key", deref(desired.RsaPublicKey) == deref(actual.RsaPublicKey))
+			d.check("secret", desired.Secret == nil || deref(desired.Secret) == deref(actual.Secret))
 			return d
 		},
 	})
 }
 
-// NewHMACAdapter returns the adapter of KongCredentialHMAC. spec.id is not
-// sent: Konnect chooses the ID.
-func NewHMACAdapter(deps CredentialDeps[kongHMAC]) *CredentialAdapter[kongHMAC, konnect.HMACAuth] {
-	return newCredentialAdapter(deps, credentialKind[kongHMAC, konnect.HMACAuth]{
+// HMACKind describes KongCredentialHMACs. spec.id is not sent: Konnect
+// chooses the ID, and generates the secret when the spec has none.
+func HMACKind(deps CredentialDeps[kongHMAC]) Credential[kongHMAC, components.HMACAuthWithoutParents] {
+	return newCredential(deps, credentialKind[kongHMAC, components.HMACAuthWithoutParents, components.HMACAuth]{
 		kind:        "KongCredentialHMAC",
 		label:       "hmac",
 		required:    []string{"username", "secret"},
 		newObject:   func() kongHMAC { return &configurationv1alpha1.KongCredentialHMAC{} },
 		consumerRef: func(o kongHMAC) string { return o.Spec.ConsumerRef.Name },
 		status:      func(o kongHMAC) *configurationv1alpha1.KongCredentialStatus { return &o.Status },
-		adopt:       func(o kongHMAC) *commonv1alpha1.AdoptOptions { return o.Spec.Adopt },
+		adopt:       func(o kongHMAC) *adoptOptions { return o.Spec.Adopt },
 		userTags:    func(o kongHMAC) []string { return o.Spec.Tags },
 		spec:        func(o kongHMAC) any { return o.Spec },
 		fromSecret: func(o kongHMAC, consumer string, data map[string][]byte) {
 			o.Spec.ConsumerRef.Name = consumer
 			o.Spec.Username, o.Spec.Secret = string(data["username"]), string(data["secret"])
 		},
-		entity: func(o kongHMAC, tags []string, consumerID string) konnect.HMACAuth {
-			return konnect.HMACAuth{Username: o.Spec.Username, Secret: o.Spec.Secret, Tags: tags, ConsumerID: consumerID}
+		body: func(o kongHMAC, tags []string) components.HMACAuthWithoutParents {
+			return components.HMACAuthWithoutParents{Username: o.Spec.Username, Secret: optional(o.Spec.Secret), Tags: tags}
 		},
-		create:     (*konnect.Client).CreateHMACAuth,
-		upsert:     (*konnect.Client).UpsertHMACAuth,
-		get:        (*konnect.Client).GetHMACAuth,
-		remove:     (*konnect.Client).DeleteHMACAuth,
-		list:       (*konnect.Client).ListHMACAuths,
-		id:         func(e konnect.HMACAuth) string { return e.ID },
-		tags:       func(e konnect.HMACAuth) []string { return e.Tags },
-		consumerID: func(e konnect.HMACAuth) string { return e.ConsumerID },
-		differences: func(desired, actual konnect.HMACAuth) []string {
+		calls: hmacCalls,
+		matches: func(desired components.HMACAuthWithoutParents, actual *components.HMACAuth) []string {
 			var d diff
 			d.check("username", desired.Username == actual.Username)
-			d.check("secret", desired.Secret == "" || desired.Secret == actual.Secret)
+			d.check("secret", desired.Secret == nil || deref(desired.Secret) == deref(actual.Secret))
 			return d
 		},
 	})

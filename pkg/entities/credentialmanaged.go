@@ -15,15 +15,12 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/tools/cache"
 
-	configurationv1 "github.com/konnect-operator/konnect-operator/pkg/apis/configuration/v1"
 	"github.com/konnect-operator/konnect-operator/pkg/controller"
 )
 
 // indexManagedByConsumer indexes the credentials made from Secrets by the
 // key of the consumer they name.
 const indexManagedByConsumer = "managedByConsumer"
-
-var consumerGVK = gvk(configurationv1.GroupVersion, "KongConsumer")
 
 // LabelFromSecret marks the credentials the operator made from Secrets, so
 // that they are still known as such once the garbage collector has dropped
@@ -61,17 +58,17 @@ func managedCredentialOwners(consumer kongConsumer, secret *corev1.Secret) []met
 	}
 }
 
-func (a *CredentialAdapter[T, E]) consumerKeyOf(obj metav1.Object) string {
+func (c *credentials[T, B, A]) consumerKeyOf(obj metav1.Object) string {
 	typed, ok := obj.(T)
 	if _, _, made := madeFromSecret(obj); !ok || !made {
 		return ""
 	}
-	return key(obj.GetNamespace(), a.kind.consumerRef(typed))
+	return key(obj.GetNamespace(), c.kind.consumerRef(typed))
 }
 
-func (a *CredentialAdapter[T, E]) watchManaged(c *controller.Controller[kongConsumer]) error {
-	err := a.deps.Objects.AddIndex(indexManagedByConsumer, func(obj T) []string {
-		if k := a.consumerKeyOf(obj); k != "" {
+func (c *credentials[T, B, A]) watchManaged(consumers *controller.Controller[kongConsumer]) error {
+	err := c.deps.Objects.AddIndex(indexManagedByConsumer, func(obj T) []string {
+		if k := c.consumerKeyOf(obj); k != "" {
 			return []string{k}
 		}
 		return nil
@@ -79,20 +76,20 @@ func (a *CredentialAdapter[T, E]) watchManaged(c *controller.Controller[kongCons
 	if err != nil {
 		return err
 	}
-	return c.Watch(controller.Dependency[kongConsumer]{
+	return consumers.Watch(controller.Dependency[kongConsumer]{
 		Name:      "managedCredentials",
-		Source:    a.deps.Objects,
-		Keys:      func(c kongConsumer) []string { return []string{key(c.Namespace, c.Name)} },
-		SourceKey: a.consumerKeyOf,
+		Source:    c.deps.Objects,
+		Keys:      func(consumer kongConsumer) []string { return []string{key(consumer.Namespace, consumer.Name)} },
+		SourceKey: c.consumerKeyOf,
 	})
 }
 
-func (a *CredentialAdapter[T, E]) syncManaged(ctx context.Context, consumerKey cache.ObjectName, consumer kongConsumer, wanted map[string]*corev1.Secret, keep map[string]bool) (bool, error) {
-	existing, err := a.deps.Objects.ByIndex(indexManagedByConsumer, consumerKey.String())
+func (c *credentials[T, B, A]) syncManaged(ctx context.Context, consumerKey cache.ObjectName, consumer kongConsumer, wanted map[string]*corev1.Secret, keep map[string]bool) (bool, error) {
+	existing, err := c.deps.Objects.ByIndex(indexManagedByConsumer, consumerKey.String())
 	if err != nil {
 		return false, err
 	}
-	client := a.deps.Clients(consumerKey.Namespace)
+	client := c.deps.Clients(consumerKey.Namespace)
 	var errs []error
 	remove := func(obj T) {
 		if err := client.Delete(ctx, obj.GetName(), metav1.DeleteOptions{}); err != nil && !apierrors.IsNotFound(err) {
@@ -117,8 +114,8 @@ func (a *CredentialAdapter[T, E]) syncManaged(ctx context.Context, consumerKey c
 		}
 		sortOldestFirst(objs)
 		if secret, ok := wanted[name]; ok {
-			a.created.seen(creationKey(consumer.UID, name))
-			errs = append(errs, a.updateManaged(ctx, client, consumer, objs[0], secret))
+			c.created.seen(creationKey(consumer.UID, name))
+			errs = append(errs, c.updateManaged(ctx, client, consumer, objs[0], secret))
 			objs = objs[1:] // the others are duplicates
 		}
 		for _, obj := range objs {
@@ -130,43 +127,43 @@ func (a *CredentialAdapter[T, E]) syncManaged(ctx context.Context, consumerKey c
 		if len(bySecret[name]) > 0 {
 			continue
 		}
-		if a.created.inFlight(creationKey(consumer.UID, name)) {
+		if c.created.inFlight(creationKey(consumer.UID, name)) {
 			pending = true
 			continue
 		}
-		obj := a.kind.newObject()
+		obj := c.kind.newObject()
 		obj.SetGenerateName(consumer.Name + "-")
 		obj.SetNamespace(consumer.Namespace)
 		obj.SetOwnerReferences(managedCredentialOwners(consumer, secret))
 		obj.SetLabels(map[string]string{LabelFromSecret: "true"})
-		a.kind.fromSecret(obj, consumer.Name, secret.Data)
+		c.kind.fromSecret(obj, consumer.Name, secret.Data)
 		if _, err := client.Create(ctx, obj, metav1.CreateOptions{FieldManager: controller.FieldManager}); err != nil {
-			errs = append(errs, a.redacted("creating", name, err))
+			errs = append(errs, c.redacted("creating", name, err))
 			continue
 		}
-		a.created.expect(creationKey(consumer.UID, name))
+		c.created.expect(creationKey(consumer.UID, name))
 	}
 	return pending, errors.Join(errs...)
 }
 
 // updateManaged makes obj's spec and owners equal to what the Secret says.
-func (a *CredentialAdapter[T, E]) updateManaged(ctx context.Context, client ObjectWriter[T], consumer kongConsumer, obj T, secret *corev1.Secret) error {
+func (c *credentials[T, B, A]) updateManaged(ctx context.Context, client ObjectWriter[T], consumer kongConsumer, obj T, secret *corev1.Secret) error {
 	want := obj.DeepCopyObject().(T)
-	a.kind.fromSecret(want, consumer.Name, secret.Data)
+	c.kind.fromSecret(want, consumer.Name, secret.Data)
 	want.SetOwnerReferences(managedCredentialOwners(consumer, secret))
-	if equality.Semantic.DeepEqual(a.kind.spec(want), a.kind.spec(obj)) &&
+	if equality.Semantic.DeepEqual(c.kind.spec(want), c.kind.spec(obj)) &&
 		equality.Semantic.DeepEqual(want.GetOwnerReferences(), obj.GetOwnerReferences()) {
 		return nil
 	}
 	if _, err := client.Update(ctx, want, metav1.UpdateOptions{FieldManager: controller.FieldManager}); err != nil {
-		return a.redacted("updating", secret.Name, err)
+		return c.redacted("updating", secret.Name, err)
 	}
 	return nil
 }
 
 // redacted describes a refused write without the API server's message,
 // which may quote the Secret's values.
-func (a *CredentialAdapter[T, E]) redacted(verb, secretName string, err error) error {
+func (c *credentials[T, B, A]) redacted(verb, secretName string, err error) error {
 	var status apierrors.APIStatus
 	if !apierrors.IsInvalid(err) || !errors.As(err, &status) {
 		return err
@@ -177,7 +174,7 @@ func (a *CredentialAdapter[T, E]) redacted(verb, secretName string, err error) e
 			fields = append(fields, cause.Field)
 		}
 	}
-	return fmt.Errorf("%s the %s made from Secret %s: the API server refused fields %s", verb, a.kind.kind, secretName, strings.Join(fields, ", "))
+	return fmt.Errorf("%s the %s made from Secret %s: the API server refused fields %s", verb, c.kind.kind, secretName, strings.Join(fields, ", "))
 }
 
 func creationKey(consumer types.UID, secretName string) string {

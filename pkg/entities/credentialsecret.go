@@ -17,18 +17,17 @@ import (
 	"github.com/konnect-operator/konnect-operator/pkg/konnect"
 )
 
-// CredentialKind is one consumer credential kind as the KongConsumer
-// adapter and the credential-Secret controller see it. The credential
-// adapters implement it.
+// CredentialKind is one consumer credential kind as the KongConsumer kind
+// and the credential-Secret controller see it.
 type CredentialKind interface {
 	// secretLabel is the konghq.com/credential value of the Secrets that
 	// become objects of the kind.
 	secretLabel() string
 	// secretProblems names what a Secret of the kind lacks; never values.
 	secretProblems(data map[string][]byte) []string
-	// deleteConsumerCredentials deletes every credential of the kind that a
-	// consumer holds in Konnect.
-	deleteConsumerCredentials(ctx context.Context, c *konnect.Client, cp, consumerID string) error
+	// deleteConsumerCredentials deletes every credential of the kind that
+	// the consumer p.ParentID holds in Konnect.
+	deleteConsumerCredentials(ctx context.Context, api konnect.API, p controller.Placement) error
 	// watchManaged makes changes of the objects made from Secrets reconcile
 	// their consumer in c.
 	watchManaged(c *controller.Controller[kongConsumer]) error
@@ -40,17 +39,17 @@ type CredentialKind interface {
 	syncManaged(ctx context.Context, consumerKey cache.ObjectName, consumer kongConsumer, wanted map[string]*corev1.Secret, keep map[string]bool) (bool, error)
 }
 
-func (a *CredentialAdapter[T, E]) secretLabel() string { return a.kind.label }
+func (c *credentials[T, B, A]) secretLabel() string { return c.kind.label }
 
-func (a *CredentialAdapter[T, E]) secretProblems(data map[string][]byte) []string {
+func (c *credentials[T, B, A]) secretProblems(data map[string][]byte) []string {
 	var problems []string
-	for _, k := range a.kind.required {
+	for _, k := range c.kind.required {
 		if _, ok := data[k]; !ok {
 			problems = append(problems, fmt.Sprintf("missing data key %q", k))
 		}
 	}
-	if a.kind.checkSecret != nil {
-		problems = append(problems, a.kind.checkSecret(data)...)
+	if c.kind.checkSecret != nil {
+		problems = append(problems, c.kind.checkSecret(data)...)
 	}
 	return problems
 }

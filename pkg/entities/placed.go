@@ -131,6 +131,11 @@ type parentRef[T controller.Entity] struct {
 	name func(obj T) (namespace, name string, ok bool)
 	// record writes the parent's Konnect ID into obj's status.
 	record func(obj T, id string)
+	// recorded, when set, reads the parent's Konnect ID that obj's status
+	// recorded before: an entity created under another parent (the parent
+	// was created again) is created again under this one, or, when
+	// deleting, went with the old one.
+	recorded func(obj T) string
 	// grantCondition, when set, is the condition on which a cross-namespace
 	// reference that no KongReferenceGrant allows is reported (the
 	// reference's own condition, for some kinds); otherwise ResolvedRefs
@@ -210,6 +215,9 @@ func placeUnderParent[T placedEntity, P placedEntity](b *resolver, refs *Refs, g
 	p, parentID := parent(b, parents, ref.condition, ref.kind, namespace, name)
 	if parentID == "" {
 		return
+	}
+	if ref.recorded != nil {
+		b.movedFrom(status, ref.recorded(obj), parentID)
 	}
 	ref.record(obj, parentID)
 	b.res.Placement.ParentID = parentID

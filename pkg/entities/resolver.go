@@ -84,12 +84,21 @@ func (b *resolver) done() controller.Resolution {
 // entity is created again, or, when deleting, reported gone with the old
 // control plane.
 func (b *resolver) placeIn(status *commonv1alpha1.KonnectEntityStatusWithControlPlaneRef, controlPlaneID string) {
-	if status.ControlPlaneID != "" && status.ControlPlaneID != controlPlaneID {
-		if b.forDelete() && status.ID != "" {
-			b.gone()
-		}
-		status.ID = ""
-	}
+	b.movedFrom(status, status.ControlPlaneID, controlPlaneID)
 	status.ControlPlaneID = controlPlaneID
 	b.res.Placement.ControlPlaneID = controlPlaneID
+}
+
+// movedFrom clears the entity's recorded ID when it was created in another
+// container (control plane or parent entity) than the current one, whose
+// Konnect IDs were recorded and current: the recorded ID means nothing
+// there. When deleting, such an entity went with the old container.
+func (b *resolver) movedFrom(status *commonv1alpha1.KonnectEntityStatusWithControlPlaneRef, recorded, current string) {
+	if recorded == "" || recorded == current {
+		return
+	}
+	if b.forDelete() && status.ID != "" {
+		b.gone()
+	}
+	status.ID = ""
 }

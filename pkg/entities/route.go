@@ -230,7 +230,21 @@ var routeCalls = coreCalls[components.Route, components.Route]{
 	tags: routeTags,
 }
 
-// sameSet reports whether two lists hold the same strings, in any order.
+// sameSet reports whether two lists hold the same strings, in any order
+// (nil and empty are equal).
 func sameSet(a, b []string) bool {
 	return slices.Equal(slices.Sorted(slices.Values(a)), slices.Sorted(slices.Values(b)))
+}
+
+func sameHeaders(a, b map[string][]string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for name, values := range a {
+		other, ok := b[name]
+		if !ok || !sameSet(values, other) {
+			return false
+		}
+	}
+	return true
 }

@@ -119,9 +119,18 @@ func problemStatus(err error) (int, bool) {
 // already (not merely wrapping one, as the SDK wraps what the HTTP layer
 // returned).
 func isClassified(err error) bool {
-	switch err.(type) {
-	case *NotFoundError, *ConflictError, *RateLimitedError, *AuthError, *InvalidInputError, *TransientError:
-		return true
-	}
-	return false
+	var (
+		notFound    *NotFoundError
+		conflict    *ConflictError
+		rateLimited *RateLimitedError
+		auth        *AuthError
+		invalid     *InvalidInputError
+		transient   *TransientError
+	)
+	return errors.As(err, &notFound) && error(notFound) == err ||
+		errors.As(err, &conflict) && error(conflict) == err ||
+		errors.As(err, &rateLimited) && error(rateLimited) == err ||
+		errors.As(err, &auth) && error(auth) == err ||
+		errors.As(err, &invalid) && error(invalid) == err ||
+		errors.As(err, &transient) && error(transient) == err
 }

@@ -134,11 +134,11 @@ func buildControllers(f *informerFactories, d dependencies) ([]runnable, error) 
 	routeClients := func(ns string) controller.Client[*configurationv1alpha1.KongRoute] {
 		return cs.ConfigurationV1alpha1().KongRoutes(ns)
 	}
-	consumerGroupAdapter := &entities.ConsumerGroupAdapter{Refs: refs}
+	consumerGroupKind := entities.ConsumerGroupKind(refs)
 	consumerGroupClients := func(ns string) controller.Client[*configurationv1beta1.KongConsumerGroup] {
 		return cs.ConfigurationV1beta1().KongConsumerGroups(ns)
 	}
-	consumerAdapter := &entities.ConsumerAdapter{Refs: refs, ConsumerGroups: consumerGroups, Credentials: credentials}
+	consumerKind := entities.ConsumerKind(refs, consumerGroups, credentials)
 	consumerClients := func(ns string) controller.Client[*configurationv1.KongConsumer] {
 		return cs.ConfigurationV1().KongConsumers(ns)
 	}
@@ -158,14 +158,14 @@ func buildControllers(f *informerFactories, d dependencies) ([]runnable, error) 
 		add(bindingCleanupController(d, serviceKind, services, bindings, serviceClients)),
 		add(kindController(d, routeKind, routes, routeClients)),
 		add(bindingCleanupController(d, routeKind, routes, bindings, routeClients)),
-		add(entityController(d, consumerGroupAdapter, consumerGroups, consumerGroupClients)),
-		add(bindingCleanupController(d, controller.FromAdapter(consumerGroupAdapter), consumerGroups, bindings, consumerGroupClients)),
-		add(entityController(d, consumerAdapter, consumers, consumerClients)),
-		add(bindingCleanupController(d, controller.FromAdapter(consumerAdapter), consumers, bindings, consumerClients)),
-		add(entityController(d, &entities.PluginBindingAdapter{
-			Refs: refs, Plugins: plugins, ClusterPlugins: clusterPlugins,
+		add(kindController(d, consumerGroupKind, consumerGroups, consumerGroupClients)),
+		add(bindingCleanupController(d, consumerGroupKind, consumerGroups, bindings, consumerGroupClients)),
+		add(kindController(d, consumerKind, consumers, consumerClients)),
+		add(bindingCleanupController(d, consumerKind, consumers, bindings, consumerClients)),
+		add(kindController(d, entities.PluginBindingKind(refs, entities.PluginBindingSources{
+			Plugins: plugins, ClusterPlugins: clusterPlugins,
 			Services: services, Routes: routes, Consumers: consumers, ConsumerGroups: consumerGroups,
-		}, bindings,
+		}), bindings,
 			func(ns string) controller.Client[*configurationv1alpha1.KongPluginBinding] {
 				return cs.ConfigurationV1alpha1().KongPluginBindings(ns)
 			})),

@@ -12,28 +12,28 @@ import (
 )
 
 // credentialClient is what the generated typed client of a credential
-// kind offers to both its adapter and its reconciler.
+// kind offers to both the credential-Secret controller and the kind's own.
 type credentialClient[T controller.Object] interface {
 	entities.ObjectWriter[T]
 	controller.Client[T]
 }
 
-// credentialKind builds one consumer credential kind: its adapter, which
-// also makes objects from credential Secrets, and the controller that
-// reconciles it into Konnect.
-func credentialKind[T controller.Entity, E any, C credentialClient[T]](
+// credentialKind builds one consumer credential kind: its description,
+// whose part in credential Secrets makes objects from them, and the
+// controller that reconciles it into Konnect.
+func credentialKind[T controller.Entity, B any, C credentialClient[T]](
 	f *informerFactories, d dependencies, refs *entities.Refs, consumers *controller.Informer[*configurationv1.KongConsumer],
 	resource schema.GroupResource, informer func(externalversions.SharedInformerFactory) cache.SharedIndexInformer,
 	clients func(namespace string) C,
-	newAdapter func(entities.CredentialDeps[T]) *entities.CredentialAdapter[T, E],
+	describe func(entities.CredentialDeps[T]) entities.Credential[T, B],
 ) (entities.CredentialKind, runnable, error) {
 	objects := namespaced[T](f, resource, informer)
-	adapter := newAdapter(entities.CredentialDeps[T]{
+	credential := describe(entities.CredentialDeps[T]{
 		Refs: refs, Consumers: consumers, Objects: objects,
 		Clients: func(ns string) entities.ObjectWriter[T] { return clients(ns) },
 	})
-	c, err := entityController(d, adapter, objects, func(ns string) controller.Client[T] { return clients(ns) })
-	return adapter, c, err
+	c, err := kindController(d, credential.Kind, objects, func(ns string) controller.Client[T] { return clients(ns) })
+	return credential.CredentialKind, c, err
 }
 
 // credentialControllers builds the five credential kinds and the
@@ -50,23 +50,23 @@ func credentialControllers(f *informerFactories, d dependencies, refs *entities.
 		add(credentialKind(f, d, refs, consumers, configurationv1alpha1.Resource("kongcredentialbasicauths"),
 			func(f externalversions.SharedInformerFactory) cache.SharedIndexInformer {
 				return f.Configuration().V1alpha1().KongCredentialBasicAuths().Informer()
-			}, cs.KongCredentialBasicAuths, entities.NewBasicAuthAdapter)),
+			}, cs.KongCredentialBasicAuths, entities.BasicAuthKind)),
 		add(credentialKind(f, d, refs, consumers, configurationv1alpha1.Resource("kongcredentialapikeys"),
 			func(f externalversions.SharedInformerFactory) cache.SharedIndexInformer {
 				return f.Configuration().V1alpha1().KongCredentialAPIKeys().Informer()
-			}, cs.KongCredentialAPIKeys, entities.NewAPIKeyAdapter)),
+			}, cs.KongCredentialAPIKeys, entities.APIKeyKind)),
 		add(credentialKind(f, d, refs, consumers, configurationv1alpha1.Resource("kongcredentialacls"),
 			func(f externalversions.SharedInformerFactory) cache.SharedIndexInformer {
 				return f.Configuration().V1alpha1().KongCredentialACLs().Informer()
-			}, cs.KongCredentialACLs, entities.NewACLAdapter)),
+			}, cs.KongCredentialACLs, entities.ACLKind)),
 		add(credentialKind(f, d, refs, consumers, configurationv1alpha1.Resource("kongcredentialjwts"),
 			func(f externalversions.SharedInformerFactory) cache.SharedIndexInformer {
 				return f.Configuration().V1alpha1().KongCredentialJWTs().Informer()
-			}, cs.KongCredentialJWTs, entities.NewJWTAdapter)),
+			}, cs.KongCredentialJWTs, entities.JWTKind)),
 		add(credentialKind(f, d, refs, consumers, configurationv1alpha1.Resource("kongcredentialhmacs"),
 			func(f externalversions.SharedInformerFactory) cache.SharedIndexInformer {
 				return f.Configuration().V1alpha1().KongCredentialHMACs().Informer()
-			}, cs.KongCredentialHMACs, entities.NewHMACAdapter)),
+			}, cs.KongCredentialHMACs, entities.HMACKind)),
 	} {
 		if err != nil {
 			return nil, nil, err
