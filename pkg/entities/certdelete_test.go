@@ -1,44 +1,25 @@
 package entities
 
 import (
-	"context"
 	"slices"
 	"testing"
 
-	sdkkonnectgo "github.com/Kong/sdk-konnect-go"
 	"github.com/Kong/sdk-konnect-go/models/components"
-	"github.com/Kong/sdk-konnect-go/models/operations"
 
 	"github.com/konnect-operator/konnect-operator/pkg/controller"
 	"github.com/konnect-operator/konnect-operator/pkg/konnect"
 )
 
-// refusedServiceWrites counts the service writes Konnect refused.
-type refusedServiceWrites struct {
-	sdkkonnectgo.ServicesSDK
-	refused int
-}
-
-func (r *refusedServiceWrites) UpsertService(ctx context.Context, req operations.UpsertServiceRequest, opts ...operations.Option) (*operations.UpsertServiceResponse, error) {
-	res, err := r.ServicesSDK.UpsertService(ctx, req, opts...)
-	if err != nil {
-		r.refused++
+// refusals counts the requests of one operation (its OpenAPI operationId)
+// that the simulator refused.
+func refusals(s simulated, operationID string) int {
+	n := 0
+	for _, r := range s.sim.Requests() {
+		if r.OperationID == operationID && r.Status >= 400 {
+			n++
+		}
 	}
-	return res, err
-}
-
-// refusedCertificateDeletes counts the certificate deletes Konnect refused.
-type refusedCertificateDeletes struct {
-	sdkkonnectgo.CertificatesSDK
-	refused int
-}
-
-func (r *refusedCertificateDeletes) DeleteCertificate(ctx context.Context, controlPlaneID, certificateID string, opts ...operations.Option) (*operations.DeleteCertificateResponse, error) {
-	res, err := r.CertificatesSDK.DeleteCertificate(ctx, controlPlaneID, certificateID, opts...)
-	if err != nil {
-		r.refused++
-	}
-	return res, err
+	return n
 }
 
 // created creates an entity through calls and returns its ID.
@@ -73,14 +54,11 @@ func TestDetachingFromAServiceThatChangedMeanwhile(t *testing.T) {
 	if err := deleteCertificate(t.Context(), s.api, p, certID); err != nil {
 		t.Fatalf("deleting the certificate: %v", err)
 	}
-	writes := &refusedServiceWrites{ServicesSDK: s.api.Services}
-	api := s.api
-	api.Services = writes
-	if err := detachService(t.Context(), api, p, *read, withoutCACertificate(caID)); err != nil {
+	if err := detachService(t.Context(), s.api, p, *read, withoutCACertificate(caID)); err != nil {
 		t.Fatalf("detaching the CA certificate from what was read before: %v", err)
 	}
-	if writes.refused != 1 {
-		t.Fatalf("Konnect refused %d writes of the service as read before, want 1", writes.refused)
+	if n := refusals(s, "upsert-service"); n != 1 {
+		t.Fatalf("Konnect refused %d writes of the service as read before, want 1", n)
 	}
 	got, err := serviceCalls.doGet(t.Context(), s.api, p, deref(read.ID))
 	if err != nil {
@@ -122,14 +100,11 @@ func TestDeletingACertificateInUseClearsTheWayFirst(t *testing.T) {
 		Name: "up", Algorithm: components.UpstreamAlgorithmLeastConnections.ToPointer(), ClientCertificate: &components.UpstreamClientCertificate{ID: &certID},
 	})
 
-	deletes := &refusedCertificateDeletes{CertificatesSDK: s.api.Certificates}
-	api := s.api
-	api.Certificates = deletes
-	if err := deleteCertificate(t.Context(), api, p, certID); err != nil {
+	if err := deleteCertificate(t.Context(), s.api, p, certID); err != nil {
 		t.Fatalf("deleting the certificate: %v", err)
 	}
-	if deletes.refused != 1 {
-		t.Fatalf("Konnect refused %d deletes, want 1 (the certificate was in use)", deletes.refused)
+	if n := refusals(s, "delete-certificate"); n != 1 {
+		t.Fatalf("Konnect refused %d deletes, want 1 (the certificate was in use)", n)
 	}
 	if _, err := certificateCalls.doGet(t.Context(), s.api, p, certID); !konnect.IsNotFound(err) {
 		t.Fatalf("the certificate is still there: %v", err)
@@ -153,11 +128,8 @@ func TestDeletingAnUnusedCertificateTakesOneCall(t *testing.T) {
 	p := s.controlPlane(t, "cp")
 	cert, key := testKeyPair(t, "unused.example.com")
 	certID := created(t, s, p, certificateCalls, components.CreateCertificateRequestCertificateRequest2(components.CertificateRequest2{Cert: cert, Key: key}))
-	deletes := &refusedCertificateDeletes{CertificatesSDK: s.api.Certificates}
-	api := s.api
-	api.Certificates = deletes
-	if err := deleteCertificate(t.Context(), api, p, certID); err != nil || deletes.refused != 0 {
-		t.Fatalf("delete: %v, %d refusals", err, deletes.refused)
+	if err := deleteCertificate(t.Context(), s.api, p, certID); err != nil || refusals(s, "delete-certificate") != 0 {
+		t.Fatalf("delete: %v, %d refusals", err, refusals(s, "delete-certificate"))
 	}
 	if _, err := certificateCalls.doGet(t.Context(), s.api, p, certID); !konnect.IsNotFound(err) {
 		t.Fatalf("the certificate is still there: %v", err)

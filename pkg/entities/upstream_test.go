@@ -1,14 +1,11 @@
 package entities
 
 import (
-	"context"
 	"encoding/json"
 	"slices"
 	"testing"
 
-	sdkkonnectgo "github.com/Kong/sdk-konnect-go"
 	"github.com/Kong/sdk-konnect-go/models/components"
-	"github.com/Kong/sdk-konnect-go/models/operations"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
@@ -226,20 +223,6 @@ func TestUpstreamCallsAgainstTheSimulator(t *testing.T) {
 		components.Upstream{Name: "up.internal", Algorithm: components.UpstreamAlgorithmLatency.ToPointer(), Tags: []string{uid}}, uid)
 }
 
-// refusedUpstreamDeletes counts the upstream deletes Konnect refused.
-type refusedUpstreamDeletes struct {
-	sdkkonnectgo.UpstreamsSDK
-	refused int
-}
-
-func (r *refusedUpstreamDeletes) DeleteUpstream(ctx context.Context, controlPlaneID, upstreamID string, opts ...operations.Option) (*operations.DeleteUpstreamResponse, error) {
-	res, err := r.UpstreamsSDK.DeleteUpstream(ctx, controlPlaneID, upstreamID, opts...)
-	if err != nil {
-		r.refused++
-	}
-	return res, err
-}
-
 // Konnect refuses to delete an upstream with targets: they are deleted
 // first, and those of other upstreams stay.
 func TestDeletingAnUpstreamDeletesItsTargetsFirst(t *testing.T) {
@@ -255,14 +238,11 @@ func TestDeletingAnUpstreamDeletesItsTargetsFirst(t *testing.T) {
 	}
 	kept := created(t, s, under(otherID), targetCalls, components.TargetWithoutParents{Target: ptr("10.0.0.3:80")})
 
-	deletes := &refusedUpstreamDeletes{UpstreamsSDK: s.api.Upstreams}
-	api := s.api
-	api.Upstreams = deletes
-	if err := deleteUpstream(t.Context(), api, p, upstreamID); err != nil {
+	if err := deleteUpstream(t.Context(), s.api, p, upstreamID); err != nil {
 		t.Fatalf("delete: %v", err)
 	}
-	if deletes.refused != 1 {
-		t.Fatalf("Konnect refused %d deletes, want 1 (the upstream had targets)", deletes.refused)
+	if n := refusals(s, "delete-upstream"); n != 1 {
+		t.Fatalf("Konnect refused %d deletes, want 1 (the upstream had targets)", n)
 	}
 	if _, err := upstreamCalls.doGet(t.Context(), s.api, p, upstreamID); !konnect.IsNotFound(err) {
 		t.Fatalf("the upstream is still there: %v", err)
