@@ -5,6 +5,9 @@ import (
 	"errors"
 	"slices"
 
+	"github.com/Kong/sdk-konnect-go/models/components"
+
+	"github.com/konnect-operator/konnect-operator/pkg/controller"
 	"github.com/konnect-operator/konnect-operator/pkg/konnect"
 )
 
@@ -22,94 +25,97 @@ import (
 //     and make no Konnect call until the reference is fixed, so they do not
 //     attach it again.
 
-// deleteCertificate deletes certificate id of control plane cp.
-func deleteCertificate(ctx context.Context, c *konnect.Client, cp, id string) error {
-	err := c.DeleteCertificate(ctx, cp, id)
+// deleteCertificate deletes certificate id of p's control plane.
+func deleteCertificate(ctx context.Context, api konnect.API, p controller.Placement, id string) error {
+	err := certificateCalls.doDelete(ctx, api, p, id)
 	if !refusedForChildren(err) {
 		return err
 	}
-	if clearErr := clearCertificateUses(ctx, c, cp, id); clearErr != nil {
+	if clearErr := clearCertificateUses(ctx, api, p, id); clearErr != nil {
 		return errors.Join(err, clearErr)
 	}
-	return c.DeleteCertificate(ctx, cp, id)
+	return certificateCalls.doDelete(ctx, api, p, id)
 }
 
-func clearCertificateUses(ctx context.Context, c *konnect.Client, cp, id string) error {
-	snis, err := c.ListSNIs(ctx, cp, konnect.ListFilter{})
+func clearCertificateUses(ctx context.Context, api konnect.API, p controller.Placement, id string) error {
+	under := p
+	under.ParentID = id
+	snis, err := sniCalls.doList(ctx, api, under)
 	if err != nil {
 		return err
 	}
-	for _, s := range snis {
-		if s.CertificateID != id {
-			continue
-		}
-		if err := c.DeleteSNI(ctx, cp, id, s.ID); err != nil && !konnect.IsNotFound(err) {
+	for i := range snis {
+		if err := sniCalls.doDelete(ctx, api, under, deref(snis[i].ID)); err != nil && !konnect.IsNotFound(err) {
 			return err
 		}
 	}
-	services, err := c.ListServices(ctx, cp, konnect.ListFilter{})
-	if err != nil {
+	if err := detachServices(ctx, api, p, withoutClientCertificate(id)); err != nil {
 		return err
 	}
-	for _, s := range services {
-		if err := detachService(ctx, c, cp, s, withoutClientCertificate(id)); err != nil {
-			return err
-		}
-	}
-	upstreams, err := c.ListUpstreams(ctx, cp, konnect.ListFilter{})
+	upstreams, err := upstreamCalls.doList(ctx, api, p)
 	if err != nil {
 		return err
 	}
 	for _, u := range upstreams {
-		if u.ClientCertificateID != id {
+		if deref(u.ClientCertificate.GetID()) != id {
 			continue
 		}
-		u.ClientCertificateID = ""
-		if _, err := c.UpsertUpstream(ctx, cp, u.ID, u); err != nil && !konnect.IsNotFound(err) {
+		upstreamID := deref(u.ID)
+		u.ClientCertificate, u.ID, u.CreatedAt, u.UpdatedAt = nil, nil, nil, nil
+		if _, err := upstreamCalls.doUpsert(ctx, api, p, upstreamID, u); err != nil && !konnect.IsNotFound(err) {
 			return err
 		}
 	}
 	return nil
 }
 
-// deleteCACertificate deletes CA certificate id of control plane cp.
-func deleteCACertificate(ctx context.Context, c *konnect.Client, cp, id string) error {
-	err := c.DeleteCACertificate(ctx, cp, id)
+// deleteCACertificate deletes CA certificate id of p's control plane.
+func deleteCACertificate(ctx context.Context, api konnect.API, p controller.Placement, id string) error {
+	err := caCertificateCalls.doDelete(ctx, api, p, id)
 	if !refusedForChildren(err) {
 		return err
 	}
-	services, listErr := c.ListServices(ctx, cp, konnect.ListFilter{})
-	if listErr != nil {
-		return errors.Join(err, listErr)
+	if detachErr := detachServices(ctx, api, p, withoutCACertificate(id)); detachErr != nil {
+		return errors.Join(err, detachErr)
 	}
-	for _, s := range services {
-		if err := detachService(ctx, c, cp, s, withoutCACertificate(id)); err != nil {
-			return err
-		}
-	}
-	return c.DeleteCACertificate(ctx, cp, id)
+	return caCertificateCalls.doDelete(ctx, api, p, id)
 }
 
 // withoutClientCertificate drops client certificate id from a service.
-func withoutClientCertificate(id string) func(*konnect.Service) bool {
-	return func(s *konnect.Service) bool {
-		if s.ClientCertificateID != id {
+func withoutClientCertificate(id string) func(*components.Service) bool {
+	return func(s *components.Service) bool {
+		if deref(s.ClientCertificate.GetID()) != id {
 			return false
 		}
-		s.ClientCertificateID = ""
+		s.ClientCertificate = nil
 		return true
 	}
 }
 
 // withoutCACertificate drops CA certificate id from a service.
-func withoutCACertificate(id string) func(*konnect.Service) bool {
-	return func(s *konnect.Service) bool {
-		if !slices.Contains(s.CACertificates, id) {
+func withoutCACertificate(id string) func(*components.Service) bool {
+	return func(s *components.Service) bool {
+		if !slices.Contains(s.CaCertificates, id) {
 			return false
 		}
-		s.CACertificates = slices.DeleteFunc(s.CACertificates, func(ca string) bool { return ca == id })
+		s.CaCertificates = slices.DeleteFunc(s.CaCertificates, func(ca string) bool { return ca == id })
 		return true
 	}
+}
+
+// detachServices detaches every service of p's control plane that drop
+// changes.
+func detachServices(ctx context.Context, api konnect.API, p controller.Placement, drop func(*components.Service) bool) error {
+	services, err := serviceCalls.doList(ctx, api, p)
+	if err != nil {
+		return err
+	}
+	for _, s := range services {
+		if err := detachService(ctx, api, p, s, drop); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // detachAttempts bounds how often a detach is tried on a fresh read.
@@ -121,23 +127,49 @@ const detachAttempts = 3
 // together, each writing back what it read): Konnect then refuses the write
 // that names the certificate already gone, and the detach is tried again on
 // a fresh read.
-func detachService(ctx context.Context, c *konnect.Client, cp string, s konnect.Service, drop func(*konnect.Service) bool) error {
+func detachService(ctx context.Context, api konnect.API, p controller.Placement, s components.ServiceOutput, drop func(*components.Service) bool) error {
+	id := deref(s.ID)
 	for attempt := 1; ; attempt++ {
-		if !drop(&s) {
+		body := writtenBack(s)
+		if !drop(&body) {
 			return nil
 		}
-		_, err := c.UpsertService(ctx, cp, s.ID, s)
+		_, err := serviceCalls.doUpsert(ctx, api, p, id, body)
 		switch {
 		case err == nil || konnect.IsNotFound(err):
 			return nil
 		case !konnect.IsInvalidInput(err) || attempt == detachAttempts:
 			return err
 		}
-		if s, err = c.GetService(ctx, cp, s.ID); err != nil {
+		read, err := serviceCalls.doGet(ctx, api, p, id)
+		if err != nil {
 			if konnect.IsNotFound(err) {
 				return nil
 			}
 			return err
 		}
+		s = *read
+	}
+}
+
+// writtenBack is the body that writes a service back as it was read.
+func writtenBack(s components.ServiceOutput) components.Service {
+	return components.Service{
+		CaCertificates:    slices.Clone(s.CaCertificates),
+		ClientCertificate: s.ClientCertificate,
+		ConnectTimeout:    s.ConnectTimeout,
+		Enabled:           s.Enabled,
+		Host:              s.Host,
+		Name:              s.Name,
+		Path:              s.Path,
+		Port:              s.Port,
+		Protocol:          s.Protocol,
+		ReadTimeout:       s.ReadTimeout,
+		Retries:           s.Retries,
+		Tags:              s.Tags,
+		TLSSans:           s.TLSSans,
+		TLSVerify:         s.TLSVerify,
+		TLSVerifyDepth:    s.TLSVerifyDepth,
+		WriteTimeout:      s.WriteTimeout,
 	}
 }

@@ -4,7 +4,8 @@ import (
 	"context"
 	"strings"
 
-	"k8s.io/apimachinery/pkg/runtime/schema"
+	"github.com/Kong/sdk-konnect-go/models/components"
+	"github.com/Kong/sdk-konnect-go/models/operations"
 
 	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
 	configurationv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/configuration/v1alpha1"
@@ -14,149 +15,97 @@ import (
 
 type kongCertificate = *configurationv1alpha1.KongCertificate
 
-// CertificateAdapter reconciles KongCertificates into Konnect certificates,
-// whose key pairs come from the spec (inline, or vault references passed
-// through as they are) or from kubernetes.io/tls Secrets.
-type CertificateAdapter struct {
-	Refs *Refs
-}
-
-var (
-	_ controller.DependentAdapter[kongCertificate, konnect.Certificate] = (*CertificateAdapter)(nil)
-	_ controller.Adopter[kongCertificate, konnect.Certificate]          = (*CertificateAdapter)(nil)
-)
-
-// GroupVersionKind implements controller.Adapter.
-func (a *CertificateAdapter) GroupVersionKind() schema.GroupVersionKind {
-	return configurationGVK(kindCertificate)
-}
-
-// Managed implements controller.Adapter.
-func (a *CertificateAdapter) Managed(c kongCertificate) bool {
-	return c.Spec.ControlPlaneRef.IsKonnect()
-}
-
-// ConditionTypes implements controller.Adapter.
-func (a *CertificateAdapter) ConditionTypes() []string {
-	return append([]string{commonv1alpha1.ConditionSecretRefValid}, controlPlaneConditionTypes...)
-}
-
-func fromSecrets(c kongCertificate) bool {
-	return c.Spec.Type == configurationv1alpha1.CertificateSourceSecretRef
-}
-
-// Resolve implements controller.Adapter. Secrets are only needed to sync.
-func (a *CertificateAdapter) Resolve(_ context.Context, c kongCertificate, purpose controller.Purpose) (controller.Resolution, error) {
-	b := newResolver(purpose)
-	from := referrerOf(a.GroupVersionKind(), c)
-	a.Refs.placeUnderControlPlane(b, from, c.Spec.ControlPlaneRef, c.ControlPlaneStatus(true))
-	if purpose == controller.ForSync && fromSecrets(c) {
-		a.Refs.secretRefs(b, from, []string{secretKeyTLSCert, secretKeyTLSKey}, c.Spec.SecretRef, c.Spec.SecretRefAlt)
-	}
-	return b.done(), nil
-}
-
-// Desired implements controller.Adapter. Secret material is read on every
-// sync, so a changed Secret reaches Konnect with the next one (and the
-// Secret's change triggers one at once).
-func (a *CertificateAdapter) Desired(_ context.Context, c kongCertificate, _ controller.Placement) (konnect.Certificate, error) {
-	spec := c.Spec.KongCertificateAPISpec
-	desired := konnect.Certificate{
-		Cert: spec.Cert, Key: spec.Key, CertAlt: spec.CertAlt, KeyAlt: spec.KeyAlt,
-		Tags: controller.Tags(c, a.GroupVersionKind(), spec.Tags, c),
-	}
-	if !fromSecrets(c) {
-		return desired, nil
-	}
-	pair := func(ref *commonv1alpha1.NamespacedRef) (string, string, error) {
-		if ref == nil {
-			return "", "", nil
-		}
-		data, err := a.Refs.secretData(namespaceOr(ref.Namespace, c.Namespace), ref.Name, secretKeyTLSCert, secretKeyTLSKey)
-		return data[secretKeyTLSCert], data[secretKeyTLSKey], err
-	}
-	var err error
-	if desired.Cert, desired.Key, err = pair(c.Spec.SecretRef); err != nil {
-		return konnect.Certificate{}, err
-	}
-	if desired.CertAlt, desired.KeyAlt, err = pair(c.Spec.SecretRefAlt); err != nil {
-		return konnect.Certificate{}, err
-	}
-	return desired, nil
-}
-
-// Create implements controller.Adapter.
-func (a *CertificateAdapter) Create(ctx context.Context, c *konnect.Client, _ kongCertificate, p controller.Placement, desired konnect.Certificate) (string, error) {
-	created, err := c.CreateCertificate(ctx, p.ControlPlaneID, desired)
-	return created.ID, err
-}
-
-// Update implements controller.Adapter.
-func (a *CertificateAdapter) Update(ctx context.Context, c *konnect.Client, _ kongCertificate, p controller.Placement, id string, desired konnect.Certificate) error {
-	_, err := c.UpsertCertificate(ctx, p.ControlPlaneID, id, desired)
-	return err
-}
-
-// Delete implements controller.Adapter. Konnect refuses to delete a
-// certificate that SNIs belong to or that services or upstreams present;
-// see deleteCertificate.
-func (a *CertificateAdapter) Delete(ctx context.Context, c *konnect.Client, _ kongCertificate, p controller.Placement, id string) error {
-	return deleteCertificate(ctx, c, p.ControlPlaneID, id)
-}
-
-// FindByUID implements controller.Adapter.
-func (a *CertificateAdapter) FindByUID(ctx context.Context, c *konnect.Client, cert kongCertificate, p controller.Placement) (string, error) {
-	found, err := c.ListCertificates(ctx, p.ControlPlaneID, konnect.ListFilter{Tags: []string{controller.UIDTag(cert)}})
-	return firstID(found, func(c konnect.Certificate) string { return c.ID }, err)
-}
-
-// Dependencies implements controller.DependentAdapter.
-func (a *CertificateAdapter) Dependencies() []controller.Dependency[kongCertificate] {
-	return []controller.Dependency[kongCertificate]{
-		controlPlaneDependency(a.Refs, func(c kongCertificate) []string {
-			return controlPlaneKeys(c.Spec.ControlPlaneRef, c.Namespace)
-		}),
-		{
-			Name:   "secrets",
-			Source: a.Refs.Secrets,
-			Keys: func(c kongCertificate) []string {
-				if !fromSecrets(c) {
-					return nil
+// CertificateKind describes KongCertificates: Konnect certificates of a
+// control plane, whose key pairs come from the spec (inline, or vault
+// references passed through as they are) or from kubernetes.io/tls Secrets
+// (secretRef, and secretRefAlt for the alternative pair). Secret material
+// is read on every sync, so a changed Secret reaches Konnect with the next
+// one (and the Secret's change triggers one at once).
+func CertificateKind(refs *Refs) controller.Kind[kongCertificate, components.CertificateRequest] {
+	gvk := configurationGVK(kindCertificate)
+	fromSecrets := func(c kongCertificate) bool { return c.Spec.Type == configurationv1alpha1.CertificateSourceSecretRef }
+	placed := readingSecrets(underControlPlane(refs, gvk, func(c kongCertificate) *cpRef { return c.Spec.ControlPlaneRef }),
+		refs, gvk, []string{secretKeyTLSCert, secretKeyTLSKey}, fromSecrets,
+		func(c kongCertificate) []*commonv1alpha1.NamespacedRef {
+			return []*commonv1alpha1.NamespacedRef{c.Spec.SecretRef, c.Spec.SecretRefAlt}
+		})
+	return core[kongCertificate, components.CertificateRequest, components.Certificate]{
+		gvk:    gvk,
+		placed: placed,
+		calls:  certificateCalls,
+		desired: func(c kongCertificate, _ controller.Placement) (components.CertificateRequest, error) {
+			spec := c.Spec.KongCertificateAPISpec
+			body := components.CertificateRequest2{Cert: spec.Cert, Key: spec.Key, Tags: controller.Tags(c, gvk, spec.Tags, c)}
+			certAlt, keyAlt := spec.CertAlt, spec.KeyAlt
+			if fromSecrets(c) {
+				var err error
+				if body.Cert, body.Key, err = refs.tlsPair(c.Namespace, c.Spec.SecretRef); err != nil {
+					return components.CertificateRequest{}, err
 				}
-				return secretKeys(c.Namespace, c.Spec.SecretRef, c.Spec.SecretRefAlt)
-			},
+				if certAlt, keyAlt, err = refs.tlsPair(c.Namespace, c.Spec.SecretRefAlt); err != nil {
+					return components.CertificateRequest{}, err
+				}
+			}
+			body.CertAlt, body.KeyAlt = optional(certAlt), optional(keyAlt)
+			return components.CreateCertificateRequestCertificateRequest2(body), nil
 		},
-		grantDependency(a.Refs, func(c kongCertificate) []string {
-			return otherNamespaces(c.Namespace,
-				controlPlaneNamespace(c.Spec.ControlPlaneRef, c.Namespace),
-				namespacedRefNamespace(c.Spec.SecretRef, c.Namespace),
-				namespacedRefNamespace(c.Spec.SecretRefAlt, c.Namespace))
-		}),
+		remove:  deleteCertificate,
+		adopt:   func(c kongCertificate) *adoptOptions { return c.Spec.Adopt },
+		matches: certificateMatches,
+	}.kind()
+}
+
+// tlsPair reads the certificate and key of a kubernetes.io/tls Secret; no
+// reference reads nothing.
+func (r *Refs) tlsPair(own string, ref *commonv1alpha1.NamespacedRef) (cert, key string, err error) {
+	if ref == nil {
+		return "", "", nil
 	}
+	data, err := r.secretData(namespaceOr(ref.Namespace, own), ref.Name, secretKeyTLSCert, secretKeyTLSKey)
+	return data[secretKeyTLSCert], data[secretKeyTLSKey], err
 }
 
-// AdoptOptions implements controller.Adopter.
-func (a *CertificateAdapter) AdoptOptions(c kongCertificate) *commonv1alpha1.AdoptOptions {
-	return c.Spec.Adopt
-}
-
-// Fetch implements controller.Adopter.
-func (a *CertificateAdapter) Fetch(ctx context.Context, c *konnect.Client, _ kongCertificate, p controller.Placement, id string) (konnect.Certificate, string, error) {
-	found, err := c.GetCertificate(ctx, p.ControlPlaneID, id)
-	return found, controller.UIDFromTags(found.Tags), err
-}
-
-// Differences implements controller.Adopter: both key pairs, whichever way
-// the spec gives them (so a Secret-sourced certificate can be matched too).
-func (a *CertificateAdapter) Differences(desired, actual konnect.Certificate) []string {
+// certificateMatches compares both key pairs, whichever way the spec gives
+// them (so a Secret-sourced certificate can be matched too).
+func certificateMatches(desired components.CertificateRequest, actual *components.Certificate) []string {
+	var want components.CertificateRequest2
+	if desired.CertificateRequest2 != nil {
+		want = *desired.CertificateRequest2
+	}
 	var d diff
-	d.check("cert", samePEM(desired.Cert, actual.Cert))
-	d.check("key", samePEM(desired.Key, actual.Key))
-	d.check("cert_alt", samePEM(desired.CertAlt, actual.CertAlt))
-	d.check("key_alt", samePEM(desired.KeyAlt, actual.KeyAlt))
+	d.check("cert", samePEM(want.Cert, actual.Cert))
+	d.check("key", samePEM(want.Key, actual.Key))
+	d.check("cert_alt", samePEM(deref(want.CertAlt), deref(actual.CertAlt)))
+	d.check("key_alt", samePEM(deref(want.KeyAlt), deref(actual.KeyAlt)))
 	return d
 }
 
 // samePEM compares PEM (or vault reference) values, ignoring the
 // surrounding white space that YAML block scalars add or drop.
 func samePEM(a, b string) bool { return strings.TrimSpace(a) == strings.TrimSpace(b) }
+
+var certificateCalls = coreCalls[components.CertificateRequest, components.Certificate]{
+	entity: "certificate",
+	create: func(ctx context.Context, api konnect.API, p controller.Placement, body components.CertificateRequest) (*components.Certificate, error) {
+		res, err := api.Certificates.CreateCertificate(ctx, p.ControlPlaneID, body)
+		return res.GetCertificate(), err
+	},
+	upsert: func(ctx context.Context, api konnect.API, p controller.Placement, id string, body components.CertificateRequest) (*components.Certificate, error) {
+		res, err := api.Certificates.UpsertCertificate(ctx, operations.UpsertCertificateRequest{ControlPlaneID: p.ControlPlaneID, CertificateID: id, CertificateRequest: body})
+		return res.GetCertificate(), err
+	},
+	get: func(ctx context.Context, api konnect.API, p controller.Placement, id string) (*components.Certificate, error) {
+		res, err := api.Certificates.GetCertificate(ctx, id, p.ControlPlaneID)
+		return res.GetCertificate(), err
+	},
+	remove: func(ctx context.Context, api konnect.API, p controller.Placement, id string) error {
+		_, err := api.Certificates.DeleteCertificate(ctx, p.ControlPlaneID, id)
+		return err
+	},
+	list: func(ctx context.Context, api konnect.API, p controller.Placement, page konnect.Page) ([]components.Certificate, *string, error) {
+		res, err := api.Certificates.ListCertificate(ctx, operations.ListCertificateRequest{ControlPlaneID: p.ControlPlaneID, Size: &page.Size, Offset: page.Offset, Tags: page.Tags})
+		return res.GetObject().GetData(), res.GetObject().GetOffset(), err
+	},
+	id:   (*components.Certificate).GetID,
+	tags: (*components.Certificate).GetTags,
+}

@@ -38,8 +38,15 @@ func controlPlaneDependency[T controller.Object](r *Refs, keys func(T) []string)
 // changes in a namespace they refer into. namespaces returns the other
 // namespaces obj refers into.
 func grantDependency[T controller.Object](r *Refs, namespaces func(T) []string) controller.Dependency[T] {
+	return namedGrantDependency(r, "grants", namespaces)
+}
+
+// namedGrantDependency is a grantDependency under another name, for a kind
+// whose references into other namespaces are added one step at a time
+// (each dependency of a kind needs a name of its own).
+func namedGrantDependency[T controller.Object](r *Refs, name string, namespaces func(T) []string) controller.Dependency[T] {
 	return controller.Dependency[T]{
-		Name:      "grants",
+		Name:      name,
 		Source:    r.Grants,
 		Keys:      namespaces,
 		SourceKey: func(grant metav1.Object) string { return grant.GetNamespace() },
@@ -65,6 +72,17 @@ func controlPlaneNamespace(ref *commonv1alpha1.ControlPlaneRef, own string) stri
 		return ""
 	}
 	return namespaceOr(ref.KonnectNamespacedRef.Namespace, own)
+}
+
+// optional is nil for the zero value and a pointer to v otherwise, for the
+// SDK's optional fields: an unset spec field is left out of the body (and
+// the SDK fills in Konnect's default where the API has one).
+func optional[V comparable](v V) *V {
+	var zero V
+	if v == zero {
+		return nil
+	}
+	return &v
 }
 
 func intPtr(p *int64) *int {

@@ -5,9 +5,8 @@ import (
 	"context"
 	"encoding/pem"
 
-	"k8s.io/apimachinery/pkg/runtime/schema"
+	"github.com/Kong/sdk-konnect-go/models/components"
 
-	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
 	configurationv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/configuration/v1alpha1"
 	"github.com/konnect-operator/konnect-operator/pkg/controller"
 	"github.com/konnect-operator/konnect-operator/pkg/konnect"
@@ -15,8 +14,9 @@ import (
 
 type kongDataPlaneCertificate = *configurationv1alpha1.KongDataPlaneClientCertificate
 
-// DataPlaneCertificateAdapter pins KongDataPlaneClientCertificates on their
-// control plane (which may be a control-plane group).
+// DataPlaneCertificateKind describes KongDataPlaneClientCertificates:
+// certificates pinned on their control plane, which, unlike for every other
+// kind, may be a control-plane group.
 //
 // A pinned certificate is only an ID and a PEM: no tags, so no UID to find
 // it by, and no way to change it. The operator therefore takes a pin's
@@ -29,116 +29,133 @@ type kongDataPlaneCertificate = *configurationv1alpha1.KongDataPlaneClientCertif
 // taken over too (and unpinned when the object goes). Two objects with the
 // same certificate may share one pin; if one unpins it, the other pins it
 // again within a sync period, as it does after any out-of-band unpinning.
-type DataPlaneCertificateAdapter struct {
-	Refs *Refs
-}
-
-var (
-	_ controller.DependentAdapter[kongDataPlaneCertificate, konnect.DataPlaneCertificate] = (*DataPlaneCertificateAdapter)(nil)
-	_ controller.Adopter[kongDataPlaneCertificate, konnect.DataPlaneCertificate]          = (*DataPlaneCertificateAdapter)(nil)
-)
-
-// GroupVersionKind implements controller.Adapter.
-func (a *DataPlaneCertificateAdapter) GroupVersionKind() schema.GroupVersionKind {
-	return configurationGVK("KongDataPlaneClientCertificate")
-}
-
-// Managed implements controller.Adapter.
-func (a *DataPlaneCertificateAdapter) Managed(c kongDataPlaneCertificate) bool {
-	return c.Spec.ControlPlaneRef.IsKonnect()
-}
-
-// ConditionTypes implements controller.Adapter.
-func (a *DataPlaneCertificateAdapter) ConditionTypes() []string { return controlPlaneConditionTypes }
-
-// Resolve implements controller.Adapter. Unlike every other kind, a data
-// plane certificate may be pinned on a control-plane group.
-func (a *DataPlaneCertificateAdapter) Resolve(_ context.Context, c kongDataPlaneCertificate, purpose controller.Purpose) (controller.Resolution, error) {
-	b := newResolver(purpose)
-	cp := a.Refs.controlPlane(b, referrerOf(a.GroupVersionKind(), c), c.Spec.ControlPlaneRef, true, true)
-	if cp != nil {
-		b.res.Placement.Auth = a.Refs.auth(b, cp, false)
-		b.placeIn(c.ControlPlaneStatus(true), cp.Status.ID)
+func DataPlaneCertificateKind(refs *Refs) controller.Kind[kongDataPlaneCertificate, components.DataPlaneClientCertificateRequest] {
+	gvk := configurationGVK("KongDataPlaneClientCertificate")
+	controlPlane := func(c kongDataPlaneCertificate) *cpRef { return c.Spec.ControlPlaneRef }
+	placed := underControlPlane(refs, gvk, controlPlane)
+	placed.steps = []func(*resolver, kongDataPlaneCertificate){func(b *resolver, c kongDataPlaneCertificate) {
+		if cp := refs.controlPlane(b, referrerOf(gvk, c), controlPlane(c), true, true); cp != nil {
+			b.res.Placement.Auth = refs.auth(b, cp, false)
+			b.placeIn(c.ControlPlaneStatus(true), cp.Status.ID)
+		}
+	}}
+	return controller.Kind[kongDataPlaneCertificate, components.DataPlaneClientCertificateRequest]{
+		GVK:        gvk,
+		Conditions: placed.conditions,
+		Resolve:    placed.resolve,
+		Desired: func(_ context.Context, c kongDataPlaneCertificate, _ controller.Placement) (components.DataPlaneClientCertificateRequest, error) {
+			return components.DataPlaneClientCertificateRequest{Cert: c.Spec.Cert}, nil
+		},
+		Create: func(ctx context.Context, api konnect.API, _ kongDataPlaneCertificate, p controller.Placement, desired components.DataPlaneClientCertificateRequest) (string, error) {
+			pin, err := pins.create(ctx, api, p, desired)
+			return deref(pin.GetID()), err
+		},
+		Update: pins.replace,
+		Delete: func(ctx context.Context, api konnect.API, _ kongDataPlaneCertificate, p controller.Placement, id string) error {
+			return pins.remove(ctx, api, p, id)
+		},
+		FindByUID:    pins.find,
+		Dependencies: placed.dependencies,
+		Managed:      placed.managed,
+		Adopt: &controller.Adoption[kongDataPlaneCertificate, components.DataPlaneClientCertificateRequest]{
+			// The schema only admits match mode: a pin cannot be overwritten.
+			Options: func(c kongDataPlaneCertificate) *adoptOptions { return c.Spec.Adopt },
+			Inspect: pins.inspect,
+		},
 	}
-	return b.done(), nil
 }
 
-// Desired implements controller.Adapter.
-func (a *DataPlaneCertificateAdapter) Desired(_ context.Context, c kongDataPlaneCertificate, _ controller.Placement) (konnect.DataPlaneCertificate, error) {
-	return konnect.DataPlaneCertificate{Cert: c.Spec.Cert}, nil
+// pins are the calls of a control plane's pinned data-plane certificates.
+var pins pinCalls
+
+type pinCalls struct{}
+
+func (pinCalls) op(verb string) konnect.Operation {
+	return konnect.Operation{Verb: verb, Entity: "data_plane_certificate"}
 }
 
-// Create implements controller.Adapter.
-func (a *DataPlaneCertificateAdapter) Create(ctx context.Context, c *konnect.Client, _ kongDataPlaneCertificate, p controller.Placement, desired konnect.DataPlaneCertificate) (string, error) {
-	created, err := c.CreateDataPlaneCertificate(ctx, p.ControlPlaneID, desired.Cert)
-	return created.ID, err
+func (c pinCalls) create(ctx context.Context, api konnect.API, p controller.Placement, body components.DataPlaneClientCertificateRequest) (*components.DataPlaneClientCertificate, error) {
+	return konnect.Call(ctx, c.op("create"), func(ctx context.Context) (*components.DataPlaneClientCertificate, error) {
+		res, err := api.DPCertificates.CreateDataplaneCertificate(ctx, p.ControlPlaneID, &body)
+		return answeredPin(res.GetDataPlaneClientCertificateResponse(), err)
+	})
 }
 
-// Update implements controller.Adapter. A pin cannot be changed: it is
-// read to see that it is still there and still pins spec.cert. A pin of
-// another certificate (spec.cert may change until the object is
-// Programmed) is unpinned and reported gone, so that the reconciler pins
-// the new one.
-func (a *DataPlaneCertificateAdapter) Update(ctx context.Context, c *konnect.Client, _ kongDataPlaneCertificate, p controller.Placement, id string, desired konnect.DataPlaneCertificate) error {
-	actual, err := c.GetDataPlaneCertificate(ctx, p.ControlPlaneID, id)
-	if err != nil || sameCertificate(desired.Cert, actual.Cert) {
+func (c pinCalls) get(ctx context.Context, api konnect.API, p controller.Placement, id string) (*components.DataPlaneClientCertificate, error) {
+	return konnect.Call(ctx, c.op("get"), func(ctx context.Context) (*components.DataPlaneClientCertificate, error) {
+		res, err := api.DPCertificates.GetDataplaneCertificate(ctx, p.ControlPlaneID, id)
+		return answeredPin(res.GetDataPlaneClientCertificateResponse(), err)
+	})
+}
+
+func (c pinCalls) remove(ctx context.Context, api konnect.API, p controller.Placement, id string) error {
+	_, err := konnect.Call(ctx, c.op("delete"), func(ctx context.Context) (struct{}, error) {
+		_, err := api.DPCertificates.DeleteDataplaneCertificate(ctx, p.ControlPlaneID, id)
+		return struct{}{}, err
+	})
+	return err
+}
+
+// list returns every pin of the control plane: Konnect serves them in one
+// answer.
+func (c pinCalls) list(ctx context.Context, api konnect.API, p controller.Placement) ([]components.DataPlaneClientCertificate, error) {
+	return konnect.Call(ctx, c.op("list"), func(ctx context.Context) ([]components.DataPlaneClientCertificate, error) {
+		res, err := api.DPCertificates.ListDpClientCertificates(ctx, p.ControlPlaneID)
+		return res.GetListDataPlaneCertificatesResponse().GetItems(), err
+	})
+}
+
+// answeredPin is the pin of a successful answer, which must carry one.
+func answeredPin(res *components.DataPlaneClientCertificateResponse, err error) (*components.DataPlaneClientCertificate, error) {
+	if err != nil {
+		return nil, err
+	}
+	if pin := res.GetItem(); pin != nil {
+		return pin, nil
+	}
+	return nil, errNoAnswer
+}
+
+// replace stands for an update: a pin cannot be changed, so it is read to
+// see that it is still there and still pins spec.cert. A pin of another
+// certificate (spec.cert may change until the object is Programmed) is
+// unpinned and reported gone, so that the reconciler pins the new one.
+func (c pinCalls) replace(ctx context.Context, api konnect.API, _ kongDataPlaneCertificate, p controller.Placement, id string, desired components.DataPlaneClientCertificateRequest) error {
+	pin, err := c.get(ctx, api, p, id)
+	if err != nil || sameCertificate(desired.Cert, deref(pin.Cert)) {
 		return err
 	}
-	if err := c.DeleteDataPlaneCertificate(ctx, p.ControlPlaneID, id); err != nil && !konnect.IsNotFound(err) {
+	if err := c.remove(ctx, api, p, id); err != nil && !konnect.IsNotFound(err) {
 		return err
 	}
 	return &konnect.NotFoundError{Operation: "replace data_plane_certificate", Message: "the pinned certificate differed from spec.cert and was unpinned"}
 }
 
-// Delete implements controller.Adapter.
-func (a *DataPlaneCertificateAdapter) Delete(ctx context.Context, c *konnect.Client, _ kongDataPlaneCertificate, p controller.Placement, id string) error {
-	return c.DeleteDataPlaneCertificate(ctx, p.ControlPlaneID, id)
-}
-
-// FindByUID implements controller.Adapter: a pin of the same certificate
-// stands for the object (see DataPlaneCertificateAdapter).
-func (a *DataPlaneCertificateAdapter) FindByUID(ctx context.Context, c *konnect.Client, cert kongDataPlaneCertificate, p controller.Placement) (string, error) {
-	pinned, err := c.ListDataPlaneCertificates(ctx, p.ControlPlaneID)
+// find returns the pin of the object's certificate: it stands for the
+// object (see DataPlaneCertificateKind).
+func (c pinCalls) find(ctx context.Context, api konnect.API, cert kongDataPlaneCertificate, p controller.Placement) (string, error) {
+	pinned, err := c.list(ctx, api, p)
 	if err != nil {
 		return "", err
 	}
 	for _, pin := range pinned {
-		if sameCertificate(cert.Spec.Cert, pin.Cert) {
-			return pin.ID, nil
+		if sameCertificate(cert.Spec.Cert, deref(pin.Cert)) {
+			return deref(pin.ID), nil
 		}
 	}
 	return "", nil
 }
 
-// Dependencies implements controller.DependentAdapter.
-func (a *DataPlaneCertificateAdapter) Dependencies() []controller.Dependency[kongDataPlaneCertificate] {
-	return []controller.Dependency[kongDataPlaneCertificate]{
-		controlPlaneDependency(a.Refs, func(c kongDataPlaneCertificate) []string {
-			return controlPlaneKeys(c.Spec.ControlPlaneRef, c.Namespace)
-		}),
-		grantDependency(a.Refs, func(c kongDataPlaneCertificate) []string {
-			return otherNamespaces(c.Namespace, controlPlaneNamespace(c.Spec.ControlPlaneRef, c.Namespace))
-		}),
+// inspect compares a pin to adopt with the spec. Pins carry no tags, so
+// no UID.
+func (c pinCalls) inspect(ctx context.Context, api konnect.API, _ kongDataPlaneCertificate, p controller.Placement, id string, desired components.DataPlaneClientCertificateRequest) (controller.Inspection, error) {
+	pin, err := c.get(ctx, api, p, id)
+	if err != nil {
+		return controller.Inspection{}, err
 	}
-}
-
-// AdoptOptions implements controller.Adopter. The schema only admits
-// match mode: a pin cannot be overwritten.
-func (a *DataPlaneCertificateAdapter) AdoptOptions(c kongDataPlaneCertificate) *commonv1alpha1.AdoptOptions {
-	return c.Spec.Adopt
-}
-
-// Fetch implements controller.Adopter. Pins carry no tags, so no UID.
-func (a *DataPlaneCertificateAdapter) Fetch(ctx context.Context, c *konnect.Client, _ kongDataPlaneCertificate, p controller.Placement, id string) (konnect.DataPlaneCertificate, string, error) {
-	found, err := c.GetDataPlaneCertificate(ctx, p.ControlPlaneID, id)
-	return found, "", err
-}
-
-// Differences implements controller.Adopter: the certificate.
-func (a *DataPlaneCertificateAdapter) Differences(desired, actual konnect.DataPlaneCertificate) []string {
 	var d diff
-	d.check("cert", sameCertificate(desired.Cert, actual.Cert))
-	return d
+	d.check("cert", sameCertificate(desired.Cert, deref(pin.Cert)))
+	return controller.Inspection{Differences: d}, nil
 }
 
 // sameCertificate reports whether two PEM texts hold the same certificate,

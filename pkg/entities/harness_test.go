@@ -187,3 +187,6 @@ func exerciseCalls[B, A any](t *testing.T, s simulated, p controller.Placement, 
 		t.Fatalf("get after delete: %v, want not found", err)
 	}
 }
+
+// ptr points to a copy of v, for the SDK's optional fields.
+func ptr[T any](v T) *T { return &v }

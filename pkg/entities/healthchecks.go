@@ -4,71 +4,55 @@ import (
 	"encoding/json"
 	"reflect"
 
+	"github.com/Kong/sdk-konnect-go/models/components"
+
 	configurationv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/configuration/v1alpha1"
-	"github.com/konnect-operator/konnect-operator/pkg/konnect"
 )
 
 // healthchecks converts an upstream's health-check settings. The CRD makes
-// every scalar of a given block required, so they are all sent.
-func healthchecks(in *configurationv1alpha1.Healthchecks) *konnect.Healthchecks {
+// every scalar of a given block required, so they are all sent; only the
+// probe type and path may be empty, and then Konnect's defaults go.
+func healthchecks(in *configurationv1alpha1.Healthchecks) *components.Healthchecks {
 	if in == nil {
 		return nil
 	}
-	threshold := in.Threshold
-	out := &konnect.Healthchecks{Threshold: &threshold}
+	out := &components.Healthchecks{Threshold: &in.Threshold}
 	if a := in.Active; a != nil {
-		out.Active = &konnect.ActiveHealthcheck{
-			Type:                   a.Type,
-			Concurrency:            intOf(a.Concurrency),
+		out.Active = &components.Active{
+			Type:                   optional(components.UpstreamType(a.Type)),
+			Concurrency:            &a.Concurrency,
 			Headers:                a.Headers,
-			HTTPPath:               a.HTTPPath,
-			HTTPSSNI:               deref(a.HTTPSSni),
+			HTTPPath:               optional(a.HTTPPath),
+			HTTPSSni:               a.HTTPSSni,
 			HTTPSVerifyCertificate: &a.HTTPSVerifyCertificate,
 			Timeout:                &a.Timeout,
 		}
 		if h := a.Healthy; h != nil {
-			out.Active.Healthy = &konnect.ActiveHealthy{HTTPStatuses: ints(h.HTTPStatuses), Interval: &h.Interval, Successes: intOf(h.Successes)}
+			out.Active.Healthy = &components.Healthy{HTTPStatuses: h.HTTPStatuses, Interval: &h.Interval, Successes: &h.Successes}
 		}
 		if u := a.Unhealthy; u != nil {
-			out.Active.Unhealthy = &konnect.ActiveUnhealthy{
-				HTTPFailures: intOf(u.HTTPFailures), HTTPStatuses: ints(u.HTTPStatuses), Interval: &u.Interval,
-				TCPFailures: intOf(u.TCPFailures), Timeouts: intOf(u.Timeouts),
+			out.Active.Unhealthy = &components.Unhealthy{
+				HTTPFailures: &u.HTTPFailures, HTTPStatuses: u.HTTPStatuses, Interval: &u.Interval,
+				TCPFailures: &u.TCPFailures, Timeouts: &u.Timeouts,
 			}
 		}
 	}
 	if p := in.Passive; p != nil {
-		out.Passive = &konnect.PassiveHealthcheck{Type: p.Type}
+		out.Passive = &components.Passive{Type: optional(components.UpstreamHealthchecksType(p.Type))}
 		if h := p.Healthy; h != nil {
-			out.Passive.Healthy = &konnect.PassiveHealthy{HTTPStatuses: ints(h.HTTPStatuses), Successes: intOf(h.Successes)}
+			out.Passive.Healthy = &components.UpstreamHealthy{HTTPStatuses: h.HTTPStatuses, Successes: &h.Successes}
 		}
 		if u := p.Unhealthy; u != nil {
-			out.Passive.Unhealthy = &konnect.PassiveUnhealthy{
-				HTTPFailures: intOf(u.HTTPFailures), HTTPStatuses: ints(u.HTTPStatuses),
-				TCPFailures: intOf(u.TCPFailures), Timeouts: intOf(u.Timeouts),
+			out.Passive.Unhealthy = &components.UpstreamUnhealthy{
+				HTTPFailures: &u.HTTPFailures, HTTPStatuses: u.HTTPStatuses, TCPFailures: &u.TCPFailures, Timeouts: &u.Timeouts,
 			}
 		}
-	}
-	return out
-}
-
-func intOf(v int64) *int {
-	i := int(v)
-	return &i
-}
-
-func ints(in []int64) []int {
-	if in == nil {
-		return nil
-	}
-	out := make([]int, len(in))
-	for i, v := range in {
-		out[i] = int(v)
 	}
 	return out
 }
 
 // defaultHealthchecks is what Konnect fills in for health-check settings
-// left unset.
+// left unset, as JSON values.
 func defaultHealthchecks() map[string]any {
 	return map[string]any{
 		"active": map[string]any{
@@ -99,11 +83,14 @@ func defaultHealthchecks() map[string]any {
 
 // sameHealthchecks compares two health-check settings with Konnect's
 // defaults filled into what either leaves unset.
-func sameHealthchecks(a, b *konnect.Healthchecks) bool {
+func sameHealthchecks(a, b *components.Healthchecks) bool {
 	return reflect.DeepEqual(withHealthcheckDefaults(a), withHealthcheckDefaults(b))
 }
 
-func withHealthcheckDefaults(h *konnect.Healthchecks) map[string]any {
+// withHealthcheckDefaults is h as JSON values over Konnect's defaults. The
+// SDK's encoding already fills the defaults of the blocks h has; the
+// blocks it lacks come from defaultHealthchecks.
+func withHealthcheckDefaults(h *components.Healthchecks) map[string]any {
 	out := defaultHealthchecks()
 	if h == nil {
 		return out

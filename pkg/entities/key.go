@@ -5,7 +5,8 @@ import (
 	"encoding/json"
 	"reflect"
 
-	"k8s.io/apimachinery/pkg/runtime/schema"
+	"github.com/Kong/sdk-konnect-go/models/components"
+	"github.com/Kong/sdk-konnect-go/models/operations"
 
 	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
 	configurationv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/configuration/v1alpha1"
@@ -15,30 +16,49 @@ import (
 
 type kongKey = *configurationv1alpha1.KongKey
 
-// KeyAdapter reconciles KongKeys into Konnect keys, optionally members of
-// the key set of a KongKeySet in the same namespace.
-type KeyAdapter struct {
-	Refs    *Refs
-	KeySets *controller.Informer[kongKeySet]
-}
-
-var (
-	_ controller.DependentAdapter[kongKey, konnect.Key] = (*KeyAdapter)(nil)
-	_ controller.Adopter[kongKey, konnect.Key]          = (*KeyAdapter)(nil)
-)
-
-// GroupVersionKind implements controller.Adapter.
-func (a *KeyAdapter) GroupVersionKind() schema.GroupVersionKind {
-	return configurationGVK("KongKey")
-}
-
-// Managed implements controller.Adapter: a key needs a Konnect control
-// plane of its own; its key set does not lend it one.
-func (a *KeyAdapter) Managed(k kongKey) bool { return k.Spec.ControlPlaneRef.IsKonnect() }
-
-// ConditionTypes implements controller.Adapter.
-func (a *KeyAdapter) ConditionTypes() []string {
-	return append([]string{commonv1alpha1.ConditionKeySetRefValid}, controlPlaneConditionTypes...)
+// KeyKind describes KongKeys: Konnect keys of a control plane, optionally
+// members of the key set of a KongKeySet in the same namespace. A key needs
+// a Konnect control plane of its own; its key set does not lend it one.
+func KeyKind(refs *Refs, keySets *controller.Informer[kongKeySet]) controller.Kind[kongKey, components.Key] {
+	gvk := configurationGVK("KongKey")
+	placed := underControlPlane(refs, gvk, func(k kongKey) *cpRef { return k.Spec.ControlPlaneRef }).
+		with([]string{commonv1alpha1.ConditionKeySetRefValid},
+			func(b *resolver, k kongKey) {
+				// Deleting needs only the control plane: a key lives there
+				// whether or not it is in a set, and Konnect deletes a set's
+				// keys with it (a 404 then counts as done).
+				if cpID := b.res.Placement.ControlPlaneID; !b.forDelete() && cpID != "" {
+					k.Status.Konnect.KeySetID = keySetRef(b, keySets, k, cpID)
+				}
+			},
+			controller.Dependency[kongKey]{
+				Name:   "keySet",
+				Source: keySets,
+				Keys: func(k kongKey) []string {
+					if name := keySetName(k); name != "" {
+						return []string{key(k.Namespace, name)}
+					}
+					return nil
+				},
+			})
+	return core[kongKey, components.Key, components.Key]{
+		gvk:    gvk,
+		placed: placed,
+		calls:  keyCalls,
+		desired: func(k kongKey, _ controller.Placement) (components.Key, error) {
+			spec := k.Spec.KongKeyAPISpec
+			body := components.Key{Kid: spec.KID, Name: optional(spec.Name), Jwk: optional(spec.JWK), Tags: controller.Tags(k, gvk, spec.Tags, k)}
+			if spec.PEM != nil {
+				body.Pem = &components.Pem{PrivateKey: optional(spec.PEM.PrivateKey), PublicKey: optional(spec.PEM.PublicKey)}
+			}
+			if st := k.Status.Konnect; st != nil && st.KeySetID != "" {
+				body.Set = &components.Set{ID: &st.KeySetID}
+			}
+			return body, nil
+		},
+		adopt:   func(k kongKey) *adoptOptions { return k.Spec.Adopt },
+		matches: keyMatches,
+	}.kind()
 }
 
 // keySetName returns the KongKeySet a key names, "" for none. A key set
@@ -52,124 +72,38 @@ func keySetName(k kongKey) string {
 	return ref.NamespacedRef.Name
 }
 
-// Resolve implements controller.Adapter. Deleting needs only the control
-// plane: a key lives there whether or not it is in a set, and Konnect
-// deletes a set's keys with it (a 404 then counts as done).
-func (a *KeyAdapter) Resolve(_ context.Context, k kongKey, purpose controller.Purpose) (controller.Resolution, error) {
-	b := newResolver(purpose)
-	status := k.ControlPlaneStatus(true)
-	a.Refs.placeUnderControlPlane(b, referrerOf(a.GroupVersionKind(), k), k.Spec.ControlPlaneRef, status)
-	cpID := b.res.Placement.ControlPlaneID
-	if purpose == controller.ForDelete || cpID == "" {
-		return b.done(), nil
-	}
+// keySetRef resolves a key's key set, sets KeySetRefValid and returns the
+// set's Konnect ID, "" for none.
+func keySetRef(b *resolver, keySets *controller.Informer[kongKeySet], k kongKey, controlPlaneID string) string {
 	name := keySetName(k)
 	switch {
 	case name != "":
-		id, problem := inControlPlane(a.KeySets, kindKeySet, k.Namespace, name, cpID)
+		id, problem := inControlPlane(keySets, kindKeySet, k.Namespace, name, controlPlaneID)
 		if problem != "" {
 			b.invalid(commonv1alpha1.ConditionKeySetRefValid, commonv1alpha1.ReasonInvalid, "%s", problem)
-			return b.done(), nil
+			return ""
 		}
-		k.Status.Konnect.KeySetID = id
-		b.valid(commonv1alpha1.ConditionKeySetRefValid, kindKeySet+" "+k.Namespace+"/"+name+" is Programmed")
+		b.valid(commonv1alpha1.ConditionKeySetRefValid, describe(kindKeySet, k.Namespace, name)+" is Programmed")
+		return id
 	case k.Spec.KeySetRef != nil && k.Spec.KeySetRef.Type == configurationv1alpha1.KeySetRefKonnectID:
-		k.Status.Konnect.KeySetID = ""
 		b.valid(commonv1alpha1.ConditionKeySetRefValid, "keySetRef of type konnectID is not supported; the key is in no key set")
 	default:
-		k.Status.Konnect.KeySetID = ""
 		b.valid(commonv1alpha1.ConditionKeySetRefValid, "KeySetRef is unset")
 	}
-	return b.done(), nil
+	return ""
 }
 
-// Desired implements controller.Adapter.
-func (a *KeyAdapter) Desired(_ context.Context, k kongKey, _ controller.Placement) (konnect.Key, error) {
-	spec := k.Spec.KongKeyAPISpec
-	desired := konnect.Key{
-		KID:      spec.KID,
-		Name:     spec.Name,
-		JWK:      spec.JWK,
-		Tags:     controller.Tags(k, a.GroupVersionKind(), spec.Tags, k),
-		KeySetID: k.Status.Konnect.KeySetID,
-	}
-	if spec.PEM != nil {
-		desired.PEM = &konnect.KeyPEM{PrivateKey: spec.PEM.PrivateKey, PublicKey: spec.PEM.PublicKey}
-	}
-	return desired, nil
-}
-
-// Create implements controller.Adapter.
-func (a *KeyAdapter) Create(ctx context.Context, c *konnect.Client, _ kongKey, p controller.Placement, desired konnect.Key) (string, error) {
-	created, err := c.CreateKey(ctx, p.ControlPlaneID, desired)
-	return created.ID, err
-}
-
-// Update implements controller.Adapter.
-func (a *KeyAdapter) Update(ctx context.Context, c *konnect.Client, _ kongKey, p controller.Placement, id string, desired konnect.Key) error {
-	_, err := c.UpsertKey(ctx, p.ControlPlaneID, id, desired)
-	return err
-}
-
-// Delete implements controller.Adapter.
-func (a *KeyAdapter) Delete(ctx context.Context, c *konnect.Client, _ kongKey, p controller.Placement, id string) error {
-	return c.DeleteKey(ctx, p.ControlPlaneID, id)
-}
-
-// FindByUID implements controller.Adapter.
-func (a *KeyAdapter) FindByUID(ctx context.Context, c *konnect.Client, k kongKey, p controller.Placement) (string, error) {
-	found, err := c.ListKeys(ctx, p.ControlPlaneID, konnect.ListFilter{Tags: []string{controller.UIDTag(k)}})
-	return firstID(found, func(k konnect.Key) string { return k.ID }, err)
-}
-
-// Dependencies implements controller.DependentAdapter.
-func (a *KeyAdapter) Dependencies() []controller.Dependency[kongKey] {
-	return []controller.Dependency[kongKey]{
-		controlPlaneDependency(a.Refs, func(k kongKey) []string {
-			return controlPlaneKeys(k.Spec.ControlPlaneRef, k.Namespace)
-		}),
-		{
-			Name:   "keySet",
-			Source: a.KeySets,
-			Keys: func(k kongKey) []string {
-				if name := keySetName(k); name != "" {
-					return []string{key(k.Namespace, name)}
-				}
-				return nil
-			},
-		},
-		grantDependency(a.Refs, func(k kongKey) []string {
-			return otherNamespaces(k.Namespace, controlPlaneNamespace(k.Spec.ControlPlaneRef, k.Namespace))
-		}),
-	}
-}
-
-// AdoptOptions implements controller.Adopter.
-func (a *KeyAdapter) AdoptOptions(k kongKey) *commonv1alpha1.AdoptOptions { return k.Spec.Adopt }
-
-// Fetch implements controller.Adopter.
-func (a *KeyAdapter) Fetch(ctx context.Context, c *konnect.Client, _ kongKey, p controller.Placement, id string) (konnect.Key, string, error) {
-	found, err := c.GetKey(ctx, p.ControlPlaneID, id)
-	return found, controller.UIDFromTags(found.Tags), err
-}
-
-// Differences implements controller.Adopter: kid, name, the JWK (when
-// either side has one, compared as JSON) and the PEM pair.
-func (a *KeyAdapter) Differences(desired, actual konnect.Key) []string {
+// keyMatches compares kid, name, the JWK (when either side has one,
+// compared as JSON) and the PEM pair.
+func keyMatches(desired components.Key, actual *components.Key) []string {
 	var d diff
-	d.check("kid", desired.KID == actual.KID)
-	d.check("name", desired.Name == actual.Name)
-	if desired.JWK != "" || actual.JWK != "" {
-		d.check("jwk", sameJSON(desired.JWK, actual.JWK))
+	d.check("kid", desired.Kid == actual.Kid)
+	d.check("name", deref(desired.Name) == deref(actual.Name))
+	if jwk, other := deref(desired.Jwk), deref(actual.Jwk); jwk != "" || other != "" {
+		d.check("jwk", sameJSON(jwk, other))
 	}
-	var want, have konnect.KeyPEM
-	if desired.PEM != nil {
-		want = *desired.PEM
-	}
-	if actual.PEM != nil {
-		have = *actual.PEM
-	}
-	d.check("pem", samePEM(want.PrivateKey, have.PrivateKey) && samePEM(want.PublicKey, have.PublicKey))
+	want, have := desired.GetPem(), actual.GetPem()
+	d.check("pem", samePEM(deref(want.GetPrivateKey()), deref(have.GetPrivateKey())) && samePEM(deref(want.GetPublicKey()), deref(have.GetPublicKey())))
 	return d
 }
 
@@ -181,4 +115,30 @@ func sameJSON(a, b string) bool {
 		return a == b
 	}
 	return reflect.DeepEqual(va, vb)
+}
+
+var keyCalls = coreCalls[components.Key, components.Key]{
+	entity: "key",
+	create: func(ctx context.Context, api konnect.API, p controller.Placement, body components.Key) (*components.Key, error) {
+		res, err := api.Keys.CreateKey(ctx, p.ControlPlaneID, body)
+		return res.GetKey(), err
+	},
+	upsert: func(ctx context.Context, api konnect.API, p controller.Placement, id string, body components.Key) (*components.Key, error) {
+		res, err := api.Keys.UpsertKey(ctx, operations.UpsertKeyRequest{ControlPlaneID: p.ControlPlaneID, KeyID: id, Key: body})
+		return res.GetKey(), err
+	},
+	get: func(ctx context.Context, api konnect.API, p controller.Placement, id string) (*components.Key, error) {
+		res, err := api.Keys.GetKey(ctx, id, p.ControlPlaneID)
+		return res.GetKey(), err
+	},
+	remove: func(ctx context.Context, api konnect.API, p controller.Placement, id string) error {
+		_, err := api.Keys.DeleteKey(ctx, p.ControlPlaneID, id)
+		return err
+	},
+	list: func(ctx context.Context, api konnect.API, p controller.Placement, page konnect.Page) ([]components.Key, *string, error) {
+		res, err := api.Keys.ListKey(ctx, operations.ListKeyRequest{ControlPlaneID: p.ControlPlaneID, Size: &page.Size, Offset: page.Offset, Tags: page.Tags})
+		return res.GetObject().GetData(), res.GetObject().GetOffset(), err
+	},
+	id:   (*components.Key).GetID,
+	tags: (*components.Key).GetTags,
 }

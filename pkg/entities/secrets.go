@@ -5,8 +5,10 @@ import (
 	"strings"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
+	"github.com/konnect-operator/konnect-operator/pkg/controller"
 )
 
 // Data keys of the Secrets that certificates are read from.
@@ -15,6 +17,36 @@ const (
 	secretKeyTLSKey  = "tls.key"
 	secretKeyCACert  = "ca.crt"
 )
+
+// readingSecrets adds to p the Secrets a certificate kind reads its
+// material from when fromSecrets(obj): each must hold keys, and one in
+// another namespace needs a KongReferenceGrant. They are only needed to
+// write the entity, and reconcile obj again when they change.
+func readingSecrets[T placedEntity](p placed[T], refs *Refs, gvk schema.GroupVersionKind, keys []string, fromSecrets func(T) bool, secrets func(T) []*commonv1alpha1.NamespacedRef) placed[T] {
+	return p.with([]string{commonv1alpha1.ConditionSecretRefValid},
+		func(b *resolver, obj T) {
+			if !b.forDelete() && fromSecrets(obj) {
+				refs.secretRefs(b, referrerOf(gvk, obj), keys, secrets(obj)...)
+			}
+		},
+		controller.Dependency[T]{
+			Name:   "secrets",
+			Source: refs.Secrets,
+			Keys: func(obj T) []string {
+				if !fromSecrets(obj) {
+					return nil
+				}
+				return secretKeys(obj.GetNamespace(), secrets(obj)...)
+			},
+		},
+		namedGrantDependency(refs, "secretGrants", func(obj T) []string {
+			var namespaces []string
+			for _, ref := range secrets(obj) {
+				namespaces = append(namespaces, namespacedRefNamespace(ref, obj.GetNamespace()))
+			}
+			return otherNamespaces(obj.GetNamespace(), namespaces...)
+		}))
+}
 
 // secretRefs resolves the Secrets a certificate reads its material from,
 // each of which must hold the given data keys, and sets SecretRefValid.

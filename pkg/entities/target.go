@@ -6,7 +6,8 @@ import (
 	"strconv"
 	"strings"
 
-	"k8s.io/apimachinery/pkg/runtime/schema"
+	"github.com/Kong/sdk-konnect-go/models/components"
+	"github.com/Kong/sdk-konnect-go/models/operations"
 
 	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
 	configurationv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/configuration/v1alpha1"
@@ -16,141 +17,46 @@ import (
 
 type kongTarget = *configurationv1alpha1.KongTarget
 
-// TargetAdapter reconciles KongTargets into Konnect targets, nested under
-// the upstream of their KongUpstream, whose control plane and credentials
-// they inherit.
-type TargetAdapter struct {
-	Refs      *Refs
-	Upstreams *controller.Informer[kongUpstream]
-}
-
-var (
-	_ controller.DependentAdapter[kongTarget, konnect.Target] = (*TargetAdapter)(nil)
-	_ controller.Adopter[kongTarget, konnect.Target]          = (*TargetAdapter)(nil)
-)
-
-// GroupVersionKind implements controller.Adapter.
-func (a *TargetAdapter) GroupVersionKind() schema.GroupVersionKind {
-	return configurationGVK("KongTarget")
-}
-
-// Managed implements controller.Adapter: a target is the operator's when its
-// upstream is bound to a Konnect control plane; a missing upstream is
-// reported on the target rather than ignored.
-func (a *TargetAdapter) Managed(t kongTarget) bool {
-	namespace, name := upstreamRefOf(t)
-	u, err := a.Upstreams.Get(namespace, name)
-	return err != nil || u.Spec.ControlPlaneRef.IsKonnect()
-}
-
-// ConditionTypes implements controller.Adapter. A refused cross-namespace
-// upstream is reported on KongUpstreamRefValid, not ResolvedRefs.
-func (a *TargetAdapter) ConditionTypes() []string {
-	return []string{
-		commonv1alpha1.ConditionKongUpstreamRefValid,
-		commonv1alpha1.ConditionControlPlaneRefValid,
-		commonv1alpha1.ConditionAPIAuthResolvedRef,
-		commonv1alpha1.ConditionAPIAuthValid,
-	}
-}
-
-func upstreamRefOf(t kongTarget) (namespace, name string) {
-	return namespaceOr(t.Spec.UpstreamRef.Namespace, t.Namespace), t.Spec.UpstreamRef.Name
-}
-
-// Resolve implements controller.Adapter.
-func (a *TargetAdapter) Resolve(_ context.Context, t kongTarget, purpose controller.Purpose) (controller.Resolution, error) {
-	b := newResolver(purpose)
-	status := t.ControlPlaneStatus(true)
-	namespace, name := upstreamRefOf(t)
-	if namespace != t.Namespace && !b.forDelete() &&
-		!a.Refs.permitted(referrerOf(a.GroupVersionKind(), t), groupConfiguration, kindUpstream, namespace, name) {
-		b.invalid(commonv1alpha1.ConditionKongUpstreamRefValid, commonv1alpha1.ReasonRefNotPermitted,
-			"no KongReferenceGrant in namespace %s allows the reference to %s %s/%s", namespace, kindUpstream, namespace, name)
-		return b.done(), nil
-	}
-	u, upstreamID := parent(b, a.Upstreams, commonv1alpha1.ConditionKongUpstreamRefValid, kindUpstream, namespace, name)
-	if upstreamID == "" {
-		return b.done(), nil
-	}
-	t.Status.Konnect.UpstreamID = upstreamID
-	cp := a.Refs.controlPlane(b, referrerOf(a.GroupVersionKind(), u), u.Spec.ControlPlaneRef, false, false)
-	if cp == nil {
-		return b.done(), nil
-	}
-	b.res.Placement.Auth = a.Refs.auth(b, cp, false)
-	b.placeIn(status, cp.Status.ID)
-	return b.done(), nil
-}
-
-// Desired implements controller.Adapter.
-func (a *TargetAdapter) Desired(_ context.Context, t kongTarget, _ controller.Placement) (konnect.Target, error) {
-	weight := t.Spec.Weight
-	return konnect.Target{
-		Target:     t.Spec.Target,
-		Weight:     &weight,
-		Tags:       controller.Tags(t, a.GroupVersionKind(), t.Spec.Tags, t),
-		UpstreamID: t.Status.Konnect.UpstreamID,
-	}, nil
-}
-
-// Create implements controller.Adapter.
-func (a *TargetAdapter) Create(ctx context.Context, c *konnect.Client, _ kongTarget, p controller.Placement, desired konnect.Target) (string, error) {
-	created, err := c.CreateTarget(ctx, p.ControlPlaneID, desired.UpstreamID, desired)
-	return created.ID, err
-}
-
-// Update implements controller.Adapter.
-func (a *TargetAdapter) Update(ctx context.Context, c *konnect.Client, _ kongTarget, p controller.Placement, id string, desired konnect.Target) error {
-	_, err := c.UpsertTarget(ctx, p.ControlPlaneID, desired.UpstreamID, id, desired)
-	return err
-}
-
-// Delete implements controller.Adapter.
-func (a *TargetAdapter) Delete(ctx context.Context, c *konnect.Client, t kongTarget, p controller.Placement, id string) error {
-	return c.DeleteTarget(ctx, p.ControlPlaneID, t.Status.Konnect.UpstreamID, id)
-}
-
-// FindByUID implements controller.Adapter.
-func (a *TargetAdapter) FindByUID(ctx context.Context, c *konnect.Client, t kongTarget, p controller.Placement) (string, error) {
-	found, err := c.ListTargets(ctx, p.ControlPlaneID, konnect.ListFilter{Tags: []string{controller.UIDTag(t)}})
-	return firstID(found, func(t konnect.Target) string { return t.ID }, err)
-}
-
-// Dependencies implements controller.DependentAdapter.
-func (a *TargetAdapter) Dependencies() []controller.Dependency[kongTarget] {
-	return []controller.Dependency[kongTarget]{
-		{
-			Name:   "upstream",
-			Source: a.Upstreams,
-			Keys: func(t kongTarget) []string {
-				namespace, name := upstreamRefOf(t)
-				return []string{key(namespace, name)}
-			},
+// TargetKind describes KongTargets: Konnect targets nested under the
+// upstream of their KongUpstream, whose control plane and credentials they
+// inherit. A refused cross-namespace upstream is reported on
+// KongUpstreamRefValid, not ResolvedRefs.
+func TargetKind(refs *Refs, upstreams *controller.Informer[kongUpstream]) controller.Kind[kongTarget, components.TargetWithoutParents] {
+	gvk := configurationGVK("KongTarget")
+	upstream := parentRef[kongTarget]{
+		kind: kindUpstream, condition: commonv1alpha1.ConditionKongUpstreamRefValid,
+		grantCondition: commonv1alpha1.ConditionKongUpstreamRefValid,
+		name: func(t kongTarget) (string, string, bool) {
+			ref := t.Spec.UpstreamRef
+			return namespaceOr(ref.Namespace, t.Namespace), ref.Name, ref.Name != ""
 		},
-		grantDependency(a.Refs, func(t kongTarget) []string {
-			namespace, _ := upstreamRefOf(t)
-			return otherNamespaces(t.Namespace, namespace)
-		}),
+		record: func(t kongTarget, id string) { t.ControlPlaneStatus(true); t.Status.Konnect.UpstreamID = id },
 	}
+	return core[kongTarget, components.TargetWithoutParents, components.Target]{
+		gvk:    gvk,
+		placed: childOf(refs, gvk, upstreams, func(u kongUpstream) *cpRef { return u.Spec.ControlPlaneRef }, upstream),
+		calls:  targetCalls,
+		desired: func(t kongTarget, p controller.Placement) (components.TargetWithoutParents, error) {
+			weight := int64(t.Spec.Weight)
+			body := components.TargetWithoutParents{Target: &t.Spec.Target, Weight: &weight, Tags: controller.Tags(t, gvk, t.Spec.Tags, t)}
+			if p.ParentID != "" {
+				// The upstream is in the path already; in the body it makes
+				// a move to another upstream a change of the body.
+				body.Upstream = &components.TargetWithoutParentsUpstream{ID: &p.ParentID}
+			}
+			return body, nil
+		},
+		adopt:   func(t kongTarget) *adoptOptions { return t.Spec.Adopt },
+		matches: targetMatches,
+	}.kind()
 }
 
-// AdoptOptions implements controller.Adopter.
-func (a *TargetAdapter) AdoptOptions(t kongTarget) *commonv1alpha1.AdoptOptions { return t.Spec.Adopt }
-
-// Fetch implements controller.Adopter: the target is read under the
-// upstream.
-func (a *TargetAdapter) Fetch(ctx context.Context, c *konnect.Client, t kongTarget, p controller.Placement, id string) (konnect.Target, string, error) {
-	found, err := c.GetTarget(ctx, p.ControlPlaneID, t.Status.Konnect.UpstreamID, id)
-	return found, controller.UIDFromTags(found.Tags), err
-}
-
-// Differences implements controller.Adopter: the address (Konnect adds the
-// default port 8000) and the weight (default 100).
-func (a *TargetAdapter) Differences(desired, actual konnect.Target) []string {
+// targetMatches compares the address (Konnect adds the default port 8000)
+// and the weight (default 100).
+func targetMatches(desired components.TargetWithoutParents, actual *components.Target) []string {
 	var d diff
-	d.check("target", withDefaultPort(desired.Target) == withDefaultPort(actual.Target))
-	d.check("weight", intOr(desired.Weight, 100) == intOr(actual.Weight, 100))
+	d.check("target", withDefaultPort(deref(desired.Target)) == withDefaultPort(deref(actual.Target)))
+	d.check("weight", orDefault(deref(desired.Weight), 100) == orDefault(deref(actual.Weight), 100))
 	return d
 }
 
@@ -164,4 +70,41 @@ func withDefaultPort(target string) string {
 		}
 	}
 	return fmt.Sprintf("%s:8000", target)
+}
+
+// targetCalls are the calls of the targets of one upstream, p.ParentID.
+var targetCalls = coreCalls[components.TargetWithoutParents, components.Target]{
+	entity: "target",
+	create: func(ctx context.Context, api konnect.API, p controller.Placement, body components.TargetWithoutParents) (*components.Target, error) {
+		res, err := api.Targets.CreateTargetWithUpstream(ctx, operations.CreateTargetWithUpstreamRequest{
+			ControlPlaneID: p.ControlPlaneID, UpstreamIDForTarget: p.ParentID, TargetWithoutParents: body,
+		})
+		return res.GetTarget(), err
+	},
+	upsert: func(ctx context.Context, api konnect.API, p controller.Placement, id string, body components.TargetWithoutParents) (*components.Target, error) {
+		res, err := api.Targets.UpsertTargetWithUpstream(ctx, operations.UpsertTargetWithUpstreamRequest{
+			ControlPlaneID: p.ControlPlaneID, UpstreamIDForTarget: p.ParentID, TargetID: id, TargetWithoutParents: body,
+		})
+		return res.GetTarget(), err
+	},
+	get: func(ctx context.Context, api konnect.API, p controller.Placement, id string) (*components.Target, error) {
+		res, err := api.Targets.GetTargetWithUpstream(ctx, operations.GetTargetWithUpstreamRequest{
+			ControlPlaneID: p.ControlPlaneID, UpstreamIDForTarget: p.ParentID, TargetID: id,
+		})
+		return res.GetTarget(), err
+	},
+	remove: func(ctx context.Context, api konnect.API, p controller.Placement, id string) error {
+		_, err := api.Targets.DeleteTargetWithUpstream(ctx, operations.DeleteTargetWithUpstreamRequest{
+			ControlPlaneID: p.ControlPlaneID, UpstreamIDForTarget: p.ParentID, TargetID: id,
+		})
+		return err
+	},
+	list: func(ctx context.Context, api konnect.API, p controller.Placement, page konnect.Page) ([]components.Target, *string, error) {
+		res, err := api.Targets.ListTargetWithUpstream(ctx, operations.ListTargetWithUpstreamRequest{
+			ControlPlaneID: p.ControlPlaneID, UpstreamIDForTarget: p.ParentID, Size: &page.Size, Offset: page.Offset, Tags: page.Tags,
+		})
+		return res.GetObject().GetData(), res.GetObject().GetOffset(), err
+	},
+	id:   (*components.Target).GetID,
+	tags: (*components.Target).GetTags,
 }

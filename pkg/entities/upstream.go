@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 
+	"github.com/Kong/sdk-konnect-go/models/components"
+	"github.com/Kong/sdk-konnect-go/models/operations"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
@@ -14,186 +16,153 @@ import (
 
 type kongUpstream = *configurationv1alpha1.KongUpstream
 
-// UpstreamAdapter reconciles KongUpstreams into Konnect upstreams.
-type UpstreamAdapter struct {
-	Refs         *Refs
-	Certificates *controller.Informer[kongCertificate]
+// UpstreamKind describes KongUpstreams: Konnect upstreams of a control
+// plane, presenting the client certificate of a KongCertificate when one is
+// named.
+func UpstreamKind(refs *Refs, certs *controller.Informer[kongCertificate]) controller.Kind[kongUpstream, components.Upstream] {
+	gvk := configurationGVK(kindUpstream)
+	certificate := func(u kongUpstream) *commonv1alpha1.NamespacedRef { return u.Spec.ClientCertificateRef }
+	placed := underControlPlane(refs, gvk, func(u kongUpstream) *cpRef { return u.Spec.ControlPlaneRef }).
+		with([]string{commonv1alpha1.ConditionKongCertificateRefValid},
+			func(b *resolver, u kongUpstream) {
+				// The certificate must be in the upstream's control plane, so
+				// it is looked at once that is known; deleting needs neither.
+				if cpID := b.res.Placement.ControlPlaneID; !b.forDelete() && cpID != "" {
+					u.Status.Konnect.CertificateID = refs.certificateRef(b, certs, referrerOf(gvk, u), certificate(u), cpID)
+				}
+			},
+			controller.Dependency[kongUpstream]{
+				Name:   "clientCertificate",
+				Source: certs,
+				Keys:   func(u kongUpstream) []string { return namespacedRefKeys(certificate(u), u.Namespace) },
+			},
+			namedGrantDependency(refs, "clientCertificateGrants", func(u kongUpstream) []string {
+				return otherNamespaces(u.Namespace, namespacedRefNamespace(certificate(u), u.Namespace))
+			}))
+	return core[kongUpstream, components.Upstream, components.Upstream]{
+		gvk:    gvk,
+		placed: placed,
+		calls:  upstreamCalls,
+		desired: func(u kongUpstream, _ controller.Placement) (components.Upstream, error) {
+			return upstreamBody(u, gvk), nil
+		},
+		remove:  deleteUpstream,
+		adopt:   func(u kongUpstream) *adoptOptions { return u.Spec.Adopt },
+		matches: upstreamMatches,
+	}.kind()
 }
 
-var (
-	_ controller.DependentAdapter[kongUpstream, konnect.Upstream] = (*UpstreamAdapter)(nil)
-	_ controller.Adopter[kongUpstream, konnect.Upstream]          = (*UpstreamAdapter)(nil)
-)
-
-// GroupVersionKind implements controller.Adapter.
-func (a *UpstreamAdapter) GroupVersionKind() schema.GroupVersionKind {
-	return configurationGVK(kindUpstream)
-}
-
-// Managed implements controller.Adapter.
-func (a *UpstreamAdapter) Managed(u kongUpstream) bool { return u.Spec.ControlPlaneRef.IsKonnect() }
-
-// ConditionTypes implements controller.Adapter.
-func (a *UpstreamAdapter) ConditionTypes() []string {
-	return append([]string{commonv1alpha1.ConditionKongCertificateRefValid}, controlPlaneConditionTypes...)
-}
-
-// Resolve implements controller.Adapter. The client certificate, when
-// referenced, must be Programmed in the upstream's control plane.
-func (a *UpstreamAdapter) Resolve(_ context.Context, u kongUpstream, purpose controller.Purpose) (controller.Resolution, error) {
-	b := newResolver(purpose)
-	from := referrerOf(a.GroupVersionKind(), u)
-	status := u.ControlPlaneStatus(true)
-	a.Refs.placeUnderControlPlane(b, from, u.Spec.ControlPlaneRef, status)
-	if cpID := b.res.Placement.ControlPlaneID; purpose == controller.ForSync && cpID != "" {
-		u.Status.Konnect.CertificateID = a.Refs.certificateRef(b, a.Certificates, from, u.Spec.ClientCertificateRef, cpID)
-	}
-	return b.done(), nil
-}
-
-// Desired implements controller.Adapter. Konnect's defaults are sent for
-// unset fields, so that an update overwrites values changed out of band.
-func (a *UpstreamAdapter) Desired(_ context.Context, u kongUpstream, _ controller.Placement) (konnect.Upstream, error) {
+// upstreamBody is the upstream a KongUpstream asks for. Unset fields are
+// left out and the SDK sends Konnect's defaults for them, so that an update
+// overwrites values changed out of band.
+func upstreamBody(u kongUpstream, gvk schema.GroupVersionKind) components.Upstream {
 	spec := u.Spec.KongUpstreamAPISpec
-	desired := konnect.Upstream{
+	body := components.Upstream{
 		Name:                     spec.Name,
-		Algorithm:                orDefault(spec.Algorithm, "round-robin"),
-		HashOn:                   orDefault(spec.HashOn, "none"),
-		HashOnHeader:             spec.HashOnHeader,
-		HashOnCookie:             spec.HashOnCookie,
-		HashOnCookiePath:         orDefault(spec.HashOnCookiePath, "/"),
-		HashOnQueryArg:           spec.HashOnQueryArg,
-		HashOnURICapture:         spec.HashOnURICapture,
-		HashFallback:             orDefault(spec.HashFallback, "none"),
-		HashFallbackHeader:       spec.HashFallbackHeader,
-		HashFallbackQueryArg:     spec.HashFallbackQueryArg,
-		HashFallbackURICapture:   spec.HashFallbackURICapture,
-		HostHeader:               spec.HostHeader,
-		Slots:                    intOrDefault(spec.Slots, 10000),
-		StickySessionsCookie:     spec.StickySessionsCookie,
-		StickySessionsCookiePath: orDefault(spec.StickySessionsCookiePath, "/"),
-		UseSRVName:               boolOrDefault(spec.UseSrvName, false),
+		Algorithm:                optional(components.UpstreamAlgorithm(spec.Algorithm)),
+		HashOn:                   optional(components.HashOn(spec.HashOn)),
+		HashOnHeader:             optional(spec.HashOnHeader),
+		HashOnCookie:             optional(spec.HashOnCookie),
+		HashOnCookiePath:         optional(spec.HashOnCookiePath),
+		HashOnQueryArg:           optional(spec.HashOnQueryArg),
+		HashOnURICapture:         optional(spec.HashOnURICapture),
+		HashFallback:             optional(components.HashFallback(spec.HashFallback)),
+		HashFallbackHeader:       optional(spec.HashFallbackHeader),
+		HashFallbackQueryArg:     optional(spec.HashFallbackQueryArg),
+		HashFallbackURICapture:   optional(spec.HashFallbackURICapture),
+		HostHeader:               optional(spec.HostHeader),
+		Slots:                    spec.Slots,
+		StickySessionsCookie:     optional(spec.StickySessionsCookie),
+		StickySessionsCookiePath: optional(spec.StickySessionsCookiePath),
+		UseSrvName:               spec.UseSrvName,
 		Healthchecks:             healthchecks(spec.Healthchecks),
-		Tags:                     controller.Tags(u, a.GroupVersionKind(), spec.Tags, u),
+		Tags:                     controller.Tags(u, gvk, spec.Tags, u),
 	}
+	certificateID := ""
 	switch {
 	case u.Spec.ClientCertificateRef != nil:
-		desired.ClientCertificateID = u.Status.Konnect.CertificateID
+		if u.Status.Konnect != nil {
+			certificateID = u.Status.Konnect.CertificateID
+		}
 	case spec.ClientCertificate != nil:
 		// The deprecated raw Konnect ID is passed through as given.
-		desired.ClientCertificateID = deref(spec.ClientCertificate.ID)
+		certificateID = deref(spec.ClientCertificate.ID)
 	}
-	return desired, nil
-}
-
-// Create implements controller.Adapter.
-func (a *UpstreamAdapter) Create(ctx context.Context, c *konnect.Client, _ kongUpstream, p controller.Placement, desired konnect.Upstream) (string, error) {
-	created, err := c.CreateUpstream(ctx, p.ControlPlaneID, desired)
-	return created.ID, err
-}
-
-// Update implements controller.Adapter.
-func (a *UpstreamAdapter) Update(ctx context.Context, c *konnect.Client, _ kongUpstream, p controller.Placement, id string, desired konnect.Upstream) error {
-	_, err := c.UpsertUpstream(ctx, p.ControlPlaneID, id, desired)
-	return err
-}
-
-// Delete implements controller.Adapter. Konnect refuses to delete an
-// upstream that still has targets; those cannot exist without it, so they
-// are deleted first.
-func (a *UpstreamAdapter) Delete(ctx context.Context, c *konnect.Client, _ kongUpstream, p controller.Placement, id string) error {
-	err := c.DeleteUpstream(ctx, p.ControlPlaneID, id)
-	if !refusedForChildren(err) {
-		return err
+	if certificateID != "" {
+		body.ClientCertificate = &components.UpstreamClientCertificate{ID: &certificateID}
 	}
-	targets, listErr := c.ListTargets(ctx, p.ControlPlaneID, konnect.ListFilter{})
-	if listErr != nil {
-		return errors.Join(err, listErr)
-	}
-	for _, t := range targets {
-		if t.UpstreamID != id {
-			continue
-		}
-		if err := c.DeleteTarget(ctx, p.ControlPlaneID, id, t.ID); err != nil && !konnect.IsNotFound(err) {
-			return err
-		}
-	}
-	return c.DeleteUpstream(ctx, p.ControlPlaneID, id)
+	return body
 }
 
-// FindByUID implements controller.Adapter.
-func (a *UpstreamAdapter) FindByUID(ctx context.Context, c *konnect.Client, u kongUpstream, p controller.Placement) (string, error) {
-	found, err := c.ListUpstreams(ctx, p.ControlPlaneID, konnect.ListFilter{Tags: []string{controller.UIDTag(u)}})
-	return firstID(found, func(u konnect.Upstream) string { return u.ID }, err)
-}
-
-// Dependencies implements controller.DependentAdapter.
-func (a *UpstreamAdapter) Dependencies() []controller.Dependency[kongUpstream] {
-	return []controller.Dependency[kongUpstream]{
-		controlPlaneDependency(a.Refs, func(u kongUpstream) []string {
-			return controlPlaneKeys(u.Spec.ControlPlaneRef, u.Namespace)
-		}),
-		{
-			Name:   "clientCertificate",
-			Source: a.Certificates,
-			Keys:   func(u kongUpstream) []string { return namespacedRefKeys(u.Spec.ClientCertificateRef, u.Namespace) },
-		},
-		grantDependency(a.Refs, func(u kongUpstream) []string {
-			return otherNamespaces(u.Namespace,
-				controlPlaneNamespace(u.Spec.ControlPlaneRef, u.Namespace),
-				namespacedRefNamespace(u.Spec.ClientCertificateRef, u.Namespace))
-		}),
-	}
-}
-
-// AdoptOptions implements controller.Adopter.
-func (a *UpstreamAdapter) AdoptOptions(u kongUpstream) *commonv1alpha1.AdoptOptions {
-	return u.Spec.Adopt
-}
-
-// Fetch implements controller.Adopter.
-func (a *UpstreamAdapter) Fetch(ctx context.Context, c *konnect.Client, _ kongUpstream, p controller.Placement, id string) (konnect.Upstream, string, error) {
-	u, err := c.GetUpstream(ctx, p.ControlPlaneID, id)
-	return u, controller.UIDFromTags(u.Tags), err
-}
-
-// Differences implements controller.Adopter: the name, the balancing and
-// hashing settings, the health checks, the host header and the slots, with
-// Konnect's defaults for unset values. use_srv_name, the tags and the client
-// certificate are not compared.
-func (a *UpstreamAdapter) Differences(desired, actual konnect.Upstream) []string {
+// upstreamMatches compares the name, the balancing and hashing settings,
+// the health checks, the host header and the slots, with Konnect's defaults
+// for unset values. use_srv_name, the tags and the client certificate are
+// not compared.
+func upstreamMatches(desired components.Upstream, actual *components.Upstream) []string {
 	var d diff
 	d.check("name", desired.Name == actual.Name)
-	d.check("algorithm", desired.Algorithm == orDefault(actual.Algorithm, "round-robin"))
-	d.check("hash_on", desired.HashOn == orDefault(actual.HashOn, "none"))
-	d.check("hash_fallback", desired.HashFallback == orDefault(actual.HashFallback, "none"))
-	d.check("hash_on_header", desired.HashOnHeader == actual.HashOnHeader)
-	d.check("hash_fallback_header", desired.HashFallbackHeader == actual.HashFallbackHeader)
-	d.check("hash_on_query_arg", desired.HashOnQueryArg == actual.HashOnQueryArg)
-	d.check("hash_fallback_query_arg", desired.HashFallbackQueryArg == actual.HashFallbackQueryArg)
-	d.check("hash_on_uri_capture", desired.HashOnURICapture == actual.HashOnURICapture)
-	d.check("hash_fallback_uri_capture", desired.HashFallbackURICapture == actual.HashFallbackURICapture)
-	d.check("hash_on_cookie", desired.HashOnCookie == actual.HashOnCookie)
-	d.check("hash_on_cookie_path", desired.HashOnCookiePath == orDefault(actual.HashOnCookiePath, "/"))
-	d.check("host_header", desired.HostHeader == actual.HostHeader)
-	d.check("slots", intOr(desired.Slots, 10000) == intOr(actual.Slots, 10000))
-	d.check("sticky_sessions_cookie", desired.StickySessionsCookie == actual.StickySessionsCookie)
-	d.check("sticky_sessions_cookie_path", desired.StickySessionsCookiePath == orDefault(actual.StickySessionsCookiePath, "/"))
+	d.check("algorithm", orDefault(deref(desired.Algorithm), components.UpstreamAlgorithmRoundRobin) == orDefault(deref(actual.Algorithm), components.UpstreamAlgorithmRoundRobin))
+	d.check("hash_on", orDefault(deref(desired.HashOn), components.HashOnNone) == orDefault(deref(actual.HashOn), components.HashOnNone))
+	d.check("hash_fallback", orDefault(deref(desired.HashFallback), components.HashFallbackNone) == orDefault(deref(actual.HashFallback), components.HashFallbackNone))
+	d.check("hash_on_header", deref(desired.HashOnHeader) == deref(actual.HashOnHeader))
+	d.check("hash_fallback_header", deref(desired.HashFallbackHeader) == deref(actual.HashFallbackHeader))
+	d.check("hash_on_query_arg", deref(desired.HashOnQueryArg) == deref(actual.HashOnQueryArg))
+	d.check("hash_fallback_query_arg", deref(desired.HashFallbackQueryArg) == deref(actual.HashFallbackQueryArg))
+	d.check("hash_on_uri_capture", deref(desired.HashOnURICapture) == deref(actual.HashOnURICapture))
+	d.check("hash_fallback_uri_capture", deref(desired.HashFallbackURICapture) == deref(actual.HashFallbackURICapture))
+	d.check("hash_on_cookie", deref(desired.HashOnCookie) == deref(actual.HashOnCookie))
+	d.check("hash_on_cookie_path", orDefault(deref(desired.HashOnCookiePath), "/") == orDefault(deref(actual.HashOnCookiePath), "/"))
+	d.check("host_header", deref(desired.HostHeader) == deref(actual.HostHeader))
+	d.check("slots", orDefault(deref(desired.Slots), 10000) == orDefault(deref(actual.Slots), 10000))
+	d.check("sticky_sessions_cookie", deref(desired.StickySessionsCookie) == deref(actual.StickySessionsCookie))
+	d.check("sticky_sessions_cookie_path", orDefault(deref(desired.StickySessionsCookiePath), "/") == orDefault(deref(actual.StickySessionsCookiePath), "/"))
 	d.check("healthchecks", sameHealthchecks(desired.Healthchecks, actual.Healthchecks))
 	return d
 }
 
-func intOrDefault(p *int64, def int) *int {
-	if p == nil {
-		return &def
+// deleteUpstream deletes an upstream. Konnect refuses while it has
+// targets; those cannot exist without it, so they are deleted first.
+func deleteUpstream(ctx context.Context, api konnect.API, p controller.Placement, id string) error {
+	err := upstreamCalls.doDelete(ctx, api, p, id)
+	if !refusedForChildren(err) {
+		return err
 	}
-	v := int(*p)
-	return &v
+	under := p
+	under.ParentID = id
+	targets, listErr := targetCalls.doList(ctx, api, under)
+	if listErr != nil {
+		return errors.Join(err, listErr)
+	}
+	for i := range targets {
+		if err := targetCalls.doDelete(ctx, api, under, deref(targets[i].ID)); err != nil && !konnect.IsNotFound(err) {
+			return err
+		}
+	}
+	return upstreamCalls.doDelete(ctx, api, p, id)
 }
 
-func boolOrDefault(p *bool, def bool) *bool {
-	if p == nil {
-		return &def
-	}
-	return p
+var upstreamCalls = coreCalls[components.Upstream, components.Upstream]{
+	entity: "upstream",
+	create: func(ctx context.Context, api konnect.API, p controller.Placement, body components.Upstream) (*components.Upstream, error) {
+		res, err := api.Upstreams.CreateUpstream(ctx, p.ControlPlaneID, body)
+		return res.GetUpstream(), err
+	},
+	upsert: func(ctx context.Context, api konnect.API, p controller.Placement, id string, body components.Upstream) (*components.Upstream, error) {
+		res, err := api.Upstreams.UpsertUpstream(ctx, operations.UpsertUpstreamRequest{ControlPlaneID: p.ControlPlaneID, UpstreamID: id, Upstream: body})
+		return res.GetUpstream(), err
+	},
+	get: func(ctx context.Context, api konnect.API, p controller.Placement, id string) (*components.Upstream, error) {
+		res, err := api.Upstreams.GetUpstream(ctx, id, p.ControlPlaneID)
+		return res.GetUpstream(), err
+	},
+	remove: func(ctx context.Context, api konnect.API, p controller.Placement, id string) error {
+		_, err := api.Upstreams.DeleteUpstream(ctx, p.ControlPlaneID, id)
+		return err
+	},
+	list: func(ctx context.Context, api konnect.API, p controller.Placement, page konnect.Page) ([]components.Upstream, *string, error) {
+		res, err := api.Upstreams.ListUpstream(ctx, operations.ListUpstreamRequest{ControlPlaneID: p.ControlPlaneID, Size: &page.Size, Offset: page.Offset, Tags: page.Tags})
+		return res.GetObject().GetData(), res.GetObject().GetOffset(), err
+	},
+	id:   (*components.Upstream).GetID,
+	tags: (*components.Upstream).GetTags,
 }

@@ -5,7 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"k8s.io/apimachinery/pkg/runtime/schema"
+	"github.com/Kong/sdk-konnect-go/models/components"
+	"github.com/Kong/sdk-konnect-go/models/operations"
 
 	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
 	configurationv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/configuration/v1alpha1"
@@ -15,137 +16,83 @@ import (
 
 type kongVault = *configurationv1alpha1.KongVault
 
-// VaultAdapter reconciles the cluster-scoped KongVaults into Konnect
-// vaults. A vault has no namespace, so its control-plane reference must
-// name one, and a KongReferenceGrant there must admit KongVaults from the
-// namespace "".
-type VaultAdapter struct {
-	Refs *Refs
-	// Watches reports whether the operator watches a namespace. Every
-	// operator sees every KongVault; each takes only those whose control
-	// plane is in a namespace it watches, so that operators watching
-	// different namespaces do not fight over one vault.
-	Watches func(namespace string) bool
-}
-
-var (
-	_ controller.DependentAdapter[kongVault, konnect.Vault] = (*VaultAdapter)(nil)
-	_ controller.Adopter[kongVault, konnect.Vault]          = (*VaultAdapter)(nil)
-)
-
-// GroupVersionKind implements controller.Adapter.
-func (a *VaultAdapter) GroupVersionKind() schema.GroupVersionKind {
-	return configurationGVK("KongVault")
-}
-
-// Managed implements controller.Adapter. A Konnect reference without a
-// namespace is reported by every operator (it is an error wherever it is
-// seen).
-func (a *VaultAdapter) Managed(v kongVault) bool {
-	ref := v.Spec.ControlPlaneRef
-	if !ref.IsKonnect() {
-		return false
-	}
-	return ref.KonnectNamespacedRef.Namespace == "" || a.Watches(ref.KonnectNamespacedRef.Namespace)
-}
-
-// ConditionTypes implements controller.Adapter.
-func (a *VaultAdapter) ConditionTypes() []string {
-	return append([]string{commonv1alpha1.ConditionConfigStoreRefValid}, controlPlaneConditionTypes...)
-}
-
-// Resolve implements controller.Adapter.
-func (a *VaultAdapter) Resolve(_ context.Context, v kongVault, purpose controller.Purpose) (controller.Resolution, error) {
-	b := newResolver(purpose)
-	if v.Spec.ControlPlaneRef.KonnectNamespacedRef.Namespace == "" {
-		b.invalid(commonv1alpha1.ConditionControlPlaneRefValid, commonv1alpha1.ReasonInvalid,
-			"KongVault is cluster-scoped: controlPlaneRef.konnectNamespacedRef.namespace must name the control plane's namespace")
-		if purpose == controller.ForDelete {
-			// Nothing can have been created without a control plane.
-			b.gone()
+// VaultKind describes the cluster-scoped KongVaults: Konnect vaults of a
+// control plane. A vault has no namespace, so its control-plane reference
+// must name one, and a KongReferenceGrant there must admit KongVaults from
+// the namespace "".
+//
+// watches reports whether the operator watches a namespace. Every operator
+// sees every KongVault; each takes only those whose control plane is in a
+// namespace it watches, so that operators watching different namespaces do
+// not fight over one vault. A Konnect reference without a namespace is
+// reported by every operator (it is an error wherever it is seen).
+func VaultKind(refs *Refs, watches func(namespace string) bool) controller.Kind[kongVault, components.Vault] {
+	gvk := configurationGVK("KongVault")
+	placed := underControlPlane(refs, gvk, func(v kongVault) *cpRef { return v.Spec.ControlPlaneRef })
+	placeUnder := placed.steps
+	placed.steps = []func(*resolver, kongVault){func(b *resolver, v kongVault) {
+		if vaultNamespace(v) == "" {
+			b.invalid(commonv1alpha1.ConditionControlPlaneRefValid, commonv1alpha1.ReasonInvalid,
+				"KongVault is cluster-scoped: controlPlaneRef.konnectNamespacedRef.namespace must name the control plane's namespace")
+			if b.forDelete() {
+				// Nothing can have been created without a control plane.
+				b.gone()
+			}
+			return
 		}
-		return b.done(), nil
-	}
-	a.Refs.placeUnderControlPlane(b, referrerOf(a.GroupVersionKind(), v), v.Spec.ControlPlaneRef, v.ControlPlaneStatus(true))
-	if ref := v.Spec.ConfigStoreRef; ref != nil && purpose == controller.ForSync {
-		// KonnectConfigStore is not a kind this operator manages: there is
-		// no ID to inject as config.config_store_id.
-		b.invalid(commonv1alpha1.ConditionConfigStoreRefValid, commonv1alpha1.ReasonInvalid,
-			"configStoreRef names KonnectConfigStore %s/%s, a kind this operator does not manage; set config.config_store_id instead",
-			ref.Namespace, ref.Name)
-	}
-	return b.done(), nil
-}
-
-// Desired implements controller.Adapter.
-func (a *VaultAdapter) Desired(_ context.Context, v kongVault, _ controller.Placement) (konnect.Vault, error) {
-	config := map[string]any{}
-	if v.Spec.Config != nil && len(v.Spec.Config.Raw) > 0 {
-		if err := json.Unmarshal(v.Spec.Config.Raw, &config); err != nil {
-			return konnect.Vault{}, fmt.Errorf("spec.config is not a JSON object: %w", err)
+		for _, step := range placeUnder {
+			step(b, v)
 		}
+	}}
+	placed.managed = func(v kongVault) bool {
+		return v.Spec.ControlPlaneRef.IsKonnect() && (vaultNamespace(v) == "" || watches(vaultNamespace(v)))
 	}
-	return konnect.Vault{
-		Name:        v.Spec.Backend,
-		Prefix:      v.Spec.Prefix,
-		Description: v.Spec.Description,
-		Config:      config,
-		Tags:        controller.Tags(v, a.GroupVersionKind(), v.Spec.Tags, v),
-	}, nil
+	placed = placed.with([]string{commonv1alpha1.ConditionConfigStoreRefValid}, func(b *resolver, v kongVault) {
+		if ref := v.Spec.ConfigStoreRef; ref != nil && !b.forDelete() {
+			// KonnectConfigStore is not a kind this operator manages: there
+			// is no ID to inject as config.config_store_id.
+			b.invalid(commonv1alpha1.ConditionConfigStoreRefValid, commonv1alpha1.ReasonInvalid,
+				"configStoreRef names KonnectConfigStore %s/%s, a kind this operator does not manage; set config.config_store_id instead",
+				ref.Namespace, ref.Name)
+		}
+	})
+	return core[kongVault, components.Vault, components.Vault]{
+		gvk:    gvk,
+		placed: placed,
+		calls:  vaultCalls,
+		desired: func(v kongVault, _ controller.Placement) (components.Vault, error) {
+			config := map[string]any{}
+			if v.Spec.Config != nil && len(v.Spec.Config.Raw) > 0 {
+				if err := json.Unmarshal(v.Spec.Config.Raw, &config); err != nil {
+					return components.Vault{}, fmt.Errorf("spec.config is not a JSON object: %w", err)
+				}
+			}
+			return components.Vault{
+				Name: v.Spec.Backend, Prefix: v.Spec.Prefix, Description: optional(v.Spec.Description), Config: config,
+				Tags: controller.Tags(v, gvk, v.Spec.Tags, v),
+			}, nil
+		},
+		adopt:   func(v kongVault) *adoptOptions { return v.Spec.Adopt },
+		matches: vaultMatches,
+	}.kind()
 }
 
-// Create implements controller.Adapter.
-func (a *VaultAdapter) Create(ctx context.Context, c *konnect.Client, _ kongVault, p controller.Placement, desired konnect.Vault) (string, error) {
-	created, err := c.CreateVault(ctx, p.ControlPlaneID, desired)
-	return created.ID, err
-}
-
-// Update implements controller.Adapter.
-func (a *VaultAdapter) Update(ctx context.Context, c *konnect.Client, _ kongVault, p controller.Placement, id string, desired konnect.Vault) error {
-	_, err := c.UpsertVault(ctx, p.ControlPlaneID, id, desired)
-	return err
-}
-
-// Delete implements controller.Adapter.
-func (a *VaultAdapter) Delete(ctx context.Context, c *konnect.Client, _ kongVault, p controller.Placement, id string) error {
-	return c.DeleteVault(ctx, p.ControlPlaneID, id)
-}
-
-// FindByUID implements controller.Adapter.
-func (a *VaultAdapter) FindByUID(ctx context.Context, c *konnect.Client, v kongVault, p controller.Placement) (string, error) {
-	found, err := c.ListVaults(ctx, p.ControlPlaneID, konnect.ListFilter{Tags: []string{controller.UIDTag(v)}})
-	return firstID(found, func(v konnect.Vault) string { return v.ID }, err)
-}
-
-// Dependencies implements controller.DependentAdapter. The grant that
-// matters lives in the control plane's namespace.
-func (a *VaultAdapter) Dependencies() []controller.Dependency[kongVault] {
-	return []controller.Dependency[kongVault]{
-		controlPlaneDependency(a.Refs, func(v kongVault) []string {
-			return controlPlaneKeys(v.Spec.ControlPlaneRef, "")
-		}),
-		grantDependency(a.Refs, func(v kongVault) []string {
-			return otherNamespaces("", controlPlaneNamespace(v.Spec.ControlPlaneRef, ""))
-		}),
+// vaultNamespace is the namespace of a vault's control plane, "" when its
+// reference names none.
+func vaultNamespace(v kongVault) string {
+	if ref := v.Spec.ControlPlaneRef; ref.IsKonnect() {
+		return ref.KonnectNamespacedRef.Namespace
 	}
+	return ""
 }
 
-// AdoptOptions implements controller.Adopter.
-func (a *VaultAdapter) AdoptOptions(v kongVault) *commonv1alpha1.AdoptOptions { return v.Spec.Adopt }
-
-// Fetch implements controller.Adopter.
-func (a *VaultAdapter) Fetch(ctx context.Context, c *konnect.Client, _ kongVault, p controller.Placement, id string) (konnect.Vault, string, error) {
-	found, err := c.GetVault(ctx, p.ControlPlaneID, id)
-	return found, controller.UIDFromTags(found.Tags), err
-}
-
-// Differences implements controller.Adopter: backend (Konnect's name),
-// prefix, description and config.
-func (a *VaultAdapter) Differences(desired, actual konnect.Vault) []string {
+// vaultMatches compares the backend (Konnect's name), prefix, description
+// and config.
+func vaultMatches(desired components.Vault, actual *components.Vault) []string {
 	var d diff
 	d.check("name", desired.Name == actual.Name)
 	d.check("prefix", desired.Prefix == actual.Prefix)
-	d.check("description", desired.Description == actual.Description)
+	d.check("description", deref(desired.Description) == deref(actual.Description))
 	d.check("config", sameConfig(desired.Config, actual.Config))
 	return d
 }
@@ -162,4 +109,30 @@ func sameConfig(a, b map[string]any) bool {
 		return false
 	}
 	return sameJSON(string(ja), string(jb))
+}
+
+var vaultCalls = coreCalls[components.Vault, components.Vault]{
+	entity: "vault",
+	create: func(ctx context.Context, api konnect.API, p controller.Placement, body components.Vault) (*components.Vault, error) {
+		res, err := api.Vaults.CreateVault(ctx, p.ControlPlaneID, body)
+		return res.GetVault(), err
+	},
+	upsert: func(ctx context.Context, api konnect.API, p controller.Placement, id string, body components.Vault) (*components.Vault, error) {
+		res, err := api.Vaults.UpsertVault(ctx, operations.UpsertVaultRequest{ControlPlaneID: p.ControlPlaneID, VaultID: id, Vault: body})
+		return res.GetVault(), err
+	},
+	get: func(ctx context.Context, api konnect.API, p controller.Placement, id string) (*components.Vault, error) {
+		res, err := api.Vaults.GetVault(ctx, id, p.ControlPlaneID)
+		return res.GetVault(), err
+	},
+	remove: func(ctx context.Context, api konnect.API, p controller.Placement, id string) error {
+		_, err := api.Vaults.DeleteVault(ctx, p.ControlPlaneID, id)
+		return err
+	},
+	list: func(ctx context.Context, api konnect.API, p controller.Placement, page konnect.Page) ([]components.Vault, *string, error) {
+		res, err := api.Vaults.ListVault(ctx, operations.ListVaultRequest{ControlPlaneID: p.ControlPlaneID, Size: &page.Size, Offset: page.Offset, Tags: page.Tags})
+		return res.GetObject().GetData(), res.GetObject().GetOffset(), err
+	},
+	id:   (*components.Vault).GetID,
+	tags: (*components.Vault).GetTags,
 }

@@ -71,27 +71,27 @@ func buildUpstreamAndTLSControllers(f *informerFactories, d dependencies, refs *
 		return err
 	}
 	for _, err := range []error{
-		add(entityController(d, &entities.UpstreamAdapter{Refs: refs, Certificates: certs.certificates}, upstreams,
+		add(kindController(d, entities.UpstreamKind(refs, certs.certificates), upstreams,
 			func(ns string) controller.Client[*configurationv1alpha1.KongUpstream] { return cs.KongUpstreams(ns) })),
-		add(entityController(d, &entities.TargetAdapter{Refs: refs, Upstreams: upstreams}, targets,
+		add(kindController(d, entities.TargetKind(refs, upstreams), targets,
 			func(ns string) controller.Client[*configurationv1alpha1.KongTarget] { return cs.KongTargets(ns) })),
-		add(entityController(d, &entities.CertificateAdapter{Refs: refs}, certs.certificates,
+		add(kindController(d, entities.CertificateKind(refs), certs.certificates,
 			func(ns string) controller.Client[*configurationv1alpha1.KongCertificate] {
 				return cs.KongCertificates(ns)
 			})),
-		add(entityController(d, &entities.CACertificateAdapter{Refs: refs}, certs.caCertificates,
+		add(kindController(d, entities.CACertificateKind(refs), certs.caCertificates,
 			func(ns string) controller.Client[*configurationv1alpha1.KongCACertificate] {
 				return cs.KongCACertificates(ns)
 			})),
-		add(entityController(d, &entities.SNIAdapter{Refs: refs, Certificates: certs.certificates}, snis,
+		add(kindController(d, entities.SNIKind(refs, certs.certificates), snis,
 			func(ns string) controller.Client[*configurationv1alpha1.KongSNI] { return cs.KongSNIs(ns) })),
 		add(kindController(d, entities.KeySetKind(refs), keySets,
 			func(ns string) controller.Client[*configurationv1alpha1.KongKeySet] { return cs.KongKeySets(ns) })),
-		add(entityController(d, &entities.KeyAdapter{Refs: refs, KeySets: keySets}, keys,
+		add(kindController(d, entities.KeyKind(refs, keySets), keys,
 			func(ns string) controller.Client[*configurationv1alpha1.KongKey] { return cs.KongKeys(ns) })),
-		add(entityController(d, &entities.VaultAdapter{Refs: refs, Watches: f.watches}, vaults,
+		add(kindController(d, entities.VaultKind(refs, f.watches), vaults,
 			func(string) controller.Client[*configurationv1alpha1.KongVault] { return cs.KongVaults() })),
-		add(entityController(d, &entities.DataPlaneCertificateAdapter{Refs: refs}, dpCertificates,
+		add(kindController(d, entities.DataPlaneCertificateKind(refs), dpCertificates,
 			func(ns string) controller.Client[*configurationv1alpha1.KongDataPlaneClientCertificate] {
 				return cs.KongDataPlaneClientCertificates(ns)
 			})),
