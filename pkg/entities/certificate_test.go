@@ -47,27 +47,6 @@ func tlsSecret(namespace, name string, data map[string]string) *corev1.Secret {
 	return s
 }
 
-// programmedIn marks obj Programmed as entity id of control plane cpID.
-func programmedIn[T placedEntity](obj T, cpID, id string) T {
-	status := obj.ControlPlaneStatus(true)
-	status.ID, status.ControlPlaneID = id, cpID
-	obj.SetConditions([]metav1.Condition{controller.TrueCondition(commonv1alpha1.ConditionProgrammed, commonv1alpha1.ReasonProgrammed, "")})
-	return obj
-}
-
-// grant puts into refs a KongReferenceGrant in namespace that lets kind
-// objects of namespace from refer to toKind objects of toGroup.
-func grant(t *testing.T, refs *Refs, namespace, fromKind, from, toGroup, toKind string) {
-	t.Helper()
-	put(t, refs.Grants, &configurationv1alpha1.KongReferenceGrant{
-		ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: fromKind + "-to-" + toKind},
-		Spec: configurationv1alpha1.KongReferenceGrantSpec{
-			From: []configurationv1alpha1.ReferenceGrantFrom{{Group: groupConfiguration, Kind: fromKind, Namespace: from}},
-			To:   []configurationv1alpha1.ReferenceGrantTo{{Group: toGroup, Kind: toKind}},
-		},
-	})
-}
-
 func testCertificate(name string) kongCertificate {
 	return &configurationv1alpha1.KongCertificate{
 		ObjectMeta: objectMeta(name),

@@ -38,15 +38,8 @@ func controlPlaneDependency[T controller.Object](r *Refs, keys func(T) []string)
 // changes in a namespace they refer into. namespaces returns the other
 // namespaces obj refers into.
 func grantDependency[T controller.Object](r *Refs, namespaces func(T) []string) controller.Dependency[T] {
-	return namedGrantDependency(r, "grants", namespaces)
-}
-
-// namedGrantDependency is a grantDependency under another name, for a kind
-// whose references into other namespaces are added one step at a time
-// (each dependency of a kind needs a name of its own).
-func namedGrantDependency[T controller.Object](r *Refs, name string, namespaces func(T) []string) controller.Dependency[T] {
 	return controller.Dependency[T]{
-		Name:      name,
+		Name:      "grants",
 		Source:    r.Grants,
 		Keys:      namespaces,
 		SourceKey: func(grant metav1.Object) string { return grant.GetNamespace() },

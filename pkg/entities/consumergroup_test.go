@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/Kong/sdk-konnect-go/models/components"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
 	configurationv1beta1 "github.com/konnect-operator/konnect-operator/pkg/apis/configuration/v1beta1"
@@ -19,17 +18,9 @@ func testConsumerGroup(name string) kongConsumerGroup {
 	}
 }
 
-// programmedAs makes obj an object whose entity exists in Konnect with ID
-// id.
-func programmedAs[T placedEntity](obj T, id string) T {
-	obj.ControlPlaneStatus(true).ID = id
-	obj.SetConditions([]metav1.Condition{controller.TrueCondition(commonv1alpha1.ConditionProgrammed, commonv1alpha1.ReasonProgrammed, "")})
-	return obj
-}
-
 // programmedConsumerGroup is a group that exists in Konnect with ID id.
 func programmedConsumerGroup(name, id string) kongConsumerGroup {
-	return programmedAs(testConsumerGroup(name), id)
+	return programmedIn(testConsumerGroup(name), "", id)
 }
 
 func TestConsumerGroupIsPlacedInItsControlPlane(t *testing.T) {

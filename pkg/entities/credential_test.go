@@ -39,7 +39,7 @@ func testBasicAuth(name, consumer string) kongBasicAuth {
 
 // programmedConsumer is a consumer that exists in Konnect with ID id.
 func programmedConsumer(name, id string) kongConsumer {
-	return programmedAs(testConsumer(name), id)
+	return programmedIn(testConsumer(name), "", id)
 }
 
 func TestCredentialIsPlacedUnderItsConsumer(t *testing.T) {

@@ -55,7 +55,7 @@ func DataPlaneCertificateKind(refs *Refs) controller.Kind[kongDataPlaneCertifica
 			return pins.remove(ctx, api, p, id)
 		},
 		FindByUID:    pins.find,
-		Dependencies: placed.dependencies,
+		Dependencies: placed.allDependencies(),
 		Managed:      placed.managed,
 		Adopt: &controller.Adoption[kongDataPlaneCertificate, components.DataPlaneClientCertificateRequest]{
 			// The schema only admits match mode: a pin cannot be overwritten.

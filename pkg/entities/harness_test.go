@@ -190,3 +190,24 @@ func exerciseCalls[B, A any](t *testing.T, s simulated, p controller.Placement, 
 
 // ptr points to a copy of v, for the SDK's optional fields.
 func ptr[T any](v T) *T { return &v }
+
+// programmedIn marks obj Programmed as entity id of control plane cpID.
+func programmedIn[T placedEntity](obj T, cpID, id string) T {
+	status := obj.ControlPlaneStatus(true)
+	status.ID, status.ControlPlaneID = id, cpID
+	obj.SetConditions([]metav1.Condition{controller.TrueCondition(commonv1alpha1.ConditionProgrammed, commonv1alpha1.ReasonProgrammed, "")})
+	return obj
+}
+
+// grant puts into refs a KongReferenceGrant in namespace that lets kind
+// objects of namespace from refer to toKind objects of toGroup.
+func grant(t *testing.T, refs *Refs, namespace, fromKind, from, toGroup, toKind string) {
+	t.Helper()
+	put(t, refs.Grants, &configurationv1alpha1.KongReferenceGrant{
+		ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: fromKind + "-to-" + toKind},
+		Spec: configurationv1alpha1.KongReferenceGrantSpec{
+			From: []configurationv1alpha1.ReferenceGrantFrom{{Group: groupConfiguration, Kind: fromKind, Namespace: from}},
+			To:   []configurationv1alpha1.ReferenceGrantTo{{Group: toGroup, Kind: toKind}},
+		},
+	})
+}

@@ -22,8 +22,9 @@ type kongKey = *configurationv1alpha1.KongKey
 func KeyKind(refs *Refs, keySets *controller.Informer[kongKeySet]) controller.Kind[kongKey, components.Key] {
 	gvk := configurationGVK("KongKey")
 	placed := underControlPlane(refs, gvk, func(k kongKey) *cpRef { return k.Spec.ControlPlaneRef }).
-		with([]string{commonv1alpha1.ConditionKeySetRefValid},
-			func(b *resolver, k kongKey) {
+		with(reference[kongKey]{
+			conditions: []string{commonv1alpha1.ConditionKeySetRefValid},
+			resolve: func(b *resolver, k kongKey) {
 				// Deleting needs only the control plane: a key lives there
 				// whether or not it is in a set, and Konnect deletes a set's
 				// keys with it (a 404 then counts as done).
@@ -31,7 +32,7 @@ func KeyKind(refs *Refs, keySets *controller.Informer[kongKeySet]) controller.Ki
 					k.Status.Konnect.KeySetID = keySetRef(b, keySets, k, cpID)
 				}
 			},
-			controller.Dependency[kongKey]{
+			dependencies: []controller.Dependency[kongKey]{{
 				Name:   "keySet",
 				Source: keySets,
 				Keys: func(k kongKey) []string {
@@ -40,7 +41,8 @@ func KeyKind(refs *Refs, keySets *controller.Informer[kongKeySet]) controller.Ki
 					}
 					return nil
 				},
-			})
+			}},
+		})
 	return core[kongKey, components.Key, components.Key]{
 		gvk:    gvk,
 		placed: placed,

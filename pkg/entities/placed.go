@@ -18,16 +18,6 @@ type (
 	schemaGVK    = schema.GroupVersionKind
 )
 
-// optional is nil for the zero value and a pointer to v otherwise, for the
-// SDK's optional fields.
-func optional[V comparable](v V) *V {
-	var zero V
-	if v == zero {
-		return nil
-	}
-	return &v
-}
-
 // placedEntity is an entity that records the control plane it lives in.
 type placedEntity interface {
 	controller.Entity

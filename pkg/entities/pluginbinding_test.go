@@ -43,8 +43,8 @@ func newBindingFixture(t *testing.T) bindingFixture {
 		InstanceName: "rate-1", Disabled: true, Protocols: []configurationv1.KongProtocol{"https"},
 	})
 	put(t, src.ClusterPlugins, &configurationv1.KongClusterPlugin{ObjectMeta: metav1.ObjectMeta{Name: "global-rate"}, PluginName: "cors"})
-	put(t, src.Services, programmedAs(&configurationv1alpha1.KongService{ObjectMeta: objectMeta("svc")}, "svc-id"))
-	put(t, src.Routes, programmedAs(&configurationv1alpha1.KongRoute{ObjectMeta: objectMeta("route")}, "route-id"),
+	put(t, src.Services, programmedIn(&configurationv1alpha1.KongService{ObjectMeta: objectMeta("svc")}, "", "svc-id"))
+	put(t, src.Routes, programmedIn(&configurationv1alpha1.KongRoute{ObjectMeta: objectMeta("route")}, "", "route-id"),
 		&configurationv1alpha1.KongRoute{ObjectMeta: objectMeta("new-route")})
 	put(t, src.Consumers, programmedConsumer("alice", "alice-id"))
 	put(t, src.ConsumerGroups, programmedConsumerGroup("gold", "gold-id"))

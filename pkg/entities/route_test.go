@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/Kong/sdk-konnect-go/models/components"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
 	configurationv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/configuration/v1alpha1"
@@ -60,7 +59,7 @@ func TestRouteLivesWhereItsServiceLives(t *testing.T) {
 	if res := resolve(controller.ForSync); res.Ready {
 		t.Fatalf("with a service that is not Programmed: %v", res.Conditions)
 	}
-	put(t, services, programmedInControlPlane(svc, "svc-id", "cp-id"))
+	put(t, services, programmedIn(svc, "cp-id", "svc-id"))
 	res := resolve(controller.ForSync)
 	if !res.Ready || res.Placement.ParentID != "svc-id" || res.Placement.ControlPlaneID != "cp-id" || res.Placement.Auth.Token == "" {
 		t.Fatalf("with a Programmed service: ready=%v placement=%+v %v", res.Ready, res.Placement, res.Conditions)
@@ -106,7 +105,7 @@ func TestRouteToAServiceInAnotherNamespaceNeedsAGrant(t *testing.T) {
 	// Its control plane is in the route's namespace: only the route's
 	// reference to the service crosses namespaces here.
 	svc.Spec.ControlPlaneRef.KonnectNamespacedRef.Namespace = testNamespace
-	put(t, services, programmedInControlPlane(svc, "svc-id", "cp-id"))
+	put(t, services, programmedIn(svc, "cp-id", "svc-id"))
 	kind := RouteKind(refs, services)
 	route := testRoute("r", "orders")
 	route.Spec.ServiceRef.NamespacedRef.Namespace = "backend"
@@ -114,13 +113,7 @@ func TestRouteToAServiceInAnotherNamespaceNeedsAGrant(t *testing.T) {
 	if res.Ready || conditionStatus(res, commonv1alpha1.ConditionResolvedRefs) != "False" {
 		t.Fatalf("without a grant: ready=%v %v", res.Ready, res.Conditions)
 	}
-	put(t, refs.Grants, &configurationv1alpha1.KongReferenceGrant{
-		ObjectMeta: metav1.ObjectMeta{Namespace: "backend", Name: "routes"},
-		Spec: configurationv1alpha1.KongReferenceGrantSpec{
-			From: []configurationv1alpha1.ReferenceGrantFrom{{Group: groupConfiguration, Kind: "KongRoute", Namespace: testNamespace}},
-			To:   []configurationv1alpha1.ReferenceGrantTo{{Group: groupConfiguration, Kind: "KongService"}},
-		},
-	})
+	grant(t, refs, "backend", "KongRoute", testNamespace, groupConfiguration, "KongService")
 	if res, _ := kind.Resolve(t.Context(), route, controller.ForSync); !res.Ready {
 		t.Fatalf("with a grant: %v", res.Conditions)
 	}

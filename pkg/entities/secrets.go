@@ -23,13 +23,14 @@ const (
 // another namespace needs a KongReferenceGrant. They are only needed to
 // write the entity, and reconcile obj again when they change.
 func readingSecrets[T placedEntity](p placed[T], refs *Refs, gvk schema.GroupVersionKind, keys []string, fromSecrets func(T) bool, secrets func(T) []*commonv1alpha1.NamespacedRef) placed[T] {
-	return p.with([]string{commonv1alpha1.ConditionSecretRefValid},
-		func(b *resolver, obj T) {
+	return p.with(reference[T]{
+		conditions: []string{commonv1alpha1.ConditionSecretRefValid},
+		resolve: func(b *resolver, obj T) {
 			if !b.forDelete() && fromSecrets(obj) {
 				refs.secretRefs(b, referrerOf(gvk, obj), keys, secrets(obj)...)
 			}
 		},
-		controller.Dependency[T]{
+		dependencies: []controller.Dependency[T]{{
 			Name:   "secrets",
 			Source: refs.Secrets,
 			Keys: func(obj T) []string {
@@ -38,14 +39,15 @@ func readingSecrets[T placedEntity](p placed[T], refs *Refs, gvk schema.GroupVer
 				}
 				return secretKeys(obj.GetNamespace(), secrets(obj)...)
 			},
-		},
-		namedGrantDependency(refs, "secretGrants", func(obj T) []string {
+		}},
+		namespaces: func(obj T) []string {
 			var namespaces []string
 			for _, ref := range secrets(obj) {
 				namespaces = append(namespaces, namespacedRefNamespace(ref, obj.GetNamespace()))
 			}
-			return otherNamespaces(obj.GetNamespace(), namespaces...)
-		}))
+			return namespaces
+		},
+	})
 }
 
 // secretRefs resolves the Secrets a certificate reads its material from,

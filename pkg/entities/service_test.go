@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/Kong/sdk-konnect-go/models/components"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
 	configurationv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/configuration/v1alpha1"
@@ -21,19 +20,6 @@ func testService(name string) kongService {
 			KongServiceAPISpec: configurationv1alpha1.KongServiceAPISpec{Name: name, Host: name + ".example.com"},
 		},
 	}
-}
-
-// programmedInControlPlane marks a placed entity Programmed with Konnect ID
-// id in control plane cpID.
-func programmedInControlPlane[T placedEntity](obj T, id, cpID string) T {
-	status := obj.ControlPlaneStatus(true)
-	status.ID, status.ControlPlaneID = id, cpID
-	obj.SetConditions([]metav1.Condition{controller.TrueCondition(commonv1alpha1.ConditionProgrammed, commonv1alpha1.ReasonProgrammed, "")})
-	return obj
-}
-
-func testCertificate(name string) kongCertificate {
-	return &configurationv1alpha1.KongCertificate{ObjectMeta: objectMeta(name), Spec: configurationv1alpha1.KongCertificateSpec{ControlPlaneRef: konnectRef("cp")}}
 }
 
 func TestServiceCertificatesMustBeProgrammedInItsControlPlane(t *testing.T) {
@@ -60,15 +46,15 @@ func TestServiceCertificatesMustBeProgrammedInItsControlPlane(t *testing.T) {
 		t.Fatalf("missing certificates: ready=%v %v", res.Ready, res.Conditions)
 	}
 
-	put(t, certs, programmedInControlPlane(testCertificate("client"), "cert-id", "cp-id"))
-	put(t, caCerts, programmedInControlPlane(&configurationv1alpha1.KongCACertificate{ObjectMeta: objectMeta("ca")}, "ca-id", "other-cp"))
+	put(t, certs, programmedIn(testCertificate("client"), "cp-id", "cert-id"))
+	put(t, caCerts, programmedIn(&configurationv1alpha1.KongCACertificate{ObjectMeta: objectMeta("ca")}, "other-cp", "ca-id"))
 	res = resolve()
 	if res.Ready || conditionStatus(res, commonv1alpha1.ConditionKongCertificateRefValid) != "True" ||
 		conditionStatus(res, commonv1alpha1.ConditionKongCACertificateRefsValid) != "False" {
 		t.Fatalf("a CA certificate of another control plane: ready=%v %v", res.Ready, res.Conditions)
 	}
 
-	put(t, caCerts, programmedInControlPlane(&configurationv1alpha1.KongCACertificate{ObjectMeta: objectMeta("ca")}, "ca-id", "cp-id"))
+	put(t, caCerts, programmedIn(&configurationv1alpha1.KongCACertificate{ObjectMeta: objectMeta("ca")}, "cp-id", "ca-id"))
 	res = resolve()
 	if !res.Ready {
 		t.Fatalf("both Programmed in the control plane: %v", res.Conditions)
@@ -94,7 +80,7 @@ func TestServiceCertificateInAnotherNamespaceNeedsAGrant(t *testing.T) {
 	certs := cacheOf[kongCertificate]("kongcertificates")
 	cert := testCertificate("client")
 	cert.Namespace = "tls"
-	put(t, certs, programmedInControlPlane(cert, "cert-id", "cp-id"))
+	put(t, certs, programmedIn(cert, "cp-id", "cert-id"))
 	kind := ServiceKind(refs, certs, cacheOf[kongCACertificate]("kongcacertificates"))
 	svc := testService("orders")
 	svc.Spec.ClientCertificateRef = &commonv1alpha1.NamespacedRef{Name: "client", Namespace: "tls"}
@@ -103,13 +89,7 @@ func TestServiceCertificateInAnotherNamespaceNeedsAGrant(t *testing.T) {
 	if res.Ready || conditionStatus(res, commonv1alpha1.ConditionResolvedRefs) != "False" {
 		t.Fatalf("without a grant: ready=%v %v", res.Ready, res.Conditions)
 	}
-	put(t, refs.Grants, &configurationv1alpha1.KongReferenceGrant{
-		ObjectMeta: metav1.ObjectMeta{Namespace: "tls", Name: "services"},
-		Spec: configurationv1alpha1.KongReferenceGrantSpec{
-			From: []configurationv1alpha1.ReferenceGrantFrom{{Group: groupConfiguration, Kind: "KongService", Namespace: testNamespace}},
-			To:   []configurationv1alpha1.ReferenceGrantTo{{Group: groupConfiguration, Kind: kindCertificate}},
-		},
-	})
+	grant(t, refs, "tls", "KongService", testNamespace, groupConfiguration, kindCertificate)
 	res, _ = kind.Resolve(t.Context(), svc, controller.ForSync)
 	if !res.Ready || conditionStatus(res, commonv1alpha1.ConditionResolvedRefs) != "True" {
 		t.Fatalf("with a grant: ready=%v %v", res.Ready, res.Conditions)

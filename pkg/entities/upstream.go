@@ -23,22 +23,24 @@ func UpstreamKind(refs *Refs, certs *controller.Informer[kongCertificate]) contr
 	gvk := configurationGVK(kindUpstream)
 	certificate := func(u kongUpstream) *commonv1alpha1.NamespacedRef { return u.Spec.ClientCertificateRef }
 	placed := underControlPlane(refs, gvk, func(u kongUpstream) *cpRef { return u.Spec.ControlPlaneRef }).
-		with([]string{commonv1alpha1.ConditionKongCertificateRefValid},
-			func(b *resolver, u kongUpstream) {
+		with(reference[kongUpstream]{
+			conditions: []string{commonv1alpha1.ConditionKongCertificateRefValid},
+			resolve: func(b *resolver, u kongUpstream) {
 				// The certificate must be in the upstream's control plane, so
 				// it is looked at once that is known; deleting needs neither.
 				if cpID := b.res.Placement.ControlPlaneID; !b.forDelete() && cpID != "" {
 					u.Status.Konnect.CertificateID = refs.certificateRef(b, certs, referrerOf(gvk, u), certificate(u), cpID)
 				}
 			},
-			controller.Dependency[kongUpstream]{
+			dependencies: []controller.Dependency[kongUpstream]{{
 				Name:   "clientCertificate",
 				Source: certs,
 				Keys:   func(u kongUpstream) []string { return namespacedRefKeys(certificate(u), u.Namespace) },
+			}},
+			namespaces: func(u kongUpstream) []string {
+				return []string{namespacedRefNamespace(certificate(u), u.Namespace)}
 			},
-			namedGrantDependency(refs, "clientCertificateGrants", func(u kongUpstream) []string {
-				return otherNamespaces(u.Namespace, namespacedRefNamespace(certificate(u), u.Namespace))
-			}))
+		})
 	return core[kongUpstream, components.Upstream, components.Upstream]{
 		gvk:    gvk,
 		placed: placed,

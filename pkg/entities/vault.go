@@ -47,14 +47,17 @@ func VaultKind(refs *Refs, watches func(namespace string) bool) controller.Kind[
 	placed.managed = func(v kongVault) bool {
 		return v.Spec.ControlPlaneRef.IsKonnect() && (vaultNamespace(v) == "" || watches(vaultNamespace(v)))
 	}
-	placed = placed.with([]string{commonv1alpha1.ConditionConfigStoreRefValid}, func(b *resolver, v kongVault) {
-		if ref := v.Spec.ConfigStoreRef; ref != nil && !b.forDelete() {
-			// KonnectConfigStore is not a kind this operator manages: there
-			// is no ID to inject as config.config_store_id.
-			b.invalid(commonv1alpha1.ConditionConfigStoreRefValid, commonv1alpha1.ReasonInvalid,
-				"configStoreRef names KonnectConfigStore %s/%s, a kind this operator does not manage; set config.config_store_id instead",
-				ref.Namespace, ref.Name)
-		}
+	placed = placed.with(reference[kongVault]{
+		conditions: []string{commonv1alpha1.ConditionConfigStoreRefValid},
+		resolve: func(b *resolver, v kongVault) {
+			if ref := v.Spec.ConfigStoreRef; ref != nil && !b.forDelete() {
+				// KonnectConfigStore is not a kind this operator manages:
+				// there is no ID to inject as config.config_store_id.
+				b.invalid(commonv1alpha1.ConditionConfigStoreRefValid, commonv1alpha1.ReasonInvalid,
+					"configStoreRef names KonnectConfigStore %s/%s, a kind this operator does not manage; set config.config_store_id instead",
+					ref.Namespace, ref.Name)
+			}
+		},
 	})
 	return core[kongVault, components.Vault, components.Vault]{
 		gvk:    gvk,
