@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Fails when anything generated (clients, deepcopy, register code, CRDs, the
-# Konnect client) differs from what hack/update-codegen.sh produces now.
+# Fails when anything generated (clients, deepcopy, register code, CRDs)
+# differs from what hack/update-codegen.sh produces now.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)

@@ -78,21 +78,6 @@ func optional[V comparable](v V) *V {
 	return &v
 }
 
-func intPtr(p *int64) *int {
-	if p == nil {
-		return nil
-	}
-	v := int(*p)
-	return &v
-}
-
-func firstID[E any](found []E, id func(E) string, err error) (string, error) {
-	if err != nil || len(found) == 0 {
-		return "", err
-	}
-	return id(found[0]), nil
-}
-
 // refusedForChildren reports whether Konnect refused a delete because other
 // entities still refer to the one being deleted.
 func refusedForChildren(err error) bool {

@@ -3,6 +3,7 @@ package entities
 import (
 	"context"
 	"errors"
+	"slices"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
@@ -18,6 +19,9 @@ import (
 type coreCalls[B, A any] struct {
 	// entity names the collection in errors and metrics (singular).
 	entity string
+	// nested says that the collection lives under a parent entity, whose
+	// ID is Placement.ParentID.
+	nested bool
 	create func(ctx context.Context, api konnect.API, p controller.Placement, body B) (*A, error)
 	upsert func(ctx context.Context, api konnect.API, p controller.Placement, id string, body B) (*A, error)
 	get    func(ctx context.Context, api konnect.API, p controller.Placement, id string) (*A, error)
@@ -37,8 +41,29 @@ func (c coreCalls[B, A]) op(verb string) konnect.Operation {
 	return konnect.Operation{Verb: verb, Entity: c.entity, Core: true}
 }
 
+// refuseEmptyIDs refuses, before anything is sent, a call whose path would
+// lack an ID: a request for one entity must never become one for its whole
+// collection.
+func (c coreCalls[B, A]) refuseEmptyIDs(verb string, p controller.Placement, ids ...string) error {
+	empty := ""
+	switch {
+	case p.ControlPlaneID == "":
+		empty = "control plane ID"
+	case c.nested && p.ParentID == "":
+		empty = "parent ID"
+	case slices.Contains(ids, ""):
+		empty = c.entity + " ID"
+	default:
+		return nil
+	}
+	return &konnect.InvalidInputError{Operation: c.op(verb).String(), Message: "the " + empty + " is empty"}
+}
+
 // answered runs one call that answers with an entity.
-func (c coreCalls[B, A]) answered(ctx context.Context, verb string, call func(context.Context) (*A, error)) (*A, error) {
+func (c coreCalls[B, A]) answered(ctx context.Context, verb string, p controller.Placement, ids []string, call func(context.Context) (*A, error)) (*A, error) {
+	if err := c.refuseEmptyIDs(verb, p, ids...); err != nil {
+		return nil, err
+	}
 	return konnect.Call(ctx, c.op(verb), func(ctx context.Context) (*A, error) {
 		a, err := call(ctx)
 		if err == nil && a == nil {
@@ -49,18 +74,21 @@ func (c coreCalls[B, A]) answered(ctx context.Context, verb string, call func(co
 }
 
 func (c coreCalls[B, A]) doCreate(ctx context.Context, api konnect.API, p controller.Placement, body B) (*A, error) {
-	return c.answered(ctx, "create", func(ctx context.Context) (*A, error) { return c.create(ctx, api, p, body) })
+	return c.answered(ctx, "create", p, nil, func(ctx context.Context) (*A, error) { return c.create(ctx, api, p, body) })
 }
 
 func (c coreCalls[B, A]) doUpsert(ctx context.Context, api konnect.API, p controller.Placement, id string, body B) (*A, error) {
-	return c.answered(ctx, "upsert", func(ctx context.Context) (*A, error) { return c.upsert(ctx, api, p, id, body) })
+	return c.answered(ctx, "upsert", p, []string{id}, func(ctx context.Context) (*A, error) { return c.upsert(ctx, api, p, id, body) })
 }
 
 func (c coreCalls[B, A]) doGet(ctx context.Context, api konnect.API, p controller.Placement, id string) (*A, error) {
-	return c.answered(ctx, "get", func(ctx context.Context) (*A, error) { return c.get(ctx, api, p, id) })
+	return c.answered(ctx, "get", p, []string{id}, func(ctx context.Context) (*A, error) { return c.get(ctx, api, p, id) })
 }
 
 func (c coreCalls[B, A]) doDelete(ctx context.Context, api konnect.API, p controller.Placement, id string) error {
+	if err := c.refuseEmptyIDs("delete", p, id); err != nil {
+		return err
+	}
 	_, err := konnect.Call(ctx, c.op("delete"), func(ctx context.Context) (struct{}, error) {
 		return struct{}{}, c.remove(ctx, api, p, id)
 	})
@@ -69,6 +97,9 @@ func (c coreCalls[B, A]) doDelete(ctx context.Context, api konnect.API, p contro
 
 // doList returns every entity of the collection that carries all tags.
 func (c coreCalls[B, A]) doList(ctx context.Context, api konnect.API, p controller.Placement, tags ...string) ([]A, error) {
+	if err := c.refuseEmptyIDs("list", p); err != nil {
+		return nil, err
+	}
 	return konnect.ListAll(ctx, c.op("list"), tags, func(ctx context.Context, page konnect.Page) ([]A, *string, error) {
 		return c.list(ctx, api, p, page)
 	})

@@ -16,6 +16,7 @@ import (
 
 var basicAuthCalls = coreCalls[components.BasicAuthWithoutParents, components.BasicAuth]{
 	entity: "basic_auth",
+	nested: true,
 	create: func(ctx context.Context, api konnect.API, p controller.Placement, body components.BasicAuthWithoutParents) (*components.BasicAuth, error) {
 		res, err := api.BasicAuths.CreateBasicAuthWithConsumer(ctx, operations.CreateBasicAuthWithConsumerRequest{ControlPlaneID: p.ControlPlaneID, ConsumerIDForNestedEntities: p.ParentID, BasicAuthWithoutParents: body})
 		return res.GetBasicAuth(), err
@@ -42,6 +43,7 @@ var basicAuthCalls = coreCalls[components.BasicAuthWithoutParents, components.Ba
 
 var apiKeyCalls = coreCalls[components.KeyAuthWithoutParents, components.KeyAuth]{
 	entity: "key_auth",
+	nested: true,
 	create: func(ctx context.Context, api konnect.API, p controller.Placement, body components.KeyAuthWithoutParents) (*components.KeyAuth, error) {
 		res, err := api.APIKeys.CreateKeyAuthWithConsumer(ctx, operations.CreateKeyAuthWithConsumerRequest{ControlPlaneID: p.ControlPlaneID, ConsumerIDForNestedEntities: p.ParentID, KeyAuthWithoutParents: &body})
 		return res.GetKeyAuth(), err
@@ -68,6 +70,7 @@ var apiKeyCalls = coreCalls[components.KeyAuthWithoutParents, components.KeyAuth
 
 var aclCalls = coreCalls[components.ACLWithoutParents, components.ACL]{
 	entity: "acl",
+	nested: true,
 	create: func(ctx context.Context, api konnect.API, p controller.Placement, body components.ACLWithoutParents) (*components.ACL, error) {
 		res, err := api.ACLs.CreateACLWithConsumer(ctx, operations.CreateACLWithConsumerRequest{ControlPlaneID: p.ControlPlaneID, ConsumerIDForNestedEntities: p.ParentID, ACLWithoutParents: body})
 		return res.GetACL(), err
@@ -94,6 +97,7 @@ var aclCalls = coreCalls[components.ACLWithoutParents, components.ACL]{
 
 var jwtCalls = coreCalls[components.JWTWithoutParents, components.Jwt]{
 	entity: "jwt",
+	nested: true,
 	create: func(ctx context.Context, api konnect.API, p controller.Placement, body components.JWTWithoutParents) (*components.Jwt, error) {
 		res, err := api.JWTs.CreateJwtWithConsumer(ctx, operations.CreateJwtWithConsumerRequest{ControlPlaneID: p.ControlPlaneID, ConsumerIDForNestedEntities: p.ParentID, JWTWithoutParents: &body})
 		return res.GetJwt(), err
@@ -120,6 +124,7 @@ var jwtCalls = coreCalls[components.JWTWithoutParents, components.Jwt]{
 
 var hmacCalls = coreCalls[components.HMACAuthWithoutParents, components.HMACAuth]{
 	entity: "hmac_auth",
+	nested: true,
 	create: func(ctx context.Context, api konnect.API, p controller.Placement, body components.HMACAuthWithoutParents) (*components.HMACAuth, error) {
 		res, err := api.HMACAuths.CreateHmacAuthWithConsumer(ctx, operations.CreateHmacAuthWithConsumerRequest{ControlPlaneID: p.ControlPlaneID, ConsumerIDForNestedEntities: p.ParentID, HMACAuthWithoutParents: body})
 		return res.GetHMACAuth(), err

@@ -55,6 +55,7 @@ func sniMatches(desired components.SNIWithoutParents, actual *components.Sni) []
 // sniCalls are the calls of the SNIs of one certificate, p.ParentID.
 var sniCalls = coreCalls[components.SNIWithoutParents, components.Sni]{
 	entity: "sni",
+	nested: true,
 	create: func(ctx context.Context, api konnect.API, p controller.Placement, body components.SNIWithoutParents) (*components.Sni, error) {
 		res, err := api.SNIs.CreateSniWithCertificate(ctx, operations.CreateSniWithCertificateRequest{
 			ControlPlaneID: p.ControlPlaneID, CertificateID: p.ParentID, SNIWithoutParents: body,

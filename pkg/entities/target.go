@@ -75,6 +75,7 @@ func withDefaultPort(target string) string {
 // targetCalls are the calls of the targets of one upstream, p.ParentID.
 var targetCalls = coreCalls[components.TargetWithoutParents, components.Target]{
 	entity: "target",
+	nested: true,
 	create: func(ctx context.Context, api konnect.API, p controller.Placement, body components.TargetWithoutParents) (*components.Target, error) {
 		res, err := api.Targets.CreateTargetWithUpstream(ctx, operations.CreateTargetWithUpstreamRequest{
 			ControlPlaneID: p.ControlPlaneID, UpstreamIDForTarget: p.ParentID, TargetWithoutParents: body,

@@ -35,10 +35,6 @@ type API struct {
 	HMACAuths          sdkkonnectgo.HMACAuthCredentialsSDK
 	DPCertificates     sdkkonnectgo.DPCertificatesSDK
 	CloudGateways      sdkkonnectgo.CloudGatewaysSDK
-
-	// Legacy is the client of the generated API, for the kinds not yet
-	// moved onto the SDK.
-	Legacy *Client
 }
 
 // newAPI builds Kong's SDK for one server, sending every request through

@@ -112,25 +112,26 @@ func problemStatus(err error) (int, bool) {
 	case errors.As(err, &gone):
 		return http.StatusGone, true
 	}
+	// Other problem errors (BaseError answers 5xx on Konnect-level APIs)
+	// carry their status in the problem itself.
+	var problem struct {
+		Status json.Number `json:"status"`
+	}
+	if raw, jerr := json.Marshal(err); jerr == nil && json.Unmarshal(raw, &problem) == nil {
+		if status, perr := problem.Status.Int64(); perr == nil && status >= 400 && status <= 599 {
+			return int(status), true
+		}
+	}
 	return 0, false
 }
 
 // isClassified reports whether err is one of this package's error classes
-// already (not merely wrapping one, as the SDK wraps what the HTTP layer
-// returned).
+// already: a value Classify (or this package) made, not one that merely
+// wraps such a value, as the SDK wraps what the HTTP layer returned.
 func isClassified(err error) bool {
-	var (
-		notFound    *NotFoundError
-		conflict    *ConflictError
-		rateLimited *RateLimitedError
-		auth        *AuthError
-		invalid     *InvalidInputError
-		transient   *TransientError
-	)
-	return errors.As(err, &notFound) && error(notFound) == err ||
-		errors.As(err, &conflict) && error(conflict) == err ||
-		errors.As(err, &rateLimited) && error(rateLimited) == err ||
-		errors.As(err, &auth) && error(auth) == err ||
-		errors.As(err, &invalid) && error(invalid) == err ||
-		errors.As(err, &transient) && error(transient) == err
+	switch err.(type) { //nolint:errorlint // the value itself, not what it wraps
+	case *NotFoundError, *ConflictError, *RateLimitedError, *AuthError, *InvalidInputError, *TransientError:
+		return true
+	}
+	return false
 }

@@ -17,7 +17,7 @@ import (
 func TestClassifyErrorsOfTheSDK(t *testing.T) {
 	createService := Operation{Verb: "create", Entity: "service", Core: true}
 	createCP := Operation{Verb: "create", Entity: "control_plane"}
-	withHeader := func(h http.Header) *http.Response { return &http.Response{Header: h} }
+	withHeader := func(h http.Header) *http.Response { return &http.Response{Header: h, Body: http.NoBody} }
 	detail := "name already exists"
 	cases := []struct {
 		name      string
@@ -46,7 +46,7 @@ func TestClassifyErrorsOfTheSDK(t *testing.T) {
 		},
 		{
 			name: "429 waits as long as Retry-After says", op: createService,
-			err:       sdkerrors.NewSDKError("API error occurred", 429, `{"message":"API rate limit exceeded"}`, withHeader(http.Header{"Retry-After": {"7"}})),
+			err:       sdkerrors.NewSDKError("API error occurred", 429, `{"message":"API rate limit exceeded"}`, withHeader(http.Header{"Retry-After": {"7"}})), //nolint:bodyclose // no body
 			wantClass: "RateLimited", wantDelay: 7 * time.Second,
 		},
 		{
@@ -72,6 +72,11 @@ func TestClassifyErrorsOfTheSDK(t *testing.T) {
 			wantClass: "Auth", wantText: "Invalid token",
 		},
 		{
+			name: "a problem the SDK has no type for keeps its status", op: createCP,
+			err:       &sdkerrors.BaseError{Status: 500, Title: "Internal Server Error", Instance: "kong:trace:3", Detail: "database unavailable"},
+			wantClass: "Transient", wantText: "database unavailable",
+		},
+		{
 			name: "a transport failure wrapped by the SDK is transient", op: createService,
 			err:       fmt.Errorf("error sending request: %w", &url.Error{Op: "Post", URL: "https://x", Err: errors.New("connection refused")}),
 			wantClass: "Transient",
@@ -94,7 +99,7 @@ func TestClassifyErrorsOfTheSDK(t *testing.T) {
 		}
 	}
 	classified := &NotFoundError{Operation: "get service"}
-	if Classify(Operation{}, classified) != classified {
+	if Classify(Operation{}, classified) != classified { //nolint:errorlint // the same value must come back
 		t.Error("an error that is already classified was classified again")
 	}
 }

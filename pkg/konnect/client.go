@@ -15,8 +15,6 @@ import (
 	"time"
 
 	"github.com/Kong/sdk-konnect-go/models/operations"
-
-	"github.com/konnect-operator/konnect-operator/generated/konnectapi"
 )
 
 // ClientFactory makes and caches Konnect clients: one per (server URL,
@@ -114,7 +112,6 @@ func (f *ClientFactory) newClient(serverURL, token string, key clientKey) (*Clie
 	c := &Client{
 		serverURL: serverURL,
 		factory:   f,
-		pageSize:  defaultCorePageSize,
 		httpClient: &http.Client{
 			Transport: newTransport(f.opts.RootCAs),
 			Timeout:   f.opts.Timeout,
@@ -130,13 +127,7 @@ func (f *ClientFactory) newClient(serverURL, token string, key clientKey) (*Clie
 		return nil, fmt.Errorf("konnect client for %s: %w", serverURL, err)
 	}
 	do := &doer{client: c, server: server, token: token, userAgent: f.opts.UserAgent, metrics: f.opts.Metrics}
-	api, err := konnectapi.NewClient(serverURL, konnectapi.WithHTTPClient(do))
-	if err != nil {
-		return nil, fmt.Errorf("konnect client for %s: %w", serverURL, err)
-	}
-	c.api = api
 	c.sdk = newAPI(serverURL, do)
-	c.sdk.Legacy = c
 	return c, nil
 }
 
@@ -165,12 +156,9 @@ type Client struct {
 	serverURL  string
 	factory    *ClientFactory
 	httpClient *http.Client
-	api        *konnectapi.Client
 	sdk        API
 	limiter    atomic.Pointer[limiter]
 	orgID      atomic.Pointer[string]
-	// pageSize is the page size of core-entity lists (tests make it small).
-	pageSize int
 }
 
 // API is Konnect through Kong's SDK, with this client's token, rate limiter

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/pem"
 	"errors"
+	"github.com/Kong/sdk-konnect-go/models/components"
 	"net"
 	"net/http"
 	"os"
@@ -120,7 +121,7 @@ func TestClientsOfOneOrganizationShareItsLimiter(t *testing.T) {
 	sent := len(fakeA.received())
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	_, err := a2.GetService(ctx, testCP, testID)
+	err := sdkCalls(a2).getService(ctx, testCP, testID)
 	if delay, limited := IsRateLimited(err); !limited || delay != 30*time.Second {
 		t.Fatalf("call during another client's 429 = %v, want RateLimitedError with 30s", err)
 	}
@@ -132,8 +133,7 @@ func TestClientsOfOneOrganizationShareItsLimiter(t *testing.T) {
 	}
 	done := make(chan error, 1)
 	go func() {
-		_, err := a2.GetService(context.Background(), testCP, testID)
-		done <- err
+		done <- sdkCalls(a2).getService(context.Background(), testCP, testID)
 	}()
 	waitUntil(t, "the call to wait for the hold", func() bool { return clk.Waiters() == 1 })
 	clk.Step(30 * time.Second)
@@ -163,7 +163,7 @@ func TestErrorsThroughTheClient(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			fake := newFakeKonnect(t, func(request) reply { return reply{Status: tt.status, Header: tt.header, Body: tt.body} })
-			_, err := fake.client(t, Options{Clock: clocktesting.NewFakeClock(epoch)}).CreateService(context.Background(), testCP, Service{Host: "h"})
+			_, err := sdkCalls(fake.client(t, Options{Clock: clocktesting.NewFakeClock(epoch)})).createService(context.Background(), testCP, components.Service{Host: "h"})
 			if got := errorClass(err); got != tt.wantClass {
 				t.Fatalf("class = %s, want %s (%v)", got, tt.wantClass, err)
 			}
@@ -253,7 +253,7 @@ func TestTransportFailures(t *testing.T) {
 				if tt.ctx != nil {
 					ctx, cancel = tt.ctx()
 				}
-				_, err := c.GetService(ctx, testCP, testID)
+				err := sdkCalls(c).getService(ctx, testCP, testID)
 				cancel()
 				if !tt.check(err) {
 					t.Fatalf("error %v (%T) is not classified as expected", err, err)
@@ -285,13 +285,14 @@ func TestMetricsRecordRequests(t *testing.T) {
 	})
 	c := fake.client(t, Options{Metrics: metrics, Clock: clocktesting.NewFakeClock(epoch)})
 	ctx := context.Background()
-	if _, err := c.CreateService(ctx, testCP, Service{Host: "h"}); err != nil {
+	calls := sdkCalls(c)
+	if _, err := calls.createService(ctx, testCP, components.Service{Host: "h"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.GetService(ctx, testCP, testID); !IsNotFound(err) {
+	if err := calls.getService(ctx, testCP, testID); !IsNotFound(err) {
 		t.Fatalf("get = %v, want not found", err)
 	}
-	if err := c.DeleteService(ctx, testCP, testID); err == nil {
+	if err := calls.deleteService(ctx, testCP, testID); err == nil {
 		t.Fatal("delete answered 429 succeeded")
 	}
 	counts := map[[3]string]float64{

@@ -3,7 +3,6 @@ package konnect
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"net/http"
 	"regexp"
 	"sort"
@@ -284,9 +283,4 @@ func truncateUTF8(s string, n int) (string, bool) {
 		n--
 	}
 	return s[:n], true
-}
-
-// invalidInput builds the InvalidInputError for a request refused before sending.
-func invalidInput(op operation, format string, args ...any) error {
-	return &InvalidInputError{Operation: op.String(), Message: fmt.Sprintf(format, args...)}
 }

@@ -3,17 +3,20 @@ package konnect
 import (
 	"context"
 	"crypto/x509"
-	"encoding/json"
 	"io"
 	"log"
 	"net/http"
 	"net/http/httptest"
-	"reflect"
 	"sync"
 	"testing"
 )
 
-const testToken = "kpat_testtoken0123456789"
+const (
+	testToken = "kpat_testtoken0123456789"
+	// testCP and testID are a control plane's and an entity's IDs.
+	testCP = "5f1a2b3c-0000-4000-8000-00000000c0de"
+	testID = "5f1a2b3c-0000-4000-8000-0000000000e1"
+)
 
 // request is what the fake Konnect received.
 type request struct {
@@ -104,18 +107,4 @@ func (f *fakeKonnect) received() []request {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return append([]request(nil), f.requests...)
-}
-
-// jsonEqual compares two JSON documents by value.
-func jsonEqual(t *testing.T, got []byte, want string) bool {
-	t.Helper()
-	var g, w any
-	if err := json.Unmarshal(got, &g); err != nil {
-		t.Errorf("body %q is not JSON: %v", got, err)
-		return false
-	}
-	if err := json.Unmarshal([]byte(want), &w); err != nil {
-		t.Fatalf("expected body %q is not JSON: %v", want, err)
-	}
-	return reflect.DeepEqual(g, w)
 }

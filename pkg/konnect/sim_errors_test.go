@@ -3,6 +3,7 @@ package konnect
 import (
 	"context"
 	"errors"
+	"github.com/Kong/sdk-konnect-go/models/components"
 	"testing"
 	"time"
 
@@ -18,14 +19,18 @@ import (
 // text is the same on a second attempt.
 func TestErrorClassesAgainstTheSimulator(t *testing.T) {
 	sim, factory := startSim(t, konnectsim.Options{Tokens: map[string]string{testToken: simOrg, "kpat_other": "other"}}, Options{Timeout: 300 * time.Millisecond})
-	c := simClient(t, sim, factory, testToken)
+	client := simClient(t, sim, factory, testToken)
+	c := sdkCalls(client)
 	ctx := context.Background()
-	cp := must[ControlPlane](t, "create control plane")(c.CreateControlPlane(ctx, ControlPlane{Name: "errors"}))
-	service := must[Service](t, "create service")(c.CreateService(ctx, cp.ID, Service{Name: "billing", Host: "billing.internal"}))
-	must[Route](t, "create route")(c.CreateRoute(ctx, cp.ID, Route{Paths: []string{"/b"}, ServiceID: service.ID}))
+	cp := must[string](t, "create control plane")(c.createControlPlane(ctx, "errors"))
+	service := must[string](t, "create service")(c.createService(ctx, cp, components.Service{Name: ptr("billing"), Host: "billing.internal"}))
+	if err := c.createRoute(ctx, cp, service, "/b"); err != nil {
+		t.Fatal(err)
+	}
 	missing := uuid.NewString()
-	stranger := simClient(t, sim, factory, "kpat_unknown")
-	otherOrg := simClient(t, sim, factory, "kpat_other")
+	strangerClient := simClient(t, sim, factory, "kpat_unknown")
+	stranger := sdkCalls(strangerClient)
+	otherOrg := sdkCalls(simClient(t, sim, factory, "kpat_other"))
 
 	tests := []struct {
 		name      string
@@ -35,50 +40,50 @@ func TestErrorClassesAgainstTheSimulator(t *testing.T) {
 		reference bool // an InvalidInputError about a missing reference only
 	}{
 		{name: "missing core entity", class: "NotFound", status: 404,
-			call: func() error { _, err := c.GetService(ctx, cp.ID, missing); return err }},
+			call: func() error { return c.getService(ctx, cp, missing) }},
 		{name: "missing control plane", class: "NotFound", status: 404,
-			call: func() error { _, err := c.GetControlPlane(ctx, missing); return err }},
+			call: func() error { return c.getControlPlane(ctx, missing) }},
 		{name: "control plane of another organisation", class: "NotFound", status: 404,
-			call: func() error { return otherOrg.DeleteControlPlane(ctx, cp.ID) }},
+			call: func() error { return otherOrg.deleteControlPlane(ctx, cp) }},
 		{name: "missing DP certificate", class: "NotFound", status: 404,
-			call: func() error { _, err := c.GetDataPlaneCertificate(ctx, cp.ID, missing); return err }},
+			call: func() error { return c.getDataPlaneCertificate(ctx, cp, missing) }},
 		{name: "missing parent of a child", class: "NotFound", status: 404,
-			call: func() error { _, err := c.CreateTarget(ctx, cp.ID, missing, Target{Target: "a:1"}); return err }},
+			call: func() error { return c.createTarget(ctx, cp, missing, "a:1") }},
 		{name: "duplicate service name (400 unique)", class: "Conflict", status: 400,
-			call: func() error { _, err := c.CreateService(ctx, cp.ID, Service{Name: "billing", Host: "x"}); return err }},
-		{name: "duplicate control plane name (409)", class: "Conflict", status: 409,
-			call: func() error { _, err := c.CreateControlPlane(ctx, ControlPlane{Name: "errors"}); return err }},
-		{name: "route to a missing service", class: "InvalidInput", status: 400, reference: true,
 			call: func() error {
-				_, err := c.CreateRoute(ctx, cp.ID, Route{Paths: []string{"/x"}, ServiceID: missing})
+				_, err := c.createService(ctx, cp, components.Service{Name: ptr("billing"), Host: "x"})
 				return err
 			}},
+		{name: "duplicate control plane name (409)", class: "Conflict", status: 409,
+			call: func() error { _, err := c.createControlPlane(ctx, "errors"); return err }},
+		{name: "route to a missing service", class: "InvalidInput", status: 400, reference: true,
+			call: func() error {
+				return c.createRoute(ctx, cp, missing, "/x")
+			}},
 		{name: "consumer without username or custom id", class: "InvalidInput", status: 400,
-			call: func() error { _, err := c.CreateConsumer(ctx, cp.ID, Consumer{}); return err }},
+			call: func() error { return c.createConsumer(ctx, cp, components.Consumer{}) }},
 		{name: "service that still has routes", class: "InvalidInput", status: 400,
-			call: func() error { return c.DeleteService(ctx, cp.ID, service.ID) }},
+			call: func() error { return c.deleteService(ctx, cp, service) }},
 		{name: "unknown token on the organisation API", class: "Auth", status: 401,
-			call: func() error { _, err := stranger.Me(ctx); return err }},
+			call: func() error { _, err := strangerClient.Me(ctx); return err }},
 		{name: "unknown token on a core entity", class: "Auth", status: 401,
-			call: func() error { _, err := stranger.ListServices(ctx, cp.ID, ListFilter{}); return err }},
+			call: func() error { _, err := stranger.listServices(ctx, cp); return err }},
 		{name: "unknown token on the control-plane API", class: "Auth", status: 401,
-			call: func() error { _, err := stranger.ListControlPlanes(ctx, ControlPlaneFilter{}); return err }},
+			call: func() error { return stranger.listControlPlanes(ctx) }},
 		{name: "injected 503", class: "Transient", status: 503,
 			call: func() error {
 				sim.Faults().Set("get-service", konnectsim.Fault{Status: 503, Times: 1})
-				_, err := c.GetService(ctx, cp.ID, service.ID)
-				return err
+				return c.getService(ctx, cp, service)
 			}},
 		{name: "injected 500 on a control plane", class: "Transient", status: 500,
 			call: func() error {
 				sim.Faults().Set("get-control-plane", konnectsim.Fault{Status: 500, Times: 1})
-				_, err := c.GetControlPlane(ctx, cp.ID)
-				return err
+				return c.getControlPlane(ctx, cp)
 			}},
 		{name: "hanging request", class: "Transient", status: 0,
 			call: func() error {
 				sim.Faults().Set("list-service", konnectsim.Fault{Hang: true, Times: 1})
-				_, err := c.ListServices(ctx, cp.ID, ListFilter{})
+				_, err := c.listServices(ctx, cp)
 				return err
 			}},
 	}
@@ -111,16 +116,16 @@ func TestErrorClassesAgainstTheSimulator(t *testing.T) {
 // a second one.
 func TestUnknownOutcomeCanBeRecoveredByTag(t *testing.T) {
 	sim, factory := startSim(t, konnectsim.Options{}, Options{})
-	c := simClient(t, sim, factory, testToken)
+	c := sdkCalls(simClient(t, sim, factory, testToken))
 	ctx := context.Background()
-	cp := must[ControlPlane](t, "create control plane")(c.CreateControlPlane(ctx, ControlPlane{Name: "outcome"}))
+	cp := must[string](t, "create control plane")(c.createControlPlane(ctx, "outcome"))
 	sim.Faults().Set("create-service", konnectsim.Fault{Status: 502, AfterEffect: true, Times: 1})
-	_, err := c.CreateService(ctx, cp.ID, Service{Name: "s", Host: "h", Tags: []string{"k8s-uid:u-9"}})
+	_, err := c.createService(ctx, cp, components.Service{Name: ptr("s"), Host: "h", Tags: []string{"k8s-uid:u-9"}})
 	if !IsTransient(err) {
 		t.Fatalf("create with a lost answer = %v, want transient", err)
 	}
-	found := must[[]Service](t, "list by uid")(c.ListServices(ctx, cp.ID, ListFilter{Tags: []string{"k8s-uid:u-9"}}))
-	if len(found) != 1 || found[0].Name != "s" {
+	found := must[[]components.ServiceOutput](t, "list by uid")(c.listServices(ctx, cp, "k8s-uid:u-9"))
+	if len(found) != 1 || *found[0].Name != "s" {
 		t.Fatalf("lookup by tag found %+v, want the one service", found)
 	}
 }
@@ -131,16 +136,19 @@ func TestUnknownOutcomeCanBeRecoveredByTag(t *testing.T) {
 func TestRateLimitsAgainstTheSimulator(t *testing.T) {
 	clk := clocktesting.NewFakeClock(time.Date(2026, 3, 1, 12, 0, 15, 0, time.UTC)) // 45s left in the minute
 	sim, factory := startSim(t, konnectsim.Options{RateLimitPerMinute: 3, OmitRetryAfter: true, Clock: clk}, Options{Clock: clk})
-	c := simClient(t, sim, factory, testToken)
+	client := simClient(t, sim, factory, testToken)
+	c := sdkCalls(client)
 	ctx := context.Background()
-	must[Organization](t, "me")(c.Me(ctx))                                                                   // 2 left
-	cp := must[ControlPlane](t, "create control plane")(c.CreateControlPlane(ctx, ControlPlane{Name: "rl"})) // 1 left
-	must[ControlPlane](t, "get control plane")(c.GetControlPlane(ctx, cp.ID))                                // 0 left
+	must[Organization](t, "me")(client.Me(ctx))                                    // 2 left
+	cp := must[string](t, "create control plane")(c.createControlPlane(ctx, "rl")) // 1 left
+	if err := c.getControlPlane(ctx, cp); err != nil {                             // 0 left
+		t.Fatal(err)
+	}
 	sent := len(sim.Requests())
 
 	short, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
-	_, err := c.GetControlPlane(short, cp.ID)
+	err := c.getControlPlane(short, cp)
 	if delay, limited := IsRateLimited(err); !limited || delay != 45*time.Second {
 		t.Fatalf("call with the window spent = %v, want a RateLimitedError with 45s", err)
 	}
@@ -150,26 +158,30 @@ func TestRateLimitsAgainstTheSimulator(t *testing.T) {
 
 	// A client that has not seen the headers gets the simulator's 429,
 	// without Retry-After: the delay comes from RateLimit-Reset.
-	fresh := simClient(t, sim, NewClientFactory(Options{RootCAs: sim.CAPool, Clock: clk}), testToken)
-	_, err = fresh.GetControlPlane(short, cp.ID)
+	fresh := sdkCalls(simClient(t, sim, NewClientFactory(Options{RootCAs: sim.CAPool, Clock: clk}), testToken))
+	err = fresh.getControlPlane(short, cp)
 	var limited *RateLimitedError
 	if !errors.As(err, &limited) || limited.StatusCode != 429 || limited.RetryAfter != 45*time.Second {
 		t.Fatalf("429 without Retry-After = %v, want RateLimitedError(429) with RateLimit-Reset's 45s", err)
 	}
 
 	clk.Step(45 * time.Second)
-	must[ControlPlane](t, "get control plane in the next window")(c.GetControlPlane(ctx, cp.ID))
+	if err := c.getControlPlane(ctx, cp); err != nil {
+		t.Fatalf("get control plane in the next window: %v", err)
+	}
 
 	// A forced 429 with Retry-After holds this client's organisation.
 	sim.Faults().Force429(1, 7*time.Second)
-	_, err = c.GetControlPlane(ctx, cp.ID)
+	err = c.getControlPlane(ctx, cp)
 	if delay, ok := IsRateLimited(err); !ok || delay != 7*time.Second {
 		t.Fatalf("forced 429 = %v, want RateLimitedError with Retry-After's 7s", err)
 	}
-	_, err = c.GetControlPlane(short, cp.ID)
+	err = c.getControlPlane(short, cp)
 	if delay, ok := IsRateLimited(err); !ok || delay != 7*time.Second {
 		t.Fatalf("call during the hold = %v, want the limiter to refuse with 7s", err)
 	}
 	clk.Step(7 * time.Second)
-	must[ControlPlane](t, "get control plane after the hold")(c.GetControlPlane(ctx, cp.ID))
+	if err := c.getControlPlane(ctx, cp); err != nil {
+		t.Fatalf("get control plane after the hold: %v", err)
+	}
 }

@@ -1,15 +1,11 @@
 package konnect
 
 import (
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
-	"crypto/x509"
-	"crypto/x509/pkix"
-	"encoding/pem"
-	"math/big"
+	"context"
+
+	"github.com/Kong/sdk-konnect-go/models/components"
+	"github.com/Kong/sdk-konnect-go/models/operations"
 	"testing"
-	"time"
 
 	"github.com/konnect-operator/konnect-operator/pkg/konnectsim"
 )
@@ -41,6 +37,109 @@ func simClient(t *testing.T, sim *konnectsim.TestServer, f *ClientFactory, token
 	return c
 }
 
+// calls makes the SDK calls the tests need the way the operator makes them:
+// each one labelled and its error classified by Call.
+type calls struct{ api API }
+
+func sdkCalls(c *Client) calls { return calls{api: c.API()} }
+
+func (c calls) createControlPlane(ctx context.Context, name string) (string, error) {
+	res, err := Call(ctx, Operation{Verb: "create", Entity: "control_plane"}, func(ctx context.Context) (*operations.CreateControlPlaneResponse, error) {
+		return c.api.ControlPlanes.CreateControlPlane(ctx, components.CreateControlPlaneRequest{Name: name})
+	})
+	return res.GetControlPlane().GetID(), err
+}
+
+func (c calls) getControlPlane(ctx context.Context, id string) error {
+	_, err := Call(ctx, Operation{Verb: "get", Entity: "control_plane"}, func(ctx context.Context) (*operations.GetControlPlaneResponse, error) {
+		return c.api.ControlPlanes.GetControlPlane(ctx, id)
+	})
+	return err
+}
+
+func (c calls) deleteControlPlane(ctx context.Context, id string) error {
+	_, err := Call(ctx, Operation{Verb: "delete", Entity: "control_plane"}, func(ctx context.Context) (*operations.DeleteControlPlaneResponse, error) {
+		return c.api.ControlPlanes.DeleteControlPlane(ctx, id)
+	})
+	return err
+}
+
+func (c calls) listControlPlanes(ctx context.Context) error {
+	_, err := Call(ctx, Operation{Verb: "list", Entity: "control_plane"}, func(ctx context.Context) (*operations.ListControlPlanesResponse, error) {
+		return c.api.ControlPlanes.ListControlPlanes(ctx, operations.ListControlPlanesRequest{})
+	})
+	return err
+}
+
+var serviceOp = func(verb string) Operation { return Operation{Verb: verb, Entity: "service", Core: true} }
+
+func (c calls) createService(ctx context.Context, cp string, body components.Service) (string, error) {
+	res, err := Call(ctx, serviceOp("create"), func(ctx context.Context) (*operations.CreateServiceResponse, error) {
+		return c.api.Services.CreateService(ctx, cp, body)
+	})
+	return deref(res.GetService().GetID()), err
+}
+
+func deref(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
+}
+
+func (c calls) getService(ctx context.Context, cp, id string) error {
+	_, err := Call(ctx, serviceOp("get"), func(ctx context.Context) (*operations.GetServiceResponse, error) {
+		return c.api.Services.GetService(ctx, id, cp)
+	})
+	return err
+}
+
+func (c calls) deleteService(ctx context.Context, cp, id string) error {
+	_, err := Call(ctx, serviceOp("delete"), func(ctx context.Context) (*operations.DeleteServiceResponse, error) {
+		return c.api.Services.DeleteService(ctx, cp, id)
+	})
+	return err
+}
+
+func (c calls) listServices(ctx context.Context, cp string, tags ...string) ([]components.ServiceOutput, error) {
+	return ListAll(ctx, serviceOp("list"), tags, func(ctx context.Context, page Page) ([]components.ServiceOutput, *string, error) {
+		res, err := c.api.Services.ListService(ctx, operations.ListServiceRequest{ControlPlaneID: cp, Size: &page.Size, Offset: page.Offset, Tags: page.Tags})
+		return res.GetObject().GetData(), res.GetObject().GetOffset(), err
+	})
+}
+
+func (c calls) createRoute(ctx context.Context, cp, serviceID, path string) error {
+	_, err := Call(ctx, Operation{Verb: "create", Entity: "route", Core: true}, func(ctx context.Context) (*operations.CreateRouteResponse, error) {
+		return c.api.Routes.CreateRoute(ctx, cp, components.CreateRouteRouteJSON(components.RouteJSON{
+			Paths: []string{path}, Service: &components.RouteJSONService{ID: &serviceID},
+		}))
+	})
+	return err
+}
+
+func (c calls) createConsumer(ctx context.Context, cp string, body components.Consumer) error {
+	_, err := Call(ctx, Operation{Verb: "create", Entity: "consumer", Core: true}, func(ctx context.Context) (*operations.CreateConsumerResponse, error) {
+		return c.api.Consumers.CreateConsumer(ctx, cp, body)
+	})
+	return err
+}
+
+func (c calls) createTarget(ctx context.Context, cp, upstream, target string) error {
+	_, err := Call(ctx, Operation{Verb: "create", Entity: "target", Core: true}, func(ctx context.Context) (*operations.CreateTargetWithUpstreamResponse, error) {
+		return c.api.Targets.CreateTargetWithUpstream(ctx, operations.CreateTargetWithUpstreamRequest{
+			ControlPlaneID: cp, UpstreamIDForTarget: upstream, TargetWithoutParents: components.TargetWithoutParents{Target: &target},
+		})
+	})
+	return err
+}
+
+func (c calls) getDataPlaneCertificate(ctx context.Context, cp, id string) error {
+	_, err := Call(ctx, Operation{Verb: "get", Entity: "dp_certificate"}, func(ctx context.Context) (*operations.GetDataplaneCertificateResponse, error) {
+		return c.api.DPCertificates.GetDataplaneCertificate(ctx, cp, id)
+	})
+	return err
+}
+
 // must fails the test on err and returns v.
 func must[T any](t *testing.T, what string) func(v T, err error) T {
 	return func(v T, err error) T {
@@ -52,54 +151,4 @@ func must[T any](t *testing.T, what string) func(v T, err error) T {
 	}
 }
 
-// testPKI is a CA and a leaf certificate with their keys, in PEM.
-type testPKI struct {
-	caCert, leafCert, leafKey, publicKey, privateKey string
-}
-
-func newTestPKI(t *testing.T) testPKI {
-	t.Helper()
-	caKey, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	caTemplate := &x509.Certificate{
-		SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "test CA"},
-		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
-		IsCA: true, BasicConstraintsValid: true, KeyUsage: x509.KeyUsageCertSign,
-	}
-	caDER, err := x509.CreateCertificate(rand.Reader, caTemplate, caTemplate, &caKey.PublicKey, caKey)
-	if err != nil {
-		t.Fatal(err)
-	}
-	leafKey, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	leafTemplate := &x509.Certificate{
-		SerialNumber: big.NewInt(2), Subject: pkix.Name{CommonName: "api.example.com"}, DNSNames: []string{"api.example.com"},
-		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
-	}
-	leafDER, err := x509.CreateCertificate(rand.Reader, leafTemplate, caTemplate, &leafKey.PublicKey, caKey)
-	if err != nil {
-		t.Fatal(err)
-	}
-	leafKeyDER, err := x509.MarshalPKCS8PrivateKey(leafKey)
-	if err != nil {
-		t.Fatal(err)
-	}
-	publicDER, err := x509.MarshalPKIXPublicKey(&leafKey.PublicKey)
-	if err != nil {
-		t.Fatal(err)
-	}
-	encode := func(kind string, der []byte) string {
-		return string(pem.EncodeToMemory(&pem.Block{Type: kind, Bytes: der}))
-	}
-	return testPKI{
-		caCert:     encode("CERTIFICATE", caDER),
-		leafCert:   encode("CERTIFICATE", leafDER),
-		leafKey:    encode("PRIVATE KEY", leafKeyDER),
-		publicKey:  encode("PUBLIC KEY", publicDER),
-		privateKey: encode("PRIVATE KEY", leafKeyDER),
-	}
-}
+func ptr[T any](v T) *T { return &v }

@@ -3,6 +3,7 @@ package konnectsim
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -45,10 +46,13 @@ var sdkSpecOnce = sync.OnceValues(func() (string, error) {
 	dir := strings.TrimSpace(string(out))
 	if err != nil || dir == "" {
 		var stderr string
-		if exitErr, ok := err.(*exec.ExitError); ok {
+		if exitErr := (*exec.ExitError)(nil); errors.As(err, &exitErr) {
 			stderr = strings.TrimSpace(string(exitErr.Stderr))
 		}
-		return "", fmt.Errorf("konnectsim: cannot find the OpenAPI document of %s (go list -m: %v %s); run from the project or set %s or --openapi-spec", SDKModule, err, stderr, SpecEnv)
+		if err == nil {
+			err = errors.New("no directory")
+		}
+		return "", fmt.Errorf("konnectsim: cannot find the OpenAPI document of %s (go list -m: %s); run from the project or set %s or --openapi-spec: %w", SDKModule, stderr, SpecEnv, err)
 	}
 	path := filepath.Join(dir, "openapi.yaml")
 	if _, err := os.Stat(path); err != nil {

@@ -30,14 +30,14 @@ func trimDocument(doc map[string]any, served map[string]bool) error {
 				out[k] = v // parameters shared by the path's operations
 			}
 		}
-		any := false
+		keep := false
 		for _, method := range httpMethods {
 			if op, ok := ops[method]; ok && served[strings.ToUpper(method)+" "+template] {
 				out[method] = op
-				any = true
+				keep = true
 			}
 		}
-		if any {
+		if keep {
 			kept[template] = out
 		}
 	}

@@ -2,6 +2,8 @@ package operator_test
 
 import (
 	"fmt"
+	"github.com/Kong/sdk-konnect-go/models/components"
+	"github.com/Kong/sdk-konnect-go/models/operations"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -15,7 +17,6 @@ import (
 	configurationv1 "github.com/konnect-operator/konnect-operator/pkg/apis/configuration/v1"
 	configurationv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/configuration/v1alpha1"
 	configurationv1beta1 "github.com/konnect-operator/konnect-operator/pkg/apis/configuration/v1beta1"
-	"github.com/konnect-operator/konnect-operator/pkg/konnect"
 )
 
 // variant says how an entity made behind the operator's back relates to
@@ -72,11 +73,14 @@ func adoptableKinds() []adoptable {
 				if v == differsFromSpec {
 					path = "/elsewhere-" + name
 				}
-				r, err := e.konnectClient().CreateRoute(e.ctx, cpID, konnect.Route{Name: name, Paths: []string{path}, ServiceID: e.ensureService("svc"), Tags: foreignTags(v)})
+				serviceID := e.ensureService("svc")
+				r, err := e.konnect().Routes.CreateRoute(e.ctx, cpID, components.CreateRouteRouteJSON(components.RouteJSON{
+					Name: &name, Paths: []string{path}, Service: &components.RouteJSONService{ID: &serviceID}, Tags: foreignTags(v),
+				}))
 				if err != nil {
 					e.t.Fatal(err)
 				}
-				return r.ID
+				return *r.GetRoute().RouteJSON.ID
 			},
 			adopting: func(e *env, name string, opts *commonv1alpha1.AdoptOptions) {
 				e.createRoute(name, withService("svc"), func(r *configurationv1alpha1.KongRoute) { r.Spec.Adopt = opts })
@@ -93,19 +97,22 @@ func adoptableKinds() []adoptable {
 		{
 			kind: "KongConsumer", collection: "consumers", differs: "consumer_groups",
 			existing: func(e *env, cpID, name string, v variant) string {
-				c := e.konnectClient()
-				consumer, err := c.CreateConsumer(e.ctx, cpID, konnect.Consumer{Username: name, Tags: foreignTags(v)})
+				api := e.konnect()
+				res, err := api.Consumers.CreateConsumer(e.ctx, cpID, components.Consumer{Username: &name, Tags: foreignTags(v)})
 				if err != nil {
 					e.t.Fatal(err)
 				}
+				consumerID := res.GetConsumer().ID
 				group := e.consumerGroup("gold")
 				if v == differsFromSpec {
 					group = e.consumerGroup("silver")
 				}
-				if err := c.AddConsumerToGroup(e.ctx, cpID, group.Status.Konnect.ID, consumer.ID); err != nil {
+				if _, err := api.ConsumerGroups.AddConsumerToGroup(e.ctx, operations.AddConsumerToGroupRequest{
+					ControlPlaneID: cpID, ConsumerGroupID: group.Status.Konnect.ID, RequestBody: &operations.AddConsumerToGroupRequestBody{ConsumerID: consumerID},
+				}); err != nil {
 					e.t.Fatal(err)
 				}
-				return consumer.ID
+				return *consumerID
 			},
 			adopting: func(e *env, name string, opts *commonv1alpha1.AdoptOptions) {
 				c := &configurationv1.KongConsumer{
@@ -135,11 +142,11 @@ func adoptableKinds() []adoptable {
 				if v == differsFromSpec {
 					groupName = "other-" + name
 				}
-				g, err := e.konnectClient().CreateConsumerGroup(e.ctx, cpID, konnect.ConsumerGroup{Name: groupName, Tags: foreignTags(v)})
+				g, err := e.konnect().ConsumerGroups.CreateConsumerGroup(e.ctx, cpID, components.ConsumerGroup{Name: groupName, Tags: foreignTags(v)})
 				if err != nil {
 					e.t.Fatal(err)
 				}
-				return g.ID
+				return *g.GetConsumerGroup().ID
 			},
 			adopting: func(e *env, name string, opts *commonv1alpha1.AdoptOptions) {
 				g := &configurationv1beta1.KongConsumerGroup{
@@ -165,13 +172,14 @@ func adoptableKinds() []adoptable {
 				if v == differsFromSpec {
 					minute = 6
 				}
-				p, err := e.konnectClient().CreatePlugin(e.ctx, cpID, konnect.Plugin{
-					Name: "rate-limiting", Config: map[string]any{"minute": minute}, ServiceID: e.ensureService("t-" + name), Tags: foreignTags(v),
+				serviceID := e.ensureService("t-" + name)
+				p, err := e.konnect().Plugins.CreatePlugin(e.ctx, cpID, components.Plugin{
+					Name: "rate-limiting", Config: map[string]any{"minute": minute}, Service: &components.PluginService{ID: &serviceID}, Tags: foreignTags(v),
 				})
 				if err != nil {
 					e.t.Fatal(err)
 				}
-				return p.ID
+				return *p.GetPlugin().ID
 			},
 			adopting: func(e *env, name string, opts *commonv1alpha1.AdoptOptions) {
 				e.ensureService("t-" + name)
@@ -310,13 +318,17 @@ func TestAdoptExistingEntitiesOfEveryKind(t *testing.T) {
 	t.Run("a route that leads elsewhere is not adopted, even to override it", func(t *testing.T) {
 		e := e.with(t)
 		k := adoptableKinds()[0]
-		r, err := e.konnectClient().CreateRoute(e.ctx, cpID, konnect.Route{Name: "serviceless", Paths: []string{"/serviceless"}})
+		name := "serviceless"
+		res, err := e.konnect().Routes.CreateRoute(e.ctx, cpID, components.CreateRouteRouteJSON(components.RouteJSON{
+			Name: &name, Paths: []string{"/serviceless"},
+		}))
 		if err != nil {
 			t.Fatal(err)
 		}
-		k.adopting(e, "serviceless", adoptOptions(r.ID, commonv1alpha1.AdoptModeOverride))
+		routeID := *res.GetRoute().RouteJSON.ID
+		k.adopting(e, "serviceless", adoptOptions(routeID, commonv1alpha1.AdoptModeOverride))
 		e.adoptionFails(k, "serviceless", commonv1alpha1.ReasonNotMatch, "service")
-		if ent, _ := e.entity(cpID, "routes", r.ID); refID(ent, "service") != "" {
+		if ent, _ := e.entity(cpID, "routes", routeID); refID(ent, "service") != "" {
 			t.Fatalf("the route was moved to a service: %v", ent)
 		}
 	})

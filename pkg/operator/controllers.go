@@ -38,11 +38,6 @@ func (d dependencies) reconcilerOptions() controller.ReconcilerOptions {
 	return controller.ReconcilerOptions{SyncPeriod: d.syncPeriod, Metrics: d.metrics}
 }
 
-// entityController builds the controller of one Konnect entity kind.
-func entityController[T controller.Entity, D any](d dependencies, adapter controller.DependentAdapter[T, D], informer *controller.Informer[T], clients controller.ClientGetter[T]) (runnable, error) {
-	return controller.NewEntityController(controller.FromAdapter(adapter), informer, clients, d.konnect, d.recorder, d.reconcilerOptions(), d.options())
-}
-
 // kindController builds the controller of one kind described as data.
 func kindController[T controller.Entity, D any](d dependencies, kind controller.Kind[T, D], informer *controller.Informer[T], clients controller.ClientGetter[T]) (runnable, error) {
 	return controller.NewEntityController(kind, informer, clients, d.konnect, d.recorder, d.reconcilerOptions(), d.options())

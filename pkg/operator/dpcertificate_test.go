@@ -2,6 +2,7 @@ package operator_test
 
 import (
 	"fmt"
+	"github.com/Kong/sdk-konnect-go/models/components"
 	"strings"
 	"testing"
 	"time"
@@ -56,7 +57,7 @@ var dpCertificates = kindCase[kongDPCertificate]{
 		return nil
 	},
 	drift: func(e *env, cpID string, ent map[string]any) {
-		if err := e.konnectClient().DeleteDataPlaneCertificate(e.ctx, cpID, ent["id"].(string)); err != nil {
+		if _, err := e.konnect().DPCertificates.DeleteDataplaneCertificate(e.ctx, cpID, ent["id"].(string)); err != nil {
 			e.t.Fatal(err)
 		}
 	},
@@ -66,11 +67,11 @@ var dpCertificates = kindCase[kongDPCertificate]{
 		if !matching {
 			cert = e.pairFor(name+"-other", false).cert
 		}
-		pin, err := e.konnectClient().CreateDataPlaneCertificate(e.ctx, cpID, cert)
+		pin, err := e.konnect().DPCertificates.CreateDataplaneCertificate(e.ctx, cpID, &components.DataPlaneClientCertificateRequest{Cert: cert})
 		if err != nil {
 			e.t.Fatal(err)
 		}
-		return pin.ID
+		return *pin.GetDataPlaneClientCertificateResponse().GetItem().ID
 	},
 }
 

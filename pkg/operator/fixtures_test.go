@@ -104,15 +104,15 @@ func newJWK(t testing.TB, kid string) string {
 	return string(jwk)
 }
 
-// konnectClient talks to the test's simulator as the operator does, for
-// changes made behind the operator's back.
-func (e *env) konnectClient() *konnect.Client {
+// konnect is Konnect's API through Kong's SDK, as any client of the test's
+// simulator sees it, for changes made behind the operator's back.
+func (e *env) konnect() konnect.API {
 	e.t.Helper()
-	c, err := konnect.NewClientFactory(konnect.Options{RootCAs: e.sim.CAPool, RequestsPerSecond: 100, Burst: 100}).Client(e.sim.URL, testToken)
+	api, err := konnect.NewClientFactory(konnect.Options{RootCAs: e.sim.CAPool, RequestsPerSecond: 100, Burst: 100}).API(e.sim.URL, testToken)
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	return c
+	return api
 }
 
 // addNamespace creates another namespace for the test, "<namespace>-other",

@@ -2,6 +2,7 @@ package operator_test
 
 import (
 	"fmt"
+	"github.com/Kong/sdk-konnect-go/models/components"
 	"slices"
 	"strings"
 	"testing"
@@ -167,7 +168,9 @@ func TestControlPlaneGroupMembershipDriftIsOverwritten(t *testing.T) {
 	groupID := e.programmedControlPlane("group")
 	e.membersAre("group", groupID, aID)
 
-	if err := e.konnectClient().SetControlPlaneGroupMembers(e.ctx, groupID, []string{bID}); err != nil {
+	if _, err := e.konnect().ControlPlaneGroups.PutControlPlanesIDGroupMemberships(e.ctx, groupID, &components.GroupMembership{
+		Members: []components.Members{{ID: bID}},
+	}); err != nil {
 		t.Fatal(err)
 	}
 	changedAt := time.Now()
@@ -203,7 +206,7 @@ func TestControlPlaneGroupDeletionInAnyOrderFinishes(t *testing.T) {
 			steps: func(e *env, _, aID, _ string) {
 				e.deleteControlPlane("group")
 				e.eventually("group gone", func() error { return e.controlPlaneGone("group") })
-				if _, err := e.konnectClient().GetControlPlane(e.ctx, aID); err != nil {
+				if _, err := e.konnect().ControlPlanes.GetControlPlane(e.ctx, aID); err != nil {
 					e.t.Fatalf("deleting the group deleted a member: %v", err)
 				}
 				e.deleteControlPlane("b")

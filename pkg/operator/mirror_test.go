@@ -3,6 +3,7 @@ package operator_test
 import (
 	"context"
 	"fmt"
+	"github.com/Kong/sdk-konnect-go/models/components"
 	"testing"
 	"time"
 
@@ -17,18 +18,17 @@ import (
 	konnectv1alpha2 "github.com/konnect-operator/konnect-operator/pkg/apis/konnect/v1alpha2"
 	"github.com/konnect-operator/konnect-operator/pkg/controller"
 	"github.com/konnect-operator/konnect-operator/pkg/entities"
-	"github.com/konnect-operator/konnect-operator/pkg/konnect"
 )
 
 // existingControlPlane creates a control plane in Konnect behind the
 // operator's back and returns its ID.
 func (e *env) existingControlPlane(name string) string {
 	e.t.Helper()
-	cp, err := e.konnectClient().CreateControlPlane(e.ctx, konnect.ControlPlane{Name: e.ns + "-" + name})
+	cp, err := e.konnect().ControlPlanes.CreateControlPlane(e.ctx, components.CreateControlPlaneRequest{Name: e.ns + "-" + name})
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	return cp.ID
+	return cp.GetControlPlane().GetID()
 }
 
 // createMirror creates a KonnectGatewayControlPlane mirroring id.
@@ -158,7 +158,7 @@ func TestMirroredControlPlane(t *testing.T) {
 		if n := len(e.entities(mirroredID, "services")); n != 0 {
 			t.Fatalf("%d services left in the mirrored control plane", n)
 		}
-		if _, err := e.konnectClient().GetControlPlane(e.ctx, mirroredID); err != nil {
+		if _, err := e.konnect().ControlPlanes.GetControlPlane(e.ctx, mirroredID); err != nil {
 			t.Fatalf("the mirrored control plane should still exist: %v", err)
 		}
 		if got := e.controlPlaneWrites(); got != writesBefore {
@@ -200,7 +200,7 @@ func TestDeletingTheNamespaceOfAMirrorCleansItsChildren(t *testing.T) {
 			t.Errorf("%d %s left in the mirrored control plane", n, collection)
 		}
 	}
-	if _, err := e.konnectClient().GetControlPlane(e.ctx, mirroredID); err != nil {
+	if _, err := e.konnect().ControlPlanes.GetControlPlane(e.ctx, mirroredID); err != nil {
 		t.Fatalf("the mirrored control plane should still exist: %v", err)
 	}
 	e.removeFromKonnect(mirroredID)
@@ -210,7 +210,7 @@ func TestDeletingTheNamespaceOfAMirrorCleansItsChildren(t *testing.T) {
 // operator's back, so that the final check finds Konnect empty.
 func (e *env) removeFromKonnect(id string) {
 	e.t.Helper()
-	if err := e.konnectClient().DeleteControlPlane(e.ctx, id); err != nil {
+	if _, err := e.konnect().ControlPlanes.DeleteControlPlane(e.ctx, id); err != nil {
 		e.t.Fatal(err)
 	}
 }

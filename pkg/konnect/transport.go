@@ -1,23 +1,16 @@
 package konnect
 
 import (
-	"bytes"
 	"context"
 	"crypto/tls"
 	"crypto/x509"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net"
-	"net/http"
 	"strings"
 	"syscall"
 )
-
-// maxResponseBody bounds how much of one answer is read; the largest
-// legitimate answers are list pages of a thousand entities.
-const maxResponseBody = 32 << 20
 
 // operation names one call for errors ("create service") and metrics
 // (operation="create", entity="service").
@@ -44,36 +37,6 @@ func operationFrom(ctx context.Context) operation {
 		return op
 	}
 	return operation{verb: "unknown", entity: "unknown"}
-}
-
-// exchange runs one request through send (a call of the generated client)
-// and decodes a successful answer into out (nil: the body is ignored).
-// Everything else becomes one of the package's error types.
-func (c *Client) exchange(ctx context.Context, op operation, out any, send func(context.Context) (*http.Response, error)) error {
-	resp, err := send(withOperation(ctx, op))
-	if err != nil {
-		return transportError(op, err)
-	}
-	body, err := io.ReadAll(io.LimitReader(resp.Body, maxResponseBody))
-	// Read to the end (above) and closed, the connection goes back to the pool.
-	_ = resp.Body.Close()
-	if err != nil {
-		return transportError(op, err)
-	}
-	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return classifyResponse(op, resp.StatusCode, resp.Header, body)
-	}
-	if out == nil {
-		return nil
-	}
-	if len(bytes.TrimSpace(body)) == 0 {
-		// A cut-off answer: whether the request took effect is unknown.
-		return &TransientError{Operation: op.String(), StatusCode: resp.StatusCode, Message: "answer has an empty body"}
-	}
-	if err := json.Unmarshal(body, out); err != nil {
-		return fmt.Errorf("%s: decode answer: %w", op, err)
-	}
-	return nil
 }
 
 // transportError classifies a request that got no (complete) answer.
@@ -144,35 +107,4 @@ func stripAddresses(s string) string {
 		kept = append(kept, f)
 	}
 	return strings.Join(kept, " ")
-}
-
-// toWire converts one of this package's values into the generated type W by
-// way of JSON, refusing fields W does not know: a field that the generated
-// client would silently drop is a bug here, not something to send.
-func toWire[W any](v any) (W, error) {
-	var out W
-	raw, err := json.Marshal(v)
-	if err != nil {
-		return out, err
-	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&out); err != nil {
-		return out, fmt.Errorf("convert %T to %T: %w", v, out, err)
-	}
-	return out, nil
-}
-
-// fromWire converts a generated type into one of this package's types by way
-// of JSON; fields this package does not model (timestamps) are dropped.
-func fromWire[E any](w any) (E, error) {
-	var out E
-	raw, err := json.Marshal(w)
-	if err != nil {
-		return out, err
-	}
-	if err := json.Unmarshal(raw, &out); err != nil {
-		return out, fmt.Errorf("convert %T to %T: %w", w, out, err)
-	}
-	return out, nil
 }
