@@ -17,9 +17,9 @@ import (
 // run: helm and promtool from the module proxy (hack/build-tools.sh, which
 // returns at once when the cache has them), promqlnames from hack/tools.
 var tools struct {
-	once                         sync.Once
+	once                        sync.Once
 	helm, promtool, promqlnames string
-	err                          error
+	err                         error
 }
 
 func needTools(t *testing.T) {

@@ -24,7 +24,7 @@ var _ workqueue.MetricsProvider = (*WorkqueueMetrics)(nil)
 
 // NewWorkqueueMetrics registers the work-queue metrics on reg.
 func NewWorkqueueMetrics(reg prometheus.Registerer) *WorkqueueMetrics {
-	const subsystem = "workqueue" // no Namespace: the Kubernetes names
+	const subsystem = "workqueue"                          // no Namespace: the Kubernetes names
 	buckets := prometheus.ExponentialBuckets(10e-6, 4, 12) // 10µs .. ~42s
 	m := &WorkqueueMetrics{
 		depth: prometheus.NewGaugeVec(prometheus.GaugeOpts{
