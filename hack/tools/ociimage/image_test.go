@@ -144,7 +144,7 @@ func TestRunRefusesMissingInputs(t *testing.T) {
 		"no --out":      func(o *options) string { o.out = ""; return "0" },
 		"no binary":     func(o *options) string { o.binaries = nil; return "0" },
 		"no version":    func(o *options) string { o.version = ""; return "0" },
-		"a bad created": func(o *options) string { return "yesterday" },
+		"a bad created": func(*options) string { return "yesterday" },
 	} {
 		o := opts
 		created := mutate(&o)
