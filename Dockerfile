@@ -1,6 +1,8 @@
 # syntax=docker/dockerfile:1
 #
-# The konnect-operator image: a static binary on a distroless, non-root base.
+# The konnect-operator image: a static binary on a distroless, non-root base,
+# for those with a container engine. Without one, `make image` builds the
+# same image (amd64 and arm64) as an OCI layout; see the README.
 #
 #   docker build -t konnect-operator .
 #
@@ -18,6 +20,11 @@ ARG BASE_IMAGE=gcr.io/distroless/static-debian12:nonroot
 
 FROM ${GO_IMAGE} AS builder
 ARG BIN_DIR=/out
+# What --version prints; the build context has no .git, so pass them:
+#   --build-arg VERSION=$(git describe --tags --always --dirty) --build-arg COMMIT=$(git rev-parse HEAD)
+# (`make build` reads them from the environment, and says "dev" without).
+ARG VERSION
+ARG COMMIT
 WORKDIR /src
 # Modules first, so that a source change does not download them again.
 COPY go.mod go.sum ./

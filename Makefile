@@ -10,8 +10,8 @@ SHELL := /usr/bin/env bash -o pipefail
 .SHELLFLAGS := -ec
 
 GO ?= go
-# Tools built once (kube-apiserver, etcd, kubectl, linter); shared between
-# worktrees through KONNECT_OPERATOR_CACHE.
+# Tools built once (kube-apiserver, etcd, kubectl, linter, helm, promtool);
+# shared between worktrees through KONNECT_OPERATOR_CACHE.
 CACHE_DIR ?= $(or $(KONNECT_OPERATOR_CACHE),$(CURDIR)/.cache)
 BIN_DIR ?= $(CURDIR)/bin
 TEST_TIMEOUT ?= 20m
@@ -25,6 +25,14 @@ ifneq ($(wildcard $(SHARED_GOPROXY)),)
 export GOPROXY := file://$(SHARED_GOPROXY),$(shell $(GO) env GOPROXY)
 endif
 
+# What `--version` prints and the image's labels say. Without git (a Docker
+# build context has no .git) they fall back to "dev" and "unknown" unless
+# given, as make variables or in the environment (the Dockerfile's ARGs).
+MODULE := github.com/konnect-operator/konnect-operator
+VERSION := $(or $(VERSION),$(shell git describe --tags --always --dirty 2>/dev/null),dev)
+COMMIT := $(or $(COMMIT),$(shell git rev-parse HEAD 2>/dev/null),unknown)
+LDFLAGS := -X $(MODULE)/pkg/version.Version=$(VERSION) -X $(MODULE)/pkg/version.Commit=$(COMMIT)
+
 .PHONY: all
 all: build
 
@@ -32,11 +40,36 @@ all: build
 
 .PHONY: build
 build: ## Build every binary into bin/ (static; the Dockerfile runs this too).
-	CGO_ENABLED=0 $(GO) build -trimpath -o $(BIN_DIR)/ ./cmd/...
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN_DIR)/ ./cmd/...
+
+# The image: one static binary per platform on a minimal non-root root
+# filesystem, written by hack/tools/ociimage (no container engine, no base
+# image to pull). Every timestamp in it is the commit's time, so that one
+# commit always gives the same digests.
+IMAGE_DIR ?= $(BIN_DIR)/image
+IMAGE_ARCHIVE ?= $(BIN_DIR)/konnect-operator-image.tar
+IMAGE_PLATFORMS ?= linux/amd64 linux/arm64
+IMAGE_SOURCE ?= https://$(MODULE)
+SOURCE_DATE_EPOCH ?= $(or $(shell git log -1 --format=%ct 2>/dev/null),0)
+
+.PHONY: image
+image: ## The operator image for linux/amd64 and linux/arm64, reproducible, as an OCI layout in bin/image and an OCI archive bin/konnect-operator-image.tar.
+	@for platform in $(IMAGE_PLATFORMS); do \
+	  echo ">> konnect-operator for $$platform"; \
+	  CGO_ENABLED=0 GOOS=$${platform%/*} GOARCH=$${platform#*/} $(GO) build -trimpath -buildvcs=false -ldflags '$(LDFLAGS)' \
+	    -o $(BIN_DIR)/$${platform%/*}_$${platform#*/}/konnect-operator ./cmd/konnect-operator; \
+	done
+	$(GO) run -C hack/tools ./ociimage --out $(abspath $(IMAGE_DIR)) --archive $(abspath $(IMAGE_ARCHIVE)) \
+	  $(foreach p,$(IMAGE_PLATFORMS),--binary $(p)=$(abspath $(BIN_DIR))/$(subst /,_,$(p))/konnect-operator) \
+	  --version $(VERSION) --revision $(COMMIT) --created $(SOURCE_DATE_EPOCH) --source $(IMAGE_SOURCE)
 
 .PHONY: generate
 generate: ## Regenerate clients, deepcopy, CRDs and the Konnect client.
 	hack/update-codegen.sh
+
+.PHONY: tools
+tools: ## Build helm and promtool into .cache/bin (once), for the chart and alert tests.
+	hack/build-tools.sh >/dev/null
 
 .PHONY: control-plane
 control-plane: ## Build kube-apiserver, kube-controller-manager, etcd and kubectl into .cache/bin (once).
@@ -59,17 +92,19 @@ fmt-check:
 .PHONY: vet
 vet:
 	$(GO) vet ./...
+	$(GO) vet -C hack/tools ./...
 
 .PHONY: lint
 lint:
 	hack/lint.sh
 
 .PHONY: test
-test: verify control-plane test-unit ## Run every test.
+test: verify control-plane tools test-unit ## Run every test.
 
 .PHONY: test-unit
-test-unit: control-plane ## Unit, integration and e2e tests (each package that needs a control plane starts its own).
+test-unit: control-plane tools ## Unit, integration and e2e tests (each package that needs a control plane starts its own).
 	$(GO) test -timeout $(TEST_TIMEOUT) -parallel $(TEST_PARALLEL) ./...
+	$(GO) test -C hack/tools ./...
 
 .PHONY: bench
 bench: control-plane ## Benchmarks: the simulator's throughput and 3,000 entities through the operator.
@@ -77,7 +112,7 @@ bench: control-plane ## Benchmarks: the simulator's throughput and 3,000 entitie
 	$(GO) test -run '^$$' -bench . ./pkg/konnectsim
 
 .PHONY: test-e2e
-test-e2e: control-plane ## Only the e2e suite (built binaries, manifests applied with kubectl, the simulator binary).
+test-e2e: control-plane tools ## Only the e2e suite (built binaries, manifests applied with kubectl, the simulator binary).
 	$(GO) test -timeout $(TEST_TIMEOUT) -count=1 -v ./e2e
 
 ##@ Run

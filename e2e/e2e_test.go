@@ -1,12 +1,18 @@
 package e2e
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"testing"
 	"time"
 
+	dto "github.com/prometheus/client_model/go"
+	"github.com/prometheus/common/expfmt"
+	"github.com/prometheus/common/model"
+
 	"github.com/konnect-operator/konnect-operator/pkg/konnect"
+	"github.com/konnect-operator/konnect-operator/pkg/metrics"
 )
 
 // TestOperatorAsUsersRunIt is the user's journey, in order: install the
@@ -59,6 +65,11 @@ func TestOperatorAsUsersRunIt(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { suite.mirrorSource = mirrorSource })
+		// Konnect rate-limits now and then: the first requests the operator
+		// sends are answered 429, which it waits out and counts.
+		if err := suite.sim.do(ctx, "POST", "/_sim/force429", false, map[string]any{"count": forced429s, "retryAfter": "1s"}, nil); err != nil {
+			t.Fatal(err)
+		}
 		files, err := sampleFiles()
 		if err != nil {
 			t.Fatal(err)
@@ -83,8 +94,9 @@ func TestOperatorAsUsersRunIt(t *testing.T) {
 		}
 	})
 
+	var leaderScrape scrapeResult
 	step("only the leader reconciles, and its metrics moved", func(t *testing.T) {
-		checkMetrics(ctx, t, ops, lead)
+		leaderScrape = checkMetrics(ctx, t, ops, lead)
 	})
 	step("the standby takes over within the lease duration when the leader is killed, without duplicates", func(t *testing.T) {
 		lead = failover(ctx, t, c, ops, lead)
@@ -106,6 +118,17 @@ func TestOperatorAsUsersRunIt(t *testing.T) {
 			t.Errorf("%s did not stop within 20s of SIGTERM", op.name)
 		}
 	}
+	// Last, so that a metric another change has yet to add fails this alone
+	// and the journey above still runs to its end.
+	t.Run("what Prometheus, the dashboard and the alerts expect is served", func(t *testing.T) {
+		checkServedMetrics(t, leaderScrape.text, leaderScrape.families)
+	})
+}
+
+// scrapeResult is one scrape of /metrics, as served and as parsed.
+type scrapeResult struct {
+	text     []byte
+	families map[string]*dto.MetricFamily
 }
 
 // checkSample reports one sample: ready, then what kubectl get and kubectl
@@ -140,11 +163,30 @@ func createMirrorSource(ctx context.Context) (string, error) {
 	return cp.ID, nil
 }
 
+// forced429s is how many 429s the simulator answers the first requests of
+// the journey with.
+const forced429s = 3
+
 // checkMetrics scrapes both replicas: the leader's reconcile and Konnect
-// request metrics moved, the standby's did not.
-func checkMetrics(ctx context.Context, t *testing.T, ops []*operatorProcess, lead *operatorProcess) {
+// request metrics moved, labelled with the organisation, the standby's did
+// not; both count the same objects from their caches. It returns the
+// leader's scrape.
+func checkMetrics(ctx context.Context, t *testing.T, ops []*operatorProcess, lead *operatorProcess) scrapeResult {
+	var orgs []simOrg
+	if err := suite.sim.get(ctx, "/_sim/orgs", false, &orgs); err != nil || len(orgs) != 1 {
+		t.Fatalf("the simulator's organisations: %v, %v", orgs, err)
+	}
+	org := map[string]string{"organization": orgs[0].ID}
+	programmed := map[string]string{"kind": "KongService", "condition": "Programmed", "status": "True"}
+	var leaderScrape scrapeResult
+	objects := map[*operatorProcess]float64{}
 	for _, op := range ops {
-		families, err := op.metrics(ctx)
+		text, err := op.scrape(ctx)
+		if err != nil {
+			t.Fatalf("%s: %v", op.name, err)
+		}
+		parser := expfmt.NewTextParser(model.UTF8Validation)
+		families, err := parser.TextToMetricFamilies(bytes.NewReader(text))
 		if err != nil {
 			t.Fatalf("%s: %v", op.name, err)
 		}
@@ -153,9 +195,12 @@ func checkMetrics(ctx context.Context, t *testing.T, ops []*operatorProcess, lea
 		requests := sumMetric(families, konnect.MetricRequests, nil)
 		creates := sumMetric(families, konnect.MetricRequests, map[string]string{"code": "201"})
 		durations := sumMetric(families, "konnect_operator_reconcile_duration_seconds", nil)
+		leading := sumMetric(families, metrics.MetricLeader, nil)
+		objects[op] = sumMetric(families, metrics.MetricObjects, programmed)
 		if op == lead {
+			leaderScrape = scrapeResult{text: text, families: families}
 			t.Logf("leader %s: %v reconciles (%v successful), %v Konnect requests (%v answered 201); queues %v",
-				op.name, reconciles, successes, requests, creates, labelValues(families, "konnect_operator_workqueue_depth", "name"))
+				op.name, reconciles, successes, requests, creates, labelValues(families, "workqueue_depth", "name"))
 			if successes == 0 || durations == 0 {
 				t.Errorf("the leader's reconcile metrics did not move: %v successful reconciles, %v timed", successes, durations)
 			}
@@ -167,10 +212,31 @@ func checkMetrics(ctx context.Context, t *testing.T, ops []*operatorProcess, lea
 					t.Errorf("no successful %s reconcile counted", kind)
 				}
 			}
+			if n := sumMetric(families, konnect.MetricRequests, org); n == 0 || n == requests {
+				t.Errorf("%v of %v Konnect requests counted for organisation %s: want most, but not Me's before it was known", n, requests, orgs[0].ID)
+			}
+			if n := sumMetric(families, konnect.MetricRateLimited, nil); n < forced429s {
+				t.Errorf("%v 429s counted, want the %d the simulator answered", n, forced429s)
+			}
+			if _, ok := families[konnect.MetricRemaining]; !ok || sumMetric(families, konnect.MetricRemaining, org) <= 0 {
+				t.Errorf("no %s for organisation %s, or none left", konnect.MetricRemaining, orgs[0].ID)
+			}
+			if leading != 1 {
+				t.Errorf("the leader's %s = %v, want 1", metrics.MetricLeader, leading)
+			}
 			continue
 		}
 		if reconciles != 0 || requests != 0 {
 			t.Errorf("standby %s reconciled (%v reconciles, %v Konnect requests) while not leading", op.name, reconciles, requests)
 		}
+		if leading != 0 {
+			t.Errorf("the standby's %s = %v, want 0", metrics.MetricLeader, leading)
+		}
 	}
+	for _, op := range ops {
+		if objects[op] == 0 || objects[op] != objects[lead] {
+			t.Errorf("%s counts %v Programmed KongServices, the leader %v: want the same, more than none", op.name, objects[op], objects[lead])
+		}
+	}
+	return leaderScrape
 }

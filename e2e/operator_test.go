@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -131,6 +132,16 @@ func (o *operatorProcess) waitReady(ctx context.Context, timeout time.Duration) 
 
 // metrics scrapes /metrics and parses it with the Prometheus text parser.
 func (o *operatorProcess) metrics(ctx context.Context) (map[string]*dto.MetricFamily, error) {
+	text, err := o.scrape(ctx)
+	if err != nil {
+		return nil, err
+	}
+	parser := expfmt.NewTextParser(model.UTF8Validation)
+	return parser.TextToMetricFamilies(bytes.NewReader(text))
+}
+
+// scrape GETs /metrics in the Prometheus text format.
+func (o *operatorProcess) scrape(ctx context.Context) ([]byte, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, o.metricsURL, nil)
 	if err != nil {
 		return nil, err
@@ -141,12 +152,14 @@ func (o *operatorProcess) metrics(ctx context.Context) (map[string]*dto.MetricFa
 		return nil, err
 	}
 	defer func() { _ = resp.Body.Close() }()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return nil, err
+	}
 	if resp.StatusCode != http.StatusOK {
-		body, _ := io.ReadAll(resp.Body)
 		return nil, fmt.Errorf("/metrics answered %s: %s", resp.Status, body)
 	}
-	parser := expfmt.NewTextParser(model.UTF8Validation)
-	return parser.TextToMetricFamilies(resp.Body)
+	return body, nil
 }
 
 // sumMetric adds up the counters, gauges or histogram counts of family

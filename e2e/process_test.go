@@ -121,6 +121,10 @@ type simulator struct {
 	client  *http.Client
 }
 
+// simRateLimitPerMinute is the simulator's budget per organisation: what
+// Konnect has been seen to allow.
+const simRateLimitPerMinute = 3000
+
 func startSimulator(ctx context.Context, dir, token string) (*simulator, error) {
 	port, err := freePort()
 	if err != nil {
@@ -136,7 +140,9 @@ func startSimulator(ctx context.Context, dir, token string) (*simulator, error) 
 	}
 	s := &simulator{url: "https://127.0.0.1:" + strconv.Itoa(port), caFile: filepath.Join(dir, "ca.pem"), token: token}
 	if s.process, err = startProcess(dir, "konnect-simulator", nil, filepath.Join(suite.binDir, "konnect-simulator"),
-		"--listen=127.0.0.1:"+strconv.Itoa(port), "--ca-out="+s.caFile, "--token-file="+tokenFile, "--quiet"); err != nil {
+		"--listen=127.0.0.1:"+strconv.Itoa(port), "--ca-out="+s.caFile, "--token-file="+tokenFile, "--quiet",
+		// Konnect's budget, with its RateLimit-* headers on every answer.
+		"--rate-limit-per-minute="+strconv.Itoa(simRateLimitPerMinute)); err != nil {
 		return nil, err
 	}
 	err = eventually(ctx, time.Minute, func(ctx context.Context) error {

@@ -20,3 +20,6 @@ fi
 
 cd "${ROOT}"
 "${LINT}" run ./...
+# hack/tools is a module of its own (the image writer, the PromQL reader).
+cd "${ROOT}/hack/tools"
+"${LINT}" run ./...

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Regenerates everything under generated/, the deepcopy and register code
-# next to the API types and the CRD manifests under manifests/crd/. (The
-# Konnect client is Kong's SDK, a module dependency: nothing to generate.)
+# next to the API types, the CRD manifests under manifests/crd/ and their
+# copies in the Helm chart, with the dashboard and alerts. (The Konnect
+# client is Kong's SDK, a module dependency: nothing to generate.)
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -37,3 +38,13 @@ go tool controller-gen crd:generateEmbeddedObjectMeta=false,allowDangerousTypes=
     [[ "$(basename "${crd}")" == kustomization.yaml ]] || echo "- $(basename "${crd}")"
   done
 } >"${ROOT}/manifests/crd/kustomization.yaml"
+
+# The Helm chart cannot reach outside its folder: it gets copies of the CRDs
+# (crds/, which Helm installs before anything else) and of the dashboard and
+# alerts of manifests/monitoring (files/).
+rm -rf "${ROOT}/manifests/chart/crds" "${ROOT}/manifests/chart/files"
+mkdir -p "${ROOT}/manifests/chart/crds" "${ROOT}/manifests/chart/files"
+for crd in "${ROOT}"/manifests/crd/*.yaml; do
+  [[ "$(basename "${crd}")" == kustomization.yaml ]] || cp "${crd}" "${ROOT}/manifests/chart/crds/"
+done
+cp "${ROOT}/manifests/monitoring/dashboard.json" "${ROOT}/manifests/monitoring/alerts.yaml" "${ROOT}/manifests/chart/files/"

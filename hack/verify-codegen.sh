@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# Fails when anything generated (clients, deepcopy, register code, CRDs)
+# Fails when anything generated (clients, deepcopy, register code, CRDs and
+# the chart's copies of them and of the monitoring files)
 # differs from what hack/update-codegen.sh produces now.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "${ROOT}"
 
-GENERATED_PATHS=(generated manifests/crd pkg/apis)
+GENERATED_PATHS=(generated manifests/crd manifests/chart/crds manifests/chart/files pkg/apis)
 
 snapshot=$(mktemp -d)
 trap 'rm -rf "${snapshot}"' EXIT

@@ -3,3 +3,7 @@
 KUBERNETES_VERSION=v1.36.3
 ETCD_VERSION=v3.6.16
 GOLANGCI_LINT_VERSION=v2.15.0
+# Helm (the chart's tests); promtool from the Prometheus module, whose v0.3XX.Y
+# versions are Prometheus 3.XX.Y.
+HELM_VERSION=v4.3.1
+PROMETHEUS_VERSION=v0.316.0

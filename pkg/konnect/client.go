@@ -232,9 +232,10 @@ type doer struct {
 func (d *doer) Do(req *http.Request) (*http.Response, error) {
 	ctx := req.Context()
 	op := operationFrom(ctx)
+	org := d.client.OrganizationID()
 	lim := d.client.limiter.Load()
 	waited, err := lim.wait(ctx)
-	d.metrics.observeWait(waited)
+	d.metrics.observeWait(org, waited)
 	if err != nil {
 		return nil, err
 	}
@@ -245,10 +246,11 @@ func (d *doer) Do(req *http.Request) (*http.Response, error) {
 	start := time.Now()
 	resp, err := d.client.httpClient.Do(req)
 	if err != nil {
-		d.metrics.observeRequest(op, 0, time.Since(start))
+		d.metrics.observeRequest(op, org, 0, time.Since(start))
 		return nil, err
 	}
-	d.metrics.observeRequest(op, resp.StatusCode, time.Since(start))
+	d.metrics.observeRequest(op, org, resp.StatusCode, time.Since(start))
+	d.metrics.observeRemaining(org, resp.Header)
 	lim.observe(resp.StatusCode, resp.Header)
 	return resp, nil
 }

@@ -270,50 +270,65 @@ func TestTransportFailures(t *testing.T) {
 	}
 }
 
-func TestMetricsRecordRequests(t *testing.T) {
+func TestMetricsRecordRequestsByOrganization(t *testing.T) {
 	reg := prometheus.NewRegistry()
 	metrics := NewMetrics(reg)
 	fake := newFakeKonnect(t, func(r request) reply {
-		switch r.Method {
-		case "POST":
-			return reply{Status: 201, Body: `{"id":"` + testID + `","host":"h"}`}
-		case "DELETE":
-			return reply{Status: 429, Header: http.Header{"Retry-After": {"1"}}}
+		switch {
+		case r.Path == "/v3/organizations/me":
+			return reply{Status: 200, Body: `{"id":"` + orgA + `","name":"org"}`}
+		case r.Method == "POST":
+			return reply{Status: 201, Header: http.Header{"Ratelimit-Remaining": {"41"}}, Body: `{"id":"` + testID + `","host":"h"}`}
+		case r.Method == "DELETE":
+			return reply{Status: 429, Header: http.Header{"Retry-After": {"1"}, "Ratelimit-Remaining": {"0"}}}
 		default:
-			return reply{Status: 404, Body: `{"message":"Not found"}`}
+			return reply{Status: 404, Header: http.Header{"Ratelimit-Remaining": {"17"}}, Body: `{"message":"Not found"}`}
 		}
 	})
 	c := fake.client(t, Options{Metrics: metrics, Clock: clocktesting.NewFakeClock(epoch)})
 	ctx := context.Background()
 	calls := sdkCalls(c)
+	// Before Me the organisation is unknown, and so is Me's own request's.
 	if _, err := calls.createService(ctx, testCP, components.Service{Host: "h"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Me(ctx); err != nil {
 		t.Fatal(err)
 	}
 	if err := calls.getService(ctx, testCP, testID); !IsNotFound(err) {
 		t.Fatalf("get = %v, want not found", err)
 	}
+	remainingAfterGet := gaugeValue(t, metrics.remaining.WithLabelValues(orgA))
 	if err := calls.deleteService(ctx, testCP, testID); err == nil {
 		t.Fatal("delete answered 429 succeeded")
 	}
-	counts := map[[3]string]float64{
-		{"create", "service", "201"}: 1,
-		{"get", "service", "404"}:    1,
-		{"delete", "service", "429"}: 1,
-		{"get", "service", "201"}:    0,
+	counts := map[[4]string]float64{
+		{OrganizationUnknown, "create", "service", "201"}:   1,
+		{OrganizationUnknown, "get", "organization", "200"}: 1,
+		{orgA, "get", "service", "404"}:                     1,
+		{orgA, "delete", "service", "429"}:                  1,
+		{orgA, "create", "service", "201"}:                  0,
 	}
 	for labels, want := range counts {
 		if got := counterValue(t, metrics.requests.WithLabelValues(labels[:]...)); got != want {
 			t.Errorf("%s%v = %v, want %v", MetricRequests, labels, got, want)
 		}
 	}
-	if got := counterValue(t, metrics.rateLimited.WithLabelValues("delete", "service")); got != 1 {
+	if got := counterValue(t, metrics.rateLimited.WithLabelValues(orgA, "delete", "service")); got != 1 {
 		t.Errorf("%s = %v, want 1", MetricRateLimited, got)
+	}
+	if remainingAfterGet != 17 {
+		t.Errorf("%s{organization=%q} after the 404 = %v, want its header's 17", MetricRemaining, orgA, remainingAfterGet)
+	}
+	if got := gaugeValue(t, metrics.remaining.WithLabelValues(orgA)); got != 0 {
+		t.Errorf("%s{organization=%q} after the 429 = %v, want its header's 0", MetricRemaining, orgA, got)
 	}
 	families, err := reg.Gather()
 	if err != nil {
 		t.Fatal(err)
 	}
 	samples := map[string]uint64{}
+	organizations := map[string]map[string]bool{}
 	for _, mf := range families {
 		for _, m := range mf.GetMetric() {
 			if h := m.GetHistogram(); h != nil {
@@ -321,13 +336,43 @@ func TestMetricsRecordRequests(t *testing.T) {
 			} else {
 				samples[mf.GetName()]++
 			}
+			for _, l := range m.GetLabel() {
+				if l.GetName() == "organization" {
+					if organizations[mf.GetName()] == nil {
+						organizations[mf.GetName()] = map[string]bool{}
+					}
+					organizations[mf.GetName()][l.GetValue()] = true
+				}
+			}
 		}
 	}
-	for name, want := range map[string]uint64{MetricDuration: 3, MetricLimiterWait: 3, MetricRequests: 4, MetricRateLimited: 1} {
+	// Four requests: four limiter waits and four durations. Five request
+	// series: the four answered, and the zero one the check above made.
+	for name, want := range map[string]uint64{MetricDuration: 4, MetricLimiterWait: 4, MetricRequests: 5, MetricRateLimited: 1, MetricRemaining: 1} {
 		if samples[name] != want {
 			t.Errorf("%s has %d samples, want %d", name, samples[name], want)
 		}
 	}
+	// The token never becomes a label value.
+	for name, orgs := range organizations {
+		for org := range orgs {
+			if org != orgA && org != OrganizationUnknown {
+				t.Errorf("%s has organization=%q, want only %q or %q", name, org, orgA, OrganizationUnknown)
+			}
+		}
+	}
+	if organizations[MetricRemaining][OrganizationUnknown] {
+		t.Errorf("%s was set for the unknown organisation (the POST before Me)", MetricRemaining)
+	}
+}
+
+func gaugeValue(t *testing.T, g prometheus.Gauge) float64 {
+	t.Helper()
+	var m dto.Metric
+	if err := g.Write(&m); err != nil {
+		t.Fatal(err)
+	}
+	return m.GetGauge().GetValue()
 }
 
 func TestLoadCAFile(t *testing.T) {

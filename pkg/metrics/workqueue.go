@@ -6,7 +6,10 @@ import (
 )
 
 // WorkqueueMetrics reports the state of every named work queue, labelled by
-// the queue's name. It implements workqueue.MetricsProvider.
+// the queue's name (the kind). It implements workqueue.MetricsProvider. The
+// metrics carry the names every Kubernetes component gives its work queues
+// (workqueue_depth, workqueue_adds_total, …), without the operator's prefix,
+// so that the dashboards and alerts people have for those work here too.
 type WorkqueueMetrics struct {
 	depth                   *prometheus.GaugeVec
 	adds                    *prometheus.CounterVec
@@ -21,37 +24,37 @@ var _ workqueue.MetricsProvider = (*WorkqueueMetrics)(nil)
 
 // NewWorkqueueMetrics registers the work-queue metrics on reg.
 func NewWorkqueueMetrics(reg prometheus.Registerer) *WorkqueueMetrics {
-	const subsystem = "workqueue"
+	const subsystem = "workqueue"                          // no Namespace: the Kubernetes names
 	buckets := prometheus.ExponentialBuckets(10e-6, 4, 12) // 10µs .. ~42s
 	m := &WorkqueueMetrics{
 		depth: prometheus.NewGaugeVec(prometheus.GaugeOpts{
-			Namespace: Namespace, Subsystem: subsystem, Name: "depth",
+			Subsystem: subsystem, Name: "depth",
 			Help: "Number of items waiting in the work queue.",
 		}, []string{"name"}),
 		adds: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Namespace: Namespace, Subsystem: subsystem, Name: "adds_total",
+			Subsystem: subsystem, Name: "adds_total",
 			Help: "Number of items added to the work queue.",
 		}, []string{"name"}),
 		latency: prometheus.NewHistogramVec(prometheus.HistogramOpts{
-			Namespace: Namespace, Subsystem: subsystem, Name: "queue_duration_seconds",
+			Subsystem: subsystem, Name: "queue_duration_seconds",
 			Help:    "Time an item waits in the work queue before it is processed.",
 			Buckets: buckets,
 		}, []string{"name"}),
 		workDuration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
-			Namespace: Namespace, Subsystem: subsystem, Name: "work_duration_seconds",
+			Subsystem: subsystem, Name: "work_duration_seconds",
 			Help:    "Time spent processing an item taken from the work queue.",
 			Buckets: buckets,
 		}, []string{"name"}),
 		unfinishedWork: prometheus.NewGaugeVec(prometheus.GaugeOpts{
-			Namespace: Namespace, Subsystem: subsystem, Name: "unfinished_work_seconds",
+			Subsystem: subsystem, Name: "unfinished_work_seconds",
 			Help: "Seconds of work in progress that has not finished yet; a large value suggests stuck workers.",
 		}, []string{"name"}),
 		longestRunningProcessor: prometheus.NewGaugeVec(prometheus.GaugeOpts{
-			Namespace: Namespace, Subsystem: subsystem, Name: "longest_running_processor_seconds",
+			Subsystem: subsystem, Name: "longest_running_processor_seconds",
 			Help: "Seconds the longest-running item of the work queue has been processed for.",
 		}, []string{"name"}),
 		retries: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Namespace: Namespace, Subsystem: subsystem, Name: "retries_total",
+			Subsystem: subsystem, Name: "retries_total",
 			Help: "Number of rate-limited retries of the work queue.",
 		}, []string{"name"}),
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/konnect-operator/konnect-operator/generated/clientset/versioned"
 	"github.com/konnect-operator/konnect-operator/generated/informers/externalversions"
+	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
 	configurationv1 "github.com/konnect-operator/konnect-operator/pkg/apis/configuration/v1"
 	configurationv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/configuration/v1alpha1"
 	configurationv1beta1 "github.com/konnect-operator/konnect-operator/pkg/apis/configuration/v1beta1"
@@ -28,6 +29,8 @@ type dependencies struct {
 	workers      int
 	queueMetrics *metrics.WorkqueueMetrics
 	metrics      *metrics.ControllerMetrics
+	// objects counts the objects of each reconciled kind at scrape time.
+	objects *metrics.ObjectsCollector
 }
 
 func (d dependencies) options() controller.Options {
@@ -38,9 +41,15 @@ func (d dependencies) reconcilerOptions() controller.ReconcilerOptions {
 	return controller.ReconcilerOptions{SyncPeriod: d.syncPeriod, Metrics: d.metrics}
 }
 
-// kindController builds the controller of one kind described as data.
+// kindController builds the controller of one kind described as data. Its
+// objects are counted by their Programmed condition in the objects metric.
 func kindController[T controller.Entity, D any](d dependencies, kind controller.Kind[T, D], informer *controller.Informer[T], clients controller.ClientGetter[T]) (runnable, error) {
-	return controller.NewEntityController(kind, informer, clients, d.konnect, d.recorder, d.reconcilerOptions(), d.options())
+	c, err := controller.NewEntityController(kind, informer, clients, d.konnect, d.recorder, d.reconcilerOptions(), d.options())
+	if err != nil {
+		return nil, err
+	}
+	metrics.AddObjects(d.objects, c.Kind(), commonv1alpha1.ConditionProgrammed, informer.List)
+	return c, nil
 }
 
 // bindingCleanupController builds the controller of the
@@ -117,6 +126,7 @@ func buildControllers(f *informerFactories, d dependencies) ([]runnable, error) 
 	if err != nil {
 		return nil, err
 	}
+	metrics.AddObjects(d.objects, authController.Kind(), commonv1alpha1.ConditionAPIAuthValid, refs.AuthConfigs.List)
 	credentials, credentialRunnables, err := credentialControllers(f, d, refs, consumers)
 	if err != nil {
 		return nil, err

@@ -36,6 +36,27 @@ func (e *env) metricValue(name string, labels map[string]string) float64 {
 	return total
 }
 
+// hasMetric reports whether the running operator serves a series of name
+// whose labels include the given ones, whatever its value.
+func (e *env) hasMetric(name string, labels map[string]string) bool {
+	e.t.Helper()
+	families, err := e.running.Registry().Gather()
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	for _, f := range families {
+		if f.GetName() != name {
+			continue
+		}
+		for _, m := range f.GetMetric() {
+			if hasLabels(m, labels) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 func hasLabels(m *dto.Metric, want map[string]string) bool {
 	for k, v := range want {
 		found := false

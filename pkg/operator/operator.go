@@ -122,6 +122,10 @@ func New(ctx context.Context, cfg Config) (*Operator, error) {
 	o.broadcaster = record.NewBroadcaster(record.WithContext(ctx))
 	recorder := o.broadcaster.NewRecorder(scheme.Scheme, corev1.EventSource{Component: "konnect-operator"})
 
+	metrics.RegisterLeader(registry, o.leading.Load)
+	metrics.RegisterBuildInfo(registry)
+	objects := metrics.NewObjectsCollector()
+	registry.MustRegister(objects)
 	deps := dependencies{
 		clientset:    clientset,
 		konnect:      konnect.NewClientFactory(cfg.Konnect),
@@ -130,6 +134,7 @@ func New(ctx context.Context, cfg Config) (*Operator, error) {
 		workers:      cfg.WorkersPerKind,
 		queueMetrics: metrics.NewWorkqueueMetrics(registry),
 		metrics:      metrics.NewControllerMetrics(registry),
+		objects:      objects,
 	}
 	if o.controllers, err = buildControllers(o.factories, deps); err != nil {
 		return nil, err

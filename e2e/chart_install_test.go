@@ -1,0 +1,321 @@
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+)
+
+// helmObjects are a control plane and a service that refer to the auth
+// configuration the chart creates.
+const helmObjects = `
+apiVersion: konnect.konghq.com/v1alpha2
+kind: KonnectGatewayControlPlane
+metadata:
+  name: helm-cp
+  namespace: team-a
+spec:
+  createControlPlaneRequest:
+    name: e2e-helm
+    cluster_type: CLUSTER_TYPE_CONTROL_PLANE
+  konnect:
+    authRef:
+      name: konnect-auth
+---
+apiVersion: configuration.konghq.com/v1alpha1
+kind: KongService
+metadata:
+  name: orders
+  namespace: team-a
+spec:
+  name: orders
+  host: orders.team-a.svc.cluster.local
+  port: 8080
+  controlPlaneRef:
+    type: konnectNamespacedRef
+    konnectNamespacedRef:
+      name: helm-cp
+`
+
+var (
+	authConfigKind = schema.GroupVersionKind{Group: konnectGroup, Version: "v1alpha1", Kind: "KonnectAPIAuthConfiguration"}
+	// releaseSelector selects every object of the release.
+	releaseSelector = "app.kubernetes.io/instance=konnect-operator"
+)
+
+// TestHelmChartInstallUpgradeUninstall is the Helm user's journey on a
+// control plane of its own: install the chart (with an auth configuration
+// and its token Secret), run two replicas out of cluster as the release's
+// ServiceAccount and reconcile a control plane and a service; upgrade to one
+// replica watching one namespace with the ServiceMonitor, the alerts and the
+// dashboard, and reconcile a change with the narrower RBAC; delete the
+// objects; uninstall, leaving nothing of the release but the CRDs.
+func TestHelmChartInstallUpgradeUninstall(t *testing.T) {
+	ctx := t.Context()
+	c, err := startCluster(ctx, filepath.Join(suite.workDir, "cluster-helm"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.Stop() })
+	h := newHelm(t, c)
+	before, err := suite.sim.entities(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ops []*operatorProcess
+	stopOperators := func() {
+		for _, op := range ops {
+			if op.running() && !op.stop(20*time.Second) {
+				t.Errorf("%s did not stop within 20s of SIGTERM", op.name)
+			}
+		}
+		ops = nil
+	}
+	t.Cleanup(func() {
+		for _, op := range ops {
+			if t.Failed() {
+				t.Logf("%s log:\n%s", op.name, op.tail(4000))
+			}
+		}
+		stopOperators()
+	})
+	step := func(name string, f func(t *testing.T)) {
+		t.Helper()
+		if !t.Run(name, f) {
+			t.FailNow()
+		}
+	}
+
+	// A careful user's namespaces: the operator's enforces the restricted
+	// Pod Security profile, which checkDeployment's dry run then applies.
+	namespaces := map[string]map[string]string{
+		operatorNamespace: {"pod-security.kubernetes.io/enforce": "restricted"},
+		"team-a":          nil,
+		"team-b":          nil,
+	}
+	for ns, labels := range namespaces {
+		if _, err := c.kube.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns, Labels: labels}}, metav1.CreateOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	values := writeValues(t, "helm-values.yaml", fmt.Sprintf("konnectAuth:\n  create: true\n  namespace: team-a\n  serverURL: %q\n  token: %q\n",
+		suite.sim.url, suite.sim.token))
+
+	step("helm install installs the CRDs, the operator and the auth configuration", func(t *testing.T) {
+		out, err := h.run(ctx, "install", "konnect-operator", chartDir, "--namespace", operatorNamespace, "--values", values)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(out, suite.sim.token) {
+			t.Fatal("helm install printed the token")
+		}
+		t.Logf("helm install:\n%s", out)
+		if _, err := c.kubectl(ctx, "", "wait", "--for=condition=Established", "crd", "--all", "--timeout=60s"); err != nil {
+			t.Fatal(err)
+		}
+		checkCRDsInstalled(ctx, t, c)
+		checkDeployment(ctx, t, c)
+		checkAccess(ctx, t, c, accessTable("team-a", "team-b"))
+		secret, err := c.kube.CoreV1().Secrets("team-a").Get(ctx, "konnect-auth-token", metav1.GetOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if secret.Labels["konghq.com/credential"] != "konnect" || string(secret.Data["token"]) != suite.sim.token {
+			t.Errorf("the token Secret is not labelled konghq.com/credential=konnect or does not hold the token given (labels %v)", secret.Labels)
+		}
+	})
+
+	step("two replicas run as the release's ServiceAccount and reconcile", func(t *testing.T) {
+		ops = startOperators(ctx, t, c, 2)
+		if _, err := leader(ctx, c, ops, 30*time.Second); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.kubectl(ctx, helmObjects, "apply", "--server-side", "-f", "-"); err != nil {
+			t.Fatal(err)
+		}
+		waitReady(ctx, t, c, authConfigKind, "konnect-auth", controlPlaneKind, "helm-cp", serviceKind, "orders")
+	})
+
+	upgrade := writeValues(t, "helm-upgrade.yaml", `
+replicaCount: 1
+watchNamespaces: [team-a]
+syncPeriod: 30s
+metrics:
+  serviceMonitor:
+    enabled: true
+    labels: {release: prometheus}
+  prometheusRule:
+    enabled: true
+  dashboard:
+    enabled: true
+`)
+	step("helm upgrade narrows the operator to one namespace and adds monitoring", func(t *testing.T) {
+		if _, err := c.kubectl(ctx, monitoringCRDs, "apply", "--server-side", "-f", "-"); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.kubectl(ctx, "", "wait", "--for=condition=Established", "crd", "--all", "--timeout=60s"); err != nil {
+			t.Fatal(err)
+		}
+		out, err := h.run(ctx, "upgrade", "konnect-operator", chartDir, "--namespace", operatorNamespace, "--values", values, "--values", upgrade)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("helm upgrade:\n%s", lastLines(out, 3))
+		args, err := deploymentArgs(ctx, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, flag := range []string{"--watch-namespaces=team-a", "--sync-period=30s"} {
+			if !slices.Contains(args, flag) {
+				t.Errorf("the upgraded Deployment's arguments %v lack %s", args, flag)
+			}
+		}
+		d, err := c.kube.AppsV1().Deployments(operatorNamespace).Get(ctx, operatorDeployment, metav1.GetOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if *d.Spec.Replicas != 1 {
+			t.Errorf("the upgraded Deployment has %d replicas, want 1", *d.Spec.Replicas)
+		}
+		if _, err := c.kube.PolicyV1().PodDisruptionBudgets(operatorNamespace).Get(ctx, "konnect-operator", metav1.GetOptions{}); !apierrors.IsNotFound(err) {
+			t.Errorf("a PodDisruptionBudget for one replica is left (%v): it would block every drain", err)
+		}
+		if _, err := c.kube.RbacV1().ClusterRoles().Get(ctx, "konnect-operator", metav1.GetOptions{}); !apierrors.IsNotFound(err) {
+			t.Errorf("the ClusterRole for the namespaced kinds is left after narrowing to team-a (%v)", err)
+		}
+		const cfg = "configuration.konghq.com"
+		checkAccess(ctx, t, c, []access{
+			{"list", cfg, "kongservices", "", "team-a", true},
+			{"update", cfg, "kongservices", "status", "team-a", true},
+			{"list", "", "secrets", "", "team-a", true},
+			{"create", "", "events", "", "default", true},
+			{"list", cfg, "kongvaults", "", "", true},
+			{"update", "coordination.k8s.io", "leases", "", operatorNamespace, true},
+			{"list", cfg, "kongservices", "", "", false},
+			{"list", cfg, "kongservices", "", "team-b", false},
+			{"list", "", "secrets", "", "team-b", false},
+		})
+		checkMonitoringObjects(ctx, t, c)
+	})
+
+	step("the upgraded operator reconciles a change with the narrower RBAC", func(t *testing.T) {
+		stopOperators()
+		ops = startOperators(ctx, t, c, 1)
+		if _, err := leader(ctx, c, ops, 30*time.Second); err != nil {
+			t.Fatal(err)
+		}
+		svc, err := c.get(ctx, serviceKind, "team-a", "orders")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.kubectl(ctx, "", "patch", "kongservice", "orders", "-n", "team-a", "--type=merge", "-p", `{"spec":{"port":8081}}`); err != nil {
+			t.Fatal(err)
+		}
+		generation := svc.GetGeneration() + 1
+		err = eventually(ctx, time.Minute, func(ctx context.Context) error {
+			obj, err := c.get(ctx, serviceKind, "team-a", "orders")
+			if err != nil {
+				return err
+			}
+			conditions, _, _ := unstructured.NestedSlice(obj.Object, "status", "conditions")
+			for _, item := range conditions {
+				cond, _ := item.(map[string]any)
+				if cond["type"] == "Programmed" && cond["status"] == "True" && fmt.Sprint(cond["observedGeneration"]) == fmt.Sprint(generation) {
+					return nil
+				}
+			}
+			return fmt.Errorf("KongService team-a/orders is not Programmed at generation %d: %v", generation, describeConditions(conditionsOf(obj)))
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	})
+
+	step("deleting the objects while the operator runs empties Konnect", func(t *testing.T) {
+		if _, err := c.kubectl(ctx, helmObjects, "delete", "-f", "-", "--timeout=90s"); err != nil {
+			t.Fatal(err)
+		}
+		err := eventually(ctx, time.Minute, func(ctx context.Context) error {
+			n, err := suite.sim.entities(ctx)
+			if err != nil {
+				return err
+			}
+			if n != before {
+				return fmt.Errorf("the simulator holds %d entities, %d before the test", n, before)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	})
+
+	step("helm uninstall removes the release and keeps the CRDs", func(t *testing.T) {
+		stopOperators()
+		out, err := h.run(ctx, "uninstall", "konnect-operator", "--namespace", operatorNamespace, "--wait", "--timeout=90s")
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("helm uninstall: %s", strings.TrimSpace(out))
+		left, err := c.kubectl(ctx, "", "get", "deployments,serviceaccounts,services,poddisruptionbudgets,roles,rolebindings,configmaps,secrets,"+
+			"clusterroles,clusterrolebindings,servicemonitors,prometheusrules,konnectapiauthconfigurations",
+			"--all-namespaces", "-l", releaseSelector, "-o", "name")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.TrimSpace(left) != "" {
+			t.Errorf("left after helm uninstall:\n%s", left)
+		}
+		checkCRDsInstalled(ctx, t, c)
+		releases, err := h.run(ctx, "list", "--namespace", operatorNamespace, "--short", "--deployed", "--failed", "--pending", "--uninstalled")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.TrimSpace(releases) != "" {
+			t.Errorf("helm still lists releases: %s", releases)
+		}
+	})
+}
+
+// waitReady waits for objects given as (kind, name) pairs in team-a to be
+// Programmed (APIAuthValid for the auth configuration).
+func waitReady(ctx context.Context, t *testing.T, c *clusterEnv, pairs ...any) {
+	t.Helper()
+	err := eventually(ctx, time.Minute, func(ctx context.Context) error {
+		for i := 0; i < len(pairs); i += 2 {
+			if err := ready(ctx, c, pairs[i].(schema.GroupVersionKind), "team-a", pairs[i+1].(string), nil); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// checkCRDsInstalled checks that the cluster serves every CRD of
+// manifests/crd, which the chart's crds/ copy.
+func checkCRDsInstalled(ctx context.Context, t *testing.T, c *clusterEnv) {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(suite.root, "manifests", "crd", "*_*.yaml"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no CRDs in manifests/crd: %v", err)
+	}
+	for _, f := range files {
+		group, plural, _ := strings.Cut(strings.TrimSuffix(filepath.Base(f), ".yaml"), "_")
+		if _, err := c.kubectl(ctx, "", "get", "crd", plural+"."+group, "-o", "name"); err != nil {
+			t.Errorf("CRD %s.%s is not installed: %v", plural, group, err)
+		}
+	}
+}

@@ -1,0 +1,165 @@
+{{/* The chart's name. */}}
+{{- define "konnect-operator.name" -}}
+{{- default .Chart.Name .Values.nameOverride | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{/*
+The full name of the release's resources: the release name, followed by the
+chart name unless the release name already contains it.
+*/}}
+{{- define "konnect-operator.fullname" -}}
+{{- if .Values.fullnameOverride }}
+{{- .Values.fullnameOverride | trunc 63 | trimSuffix "-" }}
+{{- else }}
+{{- $name := default .Chart.Name .Values.nameOverride }}
+{{- if contains $name .Release.Name }}
+{{- .Release.Name | trunc 63 | trimSuffix "-" }}
+{{- else }}
+{{- printf "%s-%s" .Release.Name $name | trunc 63 | trimSuffix "-" }}
+{{- end }}
+{{- end }}
+{{- end }}
+
+{{/* Labels of every resource. */}}
+{{- define "konnect-operator.labels" -}}
+helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" }}
+{{ include "konnect-operator.selectorLabels" . }}
+app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
+app.kubernetes.io/managed-by: {{ .Release.Service }}
+{{- end }}
+
+{{/* Labels that select the operator's pods. */}}
+{{- define "konnect-operator.selectorLabels" -}}
+app.kubernetes.io/name: {{ include "konnect-operator.name" . }}
+app.kubernetes.io/instance: {{ .Release.Name }}
+app.kubernetes.io/component: operator
+{{- end }}
+
+{{/* The ServiceAccount the operator runs as. */}}
+{{- define "konnect-operator.serviceAccountName" -}}
+{{- if .Values.serviceAccount.create }}
+{{- default (include "konnect-operator.fullname" .) .Values.serviceAccount.name }}
+{{- else }}
+{{- required "serviceAccount.name is required when serviceAccount.create is false" .Values.serviceAccount.name }}
+{{- end }}
+{{- end }}
+
+{{/* The image reference: repository@digest, else repository:tag. */}}
+{{- define "konnect-operator.image" -}}
+{{- if .Values.image.digest }}
+{{- printf "%s@%s" .Values.image.repository .Values.image.digest }}
+{{- else }}
+{{- printf "%s:%s" .Values.image.repository (default .Chart.AppVersion .Values.image.tag) }}
+{{- end }}
+{{- end }}
+
+{{/*
+What the operator does with the namespaced kinds, granted cluster-wide by a
+ClusterRole or per watched namespace by Roles: the same rules as
+manifests/rbac/cluster and manifests/rbac/namespace (e2e/chart_test.go checks
+that they stay equal).
+  list, watch        every kind it reads (shared informers)
+  update             the kinds it reconciles: finalizers
+  update on /status  the kinds it reconciles: status, conditions, IDs
+  create, delete     the objects it manages itself
+  events             create, patch (client-go event recorder)
+Never: get, patch or delete of user objects, or any write to Secrets.
+*/}}
+{{- define "konnect-operator.namespacedRules" -}}
+- apiGroups: [konnect.konghq.com]
+  resources:
+  - konnectapiauthconfigurations
+  - konnectgatewaycontrolplanes
+  verbs: [list, watch, update]
+- apiGroups: [konnect.konghq.com]
+  resources:
+  - konnectapiauthconfigurations/status
+  - konnectgatewaycontrolplanes/status
+  verbs: [update]
+- apiGroups: [configuration.konghq.com]
+  resources:
+  - kongservices
+  - kongroutes
+  - kongupstreams
+  - kongtargets
+  - kongcertificates
+  - kongcacertificates
+  - kongsnis
+  - kongkeys
+  - kongkeysets
+  - kongdataplaneclientcertificates
+  - kongconsumers
+  - kongconsumergroups
+  - kongpluginbindings
+  - kongcredentialbasicauths
+  - kongcredentialapikeys
+  - kongcredentialacls
+  - kongcredentialjwts
+  - kongcredentialhmacs
+  verbs: [list, watch, update]
+- apiGroups: [configuration.konghq.com]
+  resources:
+  - kongservices/status
+  - kongroutes/status
+  - kongupstreams/status
+  - kongtargets/status
+  - kongcertificates/status
+  - kongcacertificates/status
+  - kongsnis/status
+  - kongkeys/status
+  - kongkeysets/status
+  - kongdataplaneclientcertificates/status
+  - kongconsumers/status
+  - kongconsumergroups/status
+  - kongpluginbindings/status
+  - kongcredentialbasicauths/status
+  - kongcredentialapikeys/status
+  - kongcredentialacls/status
+  - kongcredentialjwts/status
+  - kongcredentialhmacs/status
+  verbs: [update]
+# Managed objects: bindings made for the konghq.com/plugins annotation and
+# credentials made from the Secrets a KongConsumer lists; bindings are also
+# deleted with the object they target.
+- apiGroups: [configuration.konghq.com]
+  resources:
+  - kongpluginbindings
+  - kongcredentialbasicauths
+  - kongcredentialapikeys
+  - kongcredentialacls
+  - kongcredentialjwts
+  - kongcredentialhmacs
+  verbs: [create, delete]
+# KongPlugins carry the plugin-in-use finalizer; their status is never written.
+- apiGroups: [configuration.konghq.com]
+  resources:
+  - kongplugins
+  verbs: [list, watch, update]
+# Owners of managed objects, for clusters that enforce ownerReference permissions.
+- apiGroups: [configuration.konghq.com]
+  resources:
+  - kongplugins/finalizers
+  - kongconsumers/finalizers
+  verbs: [update]
+- apiGroups: [configuration.konghq.com]
+  resources:
+  - kongreferencegrants
+  verbs: [list, watch]
+# Tokens, consumer credentials and TLS material: read-only.
+- apiGroups: [""]
+  resources: [secrets]
+  verbs: [get, list, watch]
+- apiGroups: [""]
+  resources: [events]
+  verbs: [create, patch]
+{{- end }}
+
+{{/* Labels of the metrics Service, which the ServiceMonitor selects. */}}
+{{- define "konnect-operator.metricsLabels" -}}
+helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" }}
+app.kubernetes.io/name: {{ include "konnect-operator.name" . }}
+app.kubernetes.io/instance: {{ .Release.Name }}
+app.kubernetes.io/component: metrics
+app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
+app.kubernetes.io/managed-by: {{ .Release.Service }}
+{{- end }}

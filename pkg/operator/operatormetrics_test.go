@@ -1,0 +1,64 @@
+package operator_test
+
+import (
+	"fmt"
+	"testing"
+
+	configurationv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/configuration/v1alpha1"
+	"github.com/konnect-operator/konnect-operator/pkg/konnect"
+	"github.com/konnect-operator/konnect-operator/pkg/metrics"
+)
+
+// TestOperatorMetricsDescribeItsObjectsAndOrganisation runs the operator
+// with a Programmed service and one whose control plane does not exist, and
+// reads its registry: objects by kind and condition status (zeros for kinds
+// without objects), the leader gauge, and Konnect requests and rate-limit
+// budget under the organisation's ID.
+func TestOperatorMetricsDescribeItsObjectsAndOrganisation(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, envOptions{rateLimitPerMinute: 100000})
+	e.ready()
+	e.createService("good")
+	e.programmedService("good")
+	e.createService("orphan", func(s *configurationv1alpha1.KongService) { s.Spec.ControlPlaneRef = cpRef("missing") })
+
+	objects := func(kind, condition, status string) float64 {
+		return e.metricValue(metrics.MetricObjects, map[string]string{"kind": kind, "condition": condition, "status": status})
+	}
+	e.eventually("the objects gauge counts one Programmed service and one not", func() error {
+		if got := [2]float64{objects("KongService", "Programmed", "True"), objects("KongService", "Programmed", "False")}; got != [2]float64{1, 1} {
+			return fmt.Errorf("KongService True/False = %v, want [1 1]", got)
+		}
+		return nil
+	})
+	for _, tt := range []struct {
+		kind, condition, status string
+		want                    float64
+	}{
+		{"KongService", "Programmed", "Unknown", 0},
+		{"KonnectGatewayControlPlane", "Programmed", "True", 1},
+		{"KonnectAPIAuthConfiguration", "APIAuthValid", "True", 1},
+		{"KongRoute", "Programmed", "True", 0},
+		{"KongCredentialHMAC", "Programmed", "False", 0},
+	} {
+		if got := objects(tt.kind, tt.condition, tt.status); got != tt.want {
+			t.Errorf("%s{kind=%q,condition=%q,status=%q} = %v, want %v", metrics.MetricObjects, tt.kind, tt.condition, tt.status, got, tt.want)
+		}
+	}
+	if !e.hasMetric(metrics.MetricObjects, map[string]string{"kind": "KongRoute", "status": "False"}) {
+		t.Errorf("no %s series for KongRoute: kinds without objects should report 0", metrics.MetricObjects)
+	}
+	if got := e.metricValue(metrics.MetricLeader, nil); got != 1 {
+		t.Errorf("%s = %v, want 1 (no leader election: this process runs the controllers)", metrics.MetricLeader, got)
+	}
+	org := map[string]string{"organization": e.orgID}
+	if got := e.metricValue(konnect.MetricRequests, org); got == 0 {
+		t.Errorf("no %s for organisation %s", konnect.MetricRequests, e.orgID)
+	}
+	if got := e.metricValue(konnect.MetricRequests, map[string]string{"organization": konnect.OrganizationUnknown}); got == 0 {
+		t.Errorf("no %s for the unknown organisation: the first Me goes out before it is known", konnect.MetricRequests)
+	}
+	if !e.hasMetric(konnect.MetricRemaining, org) {
+		t.Errorf("no %s for organisation %s, though the simulator sends RateLimit-Remaining", konnect.MetricRemaining, e.orgID)
+	}
+}
