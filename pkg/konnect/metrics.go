@@ -14,6 +14,7 @@ type Metrics struct {
 	duration    *prometheus.HistogramVec
 	rateLimited *prometheus.CounterVec
 	limiterWait prometheus.Histogram
+	limiter     *limiterMetrics
 }
 
 // Metric names, exported so that dashboards and tests need not repeat them.
@@ -52,8 +53,10 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 			Buckets: []float64{0.001, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120},
 		}),
 	}
+	m.limiter = newLimiterMetrics()
 	if reg != nil {
 		reg.MustRegister(m.requests, m.duration, m.rateLimited, m.limiterWait)
+		reg.MustRegister(m.limiter.collectors()...)
 	}
 	return m
 }
