@@ -49,6 +49,10 @@ type Options struct {
 	// RateLimiter spaces out retries of failing items. Default: per-item
 	// exponential backoff from 50ms to 5 minutes.
 	RateLimiter workqueue.TypedRateLimiter[cache.ObjectName]
+	// ThrottleBackoff spaces out retries of items refused by a 429 that
+	// named no delay. Default: per-item, about 1s, 2s, 4s … up to 30s,
+	// jittered.
+	ThrottleBackoff workqueue.TypedRateLimiter[cache.ObjectName]
 }
 
 // Controller runs the work queue of one kind.
@@ -60,6 +64,9 @@ type Controller[T Object] struct {
 	workers    int
 	metrics    *metrics.ControllerMetrics
 	sources    []EventSource
+	// throttle is the per-item backoff of 429s that named no delay; kept
+	// apart from the queue's failure backoff because a 429 is no failure.
+	throttle workqueue.TypedRateLimiter[cache.ObjectName]
 }
 
 // New returns a controller for kind that enqueues an object whenever its
@@ -74,8 +81,13 @@ func New[T Object](kind string, informer *Informer[T], reconciler Reconciler, op
 	if rateLimiter == nil {
 		rateLimiter = workqueue.NewTypedItemExponentialFailureRateLimiter[cache.ObjectName](50*time.Millisecond, 5*time.Minute)
 	}
+	throttle := opts.ThrottleBackoff
+	if throttle == nil {
+		throttle = newThrottleBackoff[cache.ObjectName]()
+	}
 	c := &Controller[T]{
 		kind:     kind,
+		throttle: throttle,
 		informer: informer,
 		queue: workqueue.NewTypedRateLimitingQueueWithConfig(rateLimiter, workqueue.TypedRateLimitingQueueConfig[cache.ObjectName]{
 			Name:            kind,
@@ -263,17 +275,25 @@ func (c *Controller[T]) handleResult(ctx context.Context, key cache.ObjectName, 
 	switch {
 	case err == nil:
 		c.queue.Forget(key)
+		c.throttle.Forget(key)
 		if result.RequeueAfter > 0 {
 			c.queue.AddAfter(key, result.RequeueAfter)
 		}
 		return metrics.ResultSuccess
 	case errors.As(err, &rateLimited):
-		// A 429 is Konnect asking us to wait, not a failure: no backoff grows.
-		logger.V(2).Info("Konnect rate limit reached; waiting", "delay", rateLimited.Delay)
-		c.queue.AddAfter(key, rateLimited.Delay)
+		// A 429 is Konnect asking us to wait, not a failure: the failure
+		// backoff does not grow. When Konnect named no delay, this object
+		// waits a little longer each time it is refused.
+		delay := rateLimited.Delay
+		if delay <= 0 {
+			delay = c.throttle.When(key)
+		}
+		logger.V(2).Info("Konnect rate limit reached; waiting", "delay", delay, "delayFromKonnect", rateLimited.Delay > 0)
+		c.queue.AddAfter(key, delay)
 		return metrics.ResultRateLimited
 	case errors.As(err, &permanent):
 		c.queue.Forget(key)
+		c.throttle.Forget(key)
 		logger.V(2).Info("Not retrying until something changes", "err", err, "retryAfter", permanent.RetryAfter)
 		if permanent.RetryAfter > 0 {
 			c.queue.AddAfter(key, permanent.RetryAfter)
