@@ -55,7 +55,7 @@ type afterQueue struct {
 	delays []time.Duration
 }
 
-func (q *afterQueue) AddAfter(key cache.ObjectName, d time.Duration) { q.delays = append(q.delays, d) }
+func (q *afterQueue) AddAfter(_ cache.ObjectName, d time.Duration) { q.delays = append(q.delays, d) }
 
 func TestRateLimitedItemsWaitForKonnectsDelayOrBackOff(t *testing.T) {
 	limited := func(delay time.Duration) error {
