@@ -15,7 +15,7 @@ import (
 // over its window) that the limiter spends: the bucket's burst (a second's
 // worth) and requests in flight across a window's edge fit in the rest, so
 // that a steady stream of requests is never refused.
-const budgetShare = 0.96
+const budgetShare = 0.97
 
 // limiter is the client-side rate limiter of one organisation, shared by
 // every client of it: a token bucket whose rate is the lowest of

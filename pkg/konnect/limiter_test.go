@@ -190,7 +190,7 @@ func TestLimiterAdaptsToRateLimitHeaders(t *testing.T) {
 		{name: "a stated budget above the ceiling keeps the ceiling", status: 200,
 			header: http.Header{"Ratelimit-Limit": {"3000"}, "Ratelimit-Remaining": {"2990"}, "Ratelimit-Reset": {"48"}}, wantLimit: base},
 		{name: "a stated budget below the ceiling is followed", status: 200,
-			header: http.Header{"X-Ratelimit-Limit-Minute": {"300"}, "Ratelimit-Remaining": {"290"}, "Ratelimit-Reset": {"48"}}, wantLimit: 4.8},
+			header: http.Header{"X-Ratelimit-Limit-Minute": {"300"}, "Ratelimit-Remaining": {"290"}, "Ratelimit-Reset": {"48"}}, wantLimit: budgetShare * 300 / 60},
 		{name: "absurd delays are capped", status: 429,
 			header: http.Header{"Retry-After": {"99999999"}}, wantLimit: base, wantHold: maxHeaderDelay},
 	}
