@@ -250,6 +250,7 @@ func BenchmarkColdCreateWithinKonnectsBudget(b *testing.B) {
 	for range b.N {
 		e := newEnv(b, envOptions{rateLimitPerMinute: perMinute, operatorDefaults: true})
 		e.ready()
+		e.warmUp()
 		start := time.Now()
 		took := e.coldCreate(perKind)
 		requests := e.sim.Requests()
