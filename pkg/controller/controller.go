@@ -49,10 +49,6 @@ type Options struct {
 	// RateLimiter spaces out retries of failing items. Default: per-item
 	// exponential backoff from 50ms to 5 minutes.
 	RateLimiter workqueue.TypedRateLimiter[cache.ObjectName]
-	// ThrottleBackoff spaces out retries of items refused by a 429 that
-	// named no delay. Default: per-item, about 1s, 2s, 4s … up to 30s,
-	// jittered.
-	ThrottleBackoff workqueue.TypedRateLimiter[cache.ObjectName]
 }
 
 // Controller runs the work queue of one kind.
@@ -64,8 +60,9 @@ type Controller[T Object] struct {
 	workers    int
 	metrics    *metrics.ControllerMetrics
 	sources    []EventSource
-	// throttle is the per-item backoff of 429s that named no delay; kept
-	// apart from the queue's failure backoff because a 429 is no failure.
+	// throttle is the per-item backoff of 429s that named no delay (about
+	// 1s, 2s, 4s … up to 30s, jittered); kept apart from the queue's
+	// failure backoff because a 429 is no failure.
 	throttle workqueue.TypedRateLimiter[cache.ObjectName]
 }
 
@@ -81,13 +78,9 @@ func New[T Object](kind string, informer *Informer[T], reconciler Reconciler, op
 	if rateLimiter == nil {
 		rateLimiter = workqueue.NewTypedItemExponentialFailureRateLimiter[cache.ObjectName](50*time.Millisecond, 5*time.Minute)
 	}
-	throttle := opts.ThrottleBackoff
-	if throttle == nil {
-		throttle = newThrottleBackoff[cache.ObjectName]()
-	}
 	c := &Controller[T]{
 		kind:     kind,
-		throttle: throttle,
+		throttle: newThrottleBackoff[cache.ObjectName](),
 		informer: informer,
 		queue: workqueue.NewTypedRateLimitingQueueWithConfig(rateLimiter, workqueue.TypedRateLimitingQueueConfig[cache.ObjectName]{
 			Name:            kind,
