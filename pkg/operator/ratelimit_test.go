@@ -153,7 +153,7 @@ func (e *env) noRateLimitWarnings() {
 		e.t.Fatal(err)
 	}
 	for _, ev := range list.Items {
-		if strings.Contains(ev.Message, "rate limit") || strings.Contains(ev.Message, "429") {
+		if strings.Contains(ev.Message, "rate limit") || strings.Contains(ev.Message, "(HTTP 429)") {
 			e.t.Errorf("a 429 was reported as a failure: Warning Event on %s %s: %s: %s", ev.InvolvedObject.Kind, ev.InvolvedObject.Name, ev.Reason, ev.Message)
 		}
 	}
@@ -236,8 +236,8 @@ func TestStrayBare429sSlowAColdCreateLittle(t *testing.T) {
 	}
 }
 
-// byStatus summarises a request log as "POST 201: 300, …" (status 0: the
-// client gave up before the answer).
+// byStatus summarises a request log as "POST /…/services 201: 100, …"
+// (status 0: the client gave up before the answer).
 func byStatus(requests []konnectsim.RequestRecord) string {
 	counts := map[string]int{}
 	for _, r := range requests {
