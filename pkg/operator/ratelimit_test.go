@@ -168,13 +168,13 @@ func (e *env) bare429sSeen() float64 {
 // without a delay (as Konnect's connection-level limiter answers), 300
 // objects are all Programmed within 1.5 times the fault-free run's time.
 //
-// Both runs go at once, each with its own simulator, organisation and
-// operator, so that a loaded machine slows both alike; each keeps its
-// objects until both have finished, so that neither's cleanup loads the
-// other. The operator is held to 20 requests/s so that the runs last long
-// enough (about 15s) for the organisation's rate, which the 429s slow
-// down, to decide the time rather than the second or so the last objects
-// refused wait on their own.
+// The two runs, each with its own simulator, organisation and operator,
+// start their creates together and keep their objects until both have
+// finished, so that a loaded machine slows both alike and neither's
+// cleanup loads the other. The operator is held to 20 requests/s so that
+// the runs last long enough (about 15s) for the organisation's rate, which
+// the 429s slow down, to decide the time rather than the second or so the
+// last objects refused wait on their own.
 func TestStrayBare429sSlowAColdCreateLittle(t *testing.T) {
 	t.Parallel()
 	const (
@@ -182,19 +182,25 @@ func TestStrayBare429sSlowAColdCreateLittle(t *testing.T) {
 		tolerate = 1.5
 	)
 	var (
-		mu       sync.Mutex
-		took     = map[bool]time.Duration{}
-		bothDone sync.WaitGroup
+		mu              sync.Mutex
+		took            = map[bool]time.Duration{}
+		ready, finished sync.WaitGroup
 	)
-	bothDone.Add(2)
+	ready.Add(2)
+	finished.Add(2)
 	t.Run("runs", func(t *testing.T) {
 		for _, faulty := range []bool{false, true} {
 			name := map[bool]string{false: "fault-free", true: "5% bare 429s"}[faulty]
 			t.Run(name, func(t *testing.T) {
 				t.Parallel()
-				var once sync.Once
-				done := func() { once.Do(bothDone.Done) }
-				defer done()
+				// A run that fails early counts as arrived, so that the
+				// other does not wait for it forever.
+				var readyOnce, finishedOnce sync.Once
+				arriveReady := func() { readyOnce.Do(ready.Done) }
+				arriveFinished := func() { finishedOnce.Do(finished.Done) }
+				defer arriveFinished()
+				defer arriveReady()
+
 				e := newEnv(t, envOptions{konnectRate: ceiling})
 				cpID := e.ready()
 				e.warmUp()
@@ -203,7 +209,10 @@ func TestStrayBare429sSlowAColdCreateLittle(t *testing.T) {
 					e.sim.Faults().Set("*", konnectsim.Fault{ErrorRate: 0.05, Status: http.StatusTooManyRequests})
 				}
 				e.sim.ResetCalls()
+				arriveReady()
+				ready.Wait()
 				d := e.coldCreate(coldCreatePerKind)
+				arriveFinished()
 				served := e.sim.Served()
 				e.sim.Faults().Clear()
 				mu.Lock()
@@ -221,8 +230,7 @@ func TestStrayBare429sSlowAColdCreateLittle(t *testing.T) {
 						t.Errorf("the operator counted %v 429s without a delay, the simulator served %d", seen, served.RateLimitedWithoutDelay)
 					}
 				}
-				done()
-				bothDone.Wait()
+				finished.Wait()
 			})
 		}
 	})
