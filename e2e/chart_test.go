@@ -304,7 +304,7 @@ func TestHelmChartTemplates(t *testing.T) {
 			{"metrics.port=70000", "at '/metrics/port': maximum"},
 			{"metrics.scheme=ftp", "at '/metrics/scheme'"},
 			{"image.digest=latest", "at '/image/digest'"},
-			{"konnect.rateLimit=0", "at '/konnect/rateLimit'"},
+			{"konnect.rateLimit=-1", "at '/konnect/rateLimit'"},
 			{"konnectAuth.create=true", "at '/konnectAuth/serverURL': minLength"},
 			{"leaderElection.enabled=false", "replicaCount above 1 needs leaderElection.enabled=true"},
 			{"metrics.service.enabled=false,metrics.serviceMonitor.enabled=true", "metrics.serviceMonitor.enabled needs metrics.service.enabled"},

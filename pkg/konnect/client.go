@@ -45,6 +45,7 @@ func NewClientFactory(opts Options) *ClientFactory {
 			clock:             opts.Clock,
 			requestsPerSecond: opts.RequestsPerSecond,
 			burst:             opts.Burst,
+			metrics:           opts.Metrics,
 		},
 		clients: map[clientKey]*Client{},
 	}
@@ -111,7 +112,7 @@ func (f *ClientFactory) newClient(serverURL, token string, key clientKey) (*Clie
 		},
 	}
 	// Until Me tells whose token this is, the token gets a limiter of its own.
-	c.limiter.Store(f.limiters.get("token:" + key.serverURL + "/" + key.tokenHash))
+	c.limiter.Store(f.limiters.token(key.serverURL, key.tokenHash))
 	api, err := konnectapi.NewClient(serverURL,
 		konnectapi.WithHTTPClient(&doer{client: c, token: token, userAgent: f.opts.UserAgent, metrics: f.opts.Metrics}))
 	if err != nil {
@@ -191,7 +192,7 @@ func (c *Client) Me(ctx context.Context) (Organization, error) {
 		org.Name = *me.Name
 	}
 	// Rate limits are counted per organisation on each regional server.
-	c.limiter.Store(c.factory.limiters.get("org:" + c.serverURL + "/" + org.ID))
+	c.limiter.Store(c.factory.limiters.organization(c.serverURL, org.ID))
 	c.orgID.Store(&org.ID)
 	return org, nil
 }

@@ -3,6 +3,8 @@ package konnect
 import (
 	"context"
 	"errors"
+	"math"
+	"net/http"
 	"testing"
 	"time"
 
@@ -125,9 +127,10 @@ func TestUnknownOutcomeCanBeRecoveredByTag(t *testing.T) {
 	}
 }
 
-// TestRateLimitsAgainstTheSimulator: the client slows down to nothing when
-// the simulator says the window is spent, holds every caller after a 429,
-// and reads the delay from Retry-After or, without it, RateLimit-Reset.
+// TestRateLimitsAgainstTheSimulator: the client paces itself to the budget
+// the simulator states, sends nothing once the window is spent, and a
+// client that has not seen the headers reads the delay of a 429 without
+// Retry-After from RateLimit-Reset.
 func TestRateLimitsAgainstTheSimulator(t *testing.T) {
 	clk := clocktesting.NewFakeClock(time.Date(2026, 3, 1, 12, 0, 15, 0, time.UTC)) // 45s left in the minute
 	sim, factory := startSim(t, konnectsim.Options{RateLimitPerMinute: 3, OmitRetryAfter: true, Clock: clk}, Options{Clock: clk})
@@ -135,7 +138,10 @@ func TestRateLimitsAgainstTheSimulator(t *testing.T) {
 	ctx := context.Background()
 	must[Organization](t, "me")(c.Me(ctx))                                                                   // 2 left
 	cp := must[ControlPlane](t, "create control plane")(c.CreateControlPlane(ctx, ControlPlane{Name: "rl"})) // 1 left
-	must[ControlPlane](t, "get control plane")(c.GetControlPlane(ctx, cp.ID))                                // 0 left
+	if got, want := c.limiter.Load().currentRate(), 1.0/45; math.Abs(got-want) > 1e-9 {
+		t.Fatalf("rate with one request left for 45s = %v/s, want %v/s", got, want)
+	}
+	must[ControlPlane](t, "get control plane")(c.GetControlPlane(ctx, cp.ID)) // the bucket's one token; 0 left
 	sent := len(sim.Requests())
 
 	short, cancel := context.WithTimeout(ctx, 5*time.Second)
@@ -153,16 +159,27 @@ func TestRateLimitsAgainstTheSimulator(t *testing.T) {
 	fresh := simClient(t, sim, NewClientFactory(Options{RootCAs: sim.CAPool, Clock: clk}), testToken)
 	_, err = fresh.GetControlPlane(short, cp.ID)
 	var limited *RateLimitedError
-	if !errors.As(err, &limited) || limited.StatusCode != 429 || limited.RetryAfter != 45*time.Second {
+	if !errors.As(err, &limited) || limited.StatusCode != 429 || !limited.DelayKnown || limited.RetryAfter != 45*time.Second {
 		t.Fatalf("429 without Retry-After = %v, want RateLimitedError(429) with RateLimit-Reset's 45s", err)
 	}
 
 	clk.Step(45 * time.Second)
-	must[ControlPlane](t, "get control plane in the next window")(c.GetControlPlane(ctx, cp.ID))
+	must[ControlPlane](t, "get control plane in the next window")(c.GetControlPlane(short, cp.ID))
+}
 
-	// A forced 429 with Retry-After holds this client's organisation.
+// TestRateLimitedAnswersAgainstTheSimulator: a 429 with Retry-After holds
+// the organisation that long; a bare 429 names no delay and holds nobody.
+func TestRateLimitedAnswersAgainstTheSimulator(t *testing.T) {
+	clk := clocktesting.NewFakeClock(time.Date(2026, 3, 1, 12, 0, 15, 0, time.UTC))
+	sim, factory := startSim(t, konnectsim.Options{Clock: clk}, Options{Clock: clk})
+	c := simClient(t, sim, factory, testToken)
+	ctx := context.Background()
+	short, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	cp := must[ControlPlane](t, "create control plane")(c.CreateControlPlane(ctx, ControlPlane{Name: "rl"}))
+
 	sim.Faults().Force429(1, 7*time.Second)
-	_, err = c.GetControlPlane(ctx, cp.ID)
+	_, err := c.GetControlPlane(ctx, cp.ID)
 	if delay, ok := IsRateLimited(err); !ok || delay != 7*time.Second {
 		t.Fatalf("forced 429 = %v, want RateLimitedError with Retry-After's 7s", err)
 	}
@@ -171,5 +188,16 @@ func TestRateLimitsAgainstTheSimulator(t *testing.T) {
 		t.Fatalf("call during the hold = %v, want the limiter to refuse with 7s", err)
 	}
 	clk.Step(7 * time.Second)
-	must[ControlPlane](t, "get control plane after the hold")(c.GetControlPlane(ctx, cp.ID))
+	must[ControlPlane](t, "get control plane after the hold")(c.GetControlPlane(short, cp.ID))
+
+	sim.Faults().Set("get-control-plane", konnectsim.Fault{Status: http.StatusTooManyRequests, Times: 1})
+	_, err = c.GetControlPlane(ctx, cp.ID)
+	var limited *RateLimitedError
+	if !errors.As(err, &limited) || limited.StatusCode != 429 || limited.DelayKnown || limited.RetryAfter != 0 {
+		t.Fatalf("bare 429 = %v, want RateLimitedError(429) that names no delay", err)
+	}
+	must[ControlPlane](t, "get control plane right after a bare 429")(c.GetControlPlane(short, cp.ID))
+	if got := sim.Served(); got.RateLimited != 1 || got.RateLimitedWithoutDelay != 1 {
+		t.Fatalf("simulator served %+v, want one 429 with a delay and one without", got)
+	}
 }
