@@ -259,7 +259,7 @@ func TestHelmChartTemplates(t *testing.T) {
 		r.get(t, "Service", operatorNamespace, "konnect-operator-metrics")
 		args := deploymentArgsOf(t, r)
 		for _, flag := range []string{"--leader-elect=true", "--leader-elect-resource-name=konnect-operator", "--metrics-bind-address=:8080",
-			"--health-probe-bind-address=:8081", "--sync-period=1m", "--konnect-rate-limit=10", "--log-format=json"} {
+			"--health-probe-bind-address=:8081", "--sync-period=1m", "--konnect-rate-limit=0", "--log-format=json"} {
 			if !slices.Contains(args, flag) {
 				t.Errorf("the Deployment's arguments %v lack %s", args, flag)
 			}
