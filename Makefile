@@ -17,6 +17,9 @@ BIN_DIR ?= $(CURDIR)/bin
 TEST_TIMEOUT ?= 20m
 TEST_PARALLEL ?= 4
 export KONNECT_OPERATOR_CACHE := $(CACHE_DIR)
+# The Go module proxies of hack/env.sh, which every script in hack/ uses too:
+# the module folder shared beside the repository first, when there is one.
+export GOPROXY := $(shell hack/env.sh GOPROXY)
 
 .PHONY: all
 all: build

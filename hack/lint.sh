@@ -3,7 +3,8 @@
 # folder at the version pinned in hack/versions.sh.
 set -euo pipefail
 
-ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=hack/env.sh
+source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 # shellcheck source=hack/versions.sh
 source "${ROOT}/hack/versions.sh"
 CACHE_DIR=${KONNECT_OPERATOR_CACHE:-${ROOT}/.cache}

@@ -11,14 +11,14 @@
 # .local/cluster/, the supervisor's output in .local/local-cluster.log.
 set -euo pipefail
 
-ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=hack/env.sh
+source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 LOCAL="${ROOT}/.local"
 STATE="${LOCAL}/cluster"
 PIDFILE="${LOCAL}/local-cluster.pid"
 KUBECONFIG_PATH="${LOCAL}/kubeconfig"
 LOG="${LOCAL}/local-cluster.log"
 SUPERVISOR="${LOCAL}/bin/local-cluster"
-export KONNECT_OPERATOR_CACHE=${KONNECT_OPERATOR_CACHE:-${ROOT}/.cache}
 KUBECTL="${KONNECT_OPERATOR_CACHE}/bin/kubectl"
 START_TIMEOUT=${LOCAL_CLUSTER_START_TIMEOUT:-180}
 

@@ -3,7 +3,8 @@
 # Konnect client) differs from what hack/update-codegen.sh produces now.
 set -euo pipefail
 
-ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=hack/env.sh
+source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 cd "${ROOT}"
 
 GENERATED_PATHS=(generated manifests/crd pkg/apis)
