@@ -8,12 +8,13 @@
 #   hack/local-cluster.sh status  say whether it runs and is ready (exit 1 if not running)
 #
 # Every `up` starts from an empty cluster. Component logs and pid files are in
-# .local/cluster/, the supervisor's output in .local/local-cluster.log.
+# .local/cluster/, the supervisor's output in .local/local-cluster.log
+# ($KONNECT_OPERATOR_LOCAL instead of .local when set).
 set -euo pipefail
 
 # shellcheck source=hack/env.sh
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
-LOCAL="${ROOT}/.local"
+LOCAL=${KONNECT_OPERATOR_LOCAL:-${ROOT}/.local}
 STATE="${LOCAL}/cluster"
 PIDFILE="${LOCAL}/local-cluster.pid"
 KUBECONFIG_PATH="${LOCAL}/kubeconfig"
