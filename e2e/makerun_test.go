@@ -77,7 +77,7 @@ func TestMakeRunEndsCleanlyOnCtrlC(t *testing.T) {
 		if err := eventually(ctx, time.Minute, func(context.Context) error {
 			out, err := kubectl("wait", "-n", "demo", "--for=condition=Mirrored", "--timeout=1s", "konnectgatewaycontrolplane/mirrored-cp")
 			if err != nil {
-				return fmt.Errorf("%v: %s", err, out)
+				return fmt.Errorf("%w: %s", err, out)
 			}
 			return nil
 		}); err != nil {
@@ -268,7 +268,7 @@ func (term *terminal) waitFor(pattern string, timeout time.Duration) (string, er
 		select {
 		case err := <-term.done:
 			term.done <- err
-			return "", fmt.Errorf("the command ended (%v) before printing %q", err, pattern)
+			return "", fmt.Errorf("the command ended before printing %q: %w", pattern, err)
 		case <-time.After(200 * time.Millisecond):
 		}
 	}

@@ -199,6 +199,7 @@ applied=true
 KINDS=konnectapiauthconfigurations,konnectgatewaycontrolplanes,kongservices,kongroutes,kongconsumers,kongconsumergroups,kongpluginbindings,kongupstreams,kongtargets,kongcertificates,kongcacertificates,kongsnis,kongkeys,kongkeysets,kongdataplaneclientcertificates
 say "Waiting for the objects to become Programmed"
 last=""
+programmed=false
 for _ in $(seq 120); do
   table=$(k get "${KINDS}" --namespace "${NAMESPACE}" \
     -o custom-columns='KIND:.kind,NAME:.metadata.name,PROGRAMMED:.status.conditions[?(@.type=="Programmed")].status,AUTH_VALID:.status.conditions[?(@.type=="APIAuthValid")].status,KONNECT_ID:.status.konnect.id,CP_ID:.status.id' 2>/dev/null || true)
@@ -208,10 +209,16 @@ for _ in $(seq 120); do
   fi
   if [[ -n "${table}" ]] && ! grep -vE '^KIND' <<<"${table}" | grep -qvE '\sTrue\s'; then
     echo "Every object is Programmed (the auth configuration is Valid)."
+    programmed=true
     break
   fi
   sleep 0.5
 done
+if [[ "${programmed}" != true ]]; then
+  echo "Not every object is Programmed after a minute. Their conditions say why:"
+  k get "${KINDS}" --namespace "${NAMESPACE}" \
+    -o custom-columns='KIND:.kind,NAME:.metadata.name,WHY:.status.conditions[?(@.status=="False")].message' 2>/dev/null || true
+fi
 
 if [[ "${MODE}" == local ]]; then
   # What makes a sample fit this simulator, for the commands below: the

@@ -39,14 +39,14 @@ func (f *reconcilerFixture) drainEvents() []string {
 // reconcileFresh reconciles with the API server's current object in the
 // cache, as after the watch event of the previous reconcile's write. The
 // failures it reports are what the tests look at in the status and Events.
-func (f *reconcilerFixture) reconcileFresh(t *testing.T, ctx context.Context, name string) Result {
+func (f *reconcilerFixture) reconcileFresh(ctx context.Context, t *testing.T, name string) Result {
 	t.Helper()
 	f.refresh(t, name)
 	result, _ := f.reconciler.Reconcile(ctx, cache.NewObjectName("ns", name))
 	return result
 }
 
-func (f *reconcilerFixture) programmedCondition(t *testing.T, ctx context.Context, name string) metav1.Condition {
+func (f *reconcilerFixture) programmedCondition(ctx context.Context, t *testing.T, name string) metav1.Condition {
 	t.Helper()
 	got, err := f.client.ConfigurationV1alpha1().KongServices("ns").Get(ctx, name, metav1.GetOptions{})
 	if err != nil {
@@ -90,8 +90,8 @@ func TestProgrammedMessageIsTheSameAfterTenReconciles(t *testing.T) {
 			f.adapter.resolution = missingControlPlane(false)
 			_, ctx := ktesting.NewTestContext(t)
 			for touch := range 10 {
-				f.reconcileFresh(t, ctx, "svc")
-				if got := f.programmedCondition(t, ctx, "svc").Message; got != tc.want {
+				f.reconcileFresh(ctx, t, "svc")
+				if got := f.programmedCondition(ctx, t, "svc").Message; got != tc.want {
 					t.Fatalf("after %d reconciles the Programmed message is %q, want %q", touch+1, got, tc.want)
 				}
 			}
@@ -108,11 +108,11 @@ func TestReferenceProblemIsReportedOnceAfterTheGracePeriod(t *testing.T) {
 	f.adapter.resolution = missingControlPlane(false)
 	_, ctx := ktesting.NewTestContext(t)
 
-	if result := f.reconcileFresh(t, ctx, "svc"); result.RequeueAfter != 10*time.Second {
+	if result := f.reconcileFresh(ctx, t, "svc"); result.RequeueAfter != 10*time.Second {
 		t.Fatalf("a new reference problem requeues after %s, want the grace period", result.RequeueAfter)
 	}
 	f.clock.Step(4 * time.Second)
-	if result := f.reconcileFresh(t, ctx, "svc"); result.RequeueAfter != 6*time.Second {
+	if result := f.reconcileFresh(ctx, t, "svc"); result.RequeueAfter != 6*time.Second {
 		t.Fatalf("inside the grace period: requeue after %s, want the remaining 6s", result.RequeueAfter)
 	}
 	if events := f.drainEvents(); len(events) != 0 {
@@ -120,7 +120,7 @@ func TestReferenceProblemIsReportedOnceAfterTheGracePeriod(t *testing.T) {
 	}
 	f.clock.Step(6 * time.Second)
 	for range 10 {
-		if result := f.reconcileFresh(t, ctx, "svc"); result.RequeueAfter != 0 {
+		if result := f.reconcileFresh(ctx, t, "svc"); result.RequeueAfter != 0 {
 			t.Fatalf("a reported problem requeues after %s", result.RequeueAfter)
 		}
 		f.clock.Step(time.Minute)
@@ -134,9 +134,9 @@ func TestReferenceProblemIsReportedOnceAfterTheGracePeriod(t *testing.T) {
 	f.adapter.resolution = &Resolution{Conditions: []metav1.Condition{
 		FalseCondition(commonv1alpha1.ConditionControlPlaneRefValid, commonv1alpha1.ReasonInvalid, "KonnectGatewayControlPlane ns/cp is being deleted"),
 	}}
-	f.reconcileFresh(t, ctx, "svc")
+	f.reconcileFresh(ctx, t, "svc")
 	f.clock.Step(10 * time.Second)
-	f.reconcileFresh(t, ctx, "svc")
+	f.reconcileFresh(ctx, t, "svc")
 	if events := f.drainEvents(); len(events) != 1 || !strings.HasSuffix(events[0], "is being deleted") {
 		t.Fatalf("Events after the cause changed: %q, want one naming the new cause", events)
 	}
@@ -147,12 +147,12 @@ func TestReferenceWaitShorterThanTheGracePeriodRecordsNoEvent(t *testing.T) {
 	f.adapter.ready = false
 	f.adapter.resolution = missingControlPlane(false)
 	_, ctx := ktesting.NewTestContext(t)
-	f.reconcileFresh(t, ctx, "svc")
+	f.reconcileFresh(ctx, t, "svc")
 	f.clock.Step(time.Second)
 	f.adapter.ready = true
-	f.reconcileFresh(t, ctx, "svc")
+	f.reconcileFresh(ctx, t, "svc")
 	f.clock.Step(time.Minute) // the requeue for the grace period comes
-	f.reconcileFresh(t, ctx, "svc")
+	f.reconcileFresh(ctx, t, "svc")
 	for _, e := range f.drainEvents() {
 		if strings.HasPrefix(e, "Warning") {
 			t.Fatalf("Warning for a reference that became ready within a second: %q", e)
@@ -169,7 +169,7 @@ func TestKonnectFailureIsReportedOncePerCause(t *testing.T) {
 		Fields: []konnect.FieldError{{Field: "host", Message: "invalid value"}}}
 	_, ctx := ktesting.NewTestContext(t)
 	for range 10 {
-		f.reconcileFresh(t, ctx, "svc")
+		f.reconcileFresh(ctx, t, "svc")
 	}
 	if f.adapter.creates != 10 {
 		t.Fatalf("%d create attempts, want 10 (the test retries by hand)", f.adapter.creates)
@@ -179,8 +179,8 @@ func TestKonnectFailureIsReportedOncePerCause(t *testing.T) {
 	}
 	f.adapter.createErr = &konnect.InvalidInputError{Operation: "create service", StatusCode: 400, Message: "validation error",
 		Fields: []konnect.FieldError{{Field: "port", Message: "value should be between 0 and 65535"}}}
-	f.reconcileFresh(t, ctx, "svc")
-	f.reconcileFresh(t, ctx, "svc")
+	f.reconcileFresh(ctx, t, "svc")
+	f.reconcileFresh(ctx, t, "svc")
 	if events := f.drainEvents(); len(events) != 1 || !strings.Contains(events[0], "port") {
 		t.Fatalf("Events after the cause changed: %q, want one naming the new cause", events)
 	}
@@ -198,7 +198,7 @@ func TestEntityGoneWithItsControlPlaneIsReported(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newReconcilerFixture(t, newService("svc"))
 			_, ctx := ktesting.NewTestContext(t)
-			f.reconcileFresh(t, ctx, "svc") // created and Programmed
+			f.reconcileFresh(ctx, t, "svc") // created and Programmed
 			f.drainEvents()
 			if tc.specChange {
 				f.refresh(t, "svc")
@@ -213,7 +213,7 @@ func TestEntityGoneWithItsControlPlaneIsReported(t *testing.T) {
 			f.adapter.ready = false
 			f.adapter.resolution = missingControlPlane(true)
 			for range 3 {
-				f.reconcileFresh(t, ctx, "svc")
+				f.reconcileFresh(ctx, t, "svc")
 			}
 			var gone []string
 			for _, e := range f.drainEvents() {
@@ -240,7 +240,7 @@ func TestDeletingAnObjectWhoseControlPlaneIsGoneSaysSo(t *testing.T) {
 	f.adapter.ready = false
 	f.adapter.resolution = &Resolution{Gone: true}
 	_, ctx := ktesting.NewTestContext(t)
-	f.reconcileFresh(t, ctx, "svc")
+	f.reconcileFresh(ctx, t, "svc")
 	if f.adapter.deletes != 0 {
 		t.Fatalf("%d deletes of an entity that went with its control plane", f.adapter.deletes)
 	}

@@ -16,8 +16,6 @@ func parent[P controller.Entity](b *resolver, inf *controller.Informer[P], condi
 	what := fmt.Sprintf("%s %s/%s", kind, namespace, name)
 	p, err := inf.Get(namespace, name)
 	if err != nil {
-		// Konnect does not let a parent go while it has children, and the
-		// operator deletes them first: the entity is gone too.
 		b.missing(conditionType, what)
 		return zero, ""
 	}

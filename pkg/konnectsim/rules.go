@@ -166,7 +166,7 @@ func prepareService(e map[string]any) []fieldError {
 	if h, _ := e["host"].(string); h == "" {
 		errs = append(errs, errField("host", "required field missing"))
 	} else {
-		errs = append(errs, checkHost("host", h)...)
+		errs = append(errs, checkHost(h)...)
 	}
 	errs = append(errs, checkEnum("protocol", e["protocol"], protocols)...)
 	errs = append(errs, checkRange("port", e["port"], 0, 65535)...)
@@ -241,7 +241,7 @@ func preparePlugin(e map[string]any) []fieldError {
 	return append(errs, checkPlugin(e)...)
 }
 
-func prepareSNI(e map[string]any) []fieldError { return checkSNIName("name", e["name"]) }
+func prepareSNI(e map[string]any) []fieldError { return checkSNIName(e["name"]) }
 
 func prepareConsumer(e map[string]any) []fieldError {
 	if isEmpty(e["username"]) && isEmpty(e["custom_id"]) {

@@ -1,6 +1,7 @@
 package konnectsim
 
 import (
+	"errors"
 	"fmt"
 	"net/netip"
 	"regexp/syntax"
@@ -99,8 +100,9 @@ func validPort(s string) bool {
 	return err == nil && n <= 65535
 }
 
-// checkHost is Kong's host: an address without a port.
-func checkHost(field string, v any) []fieldError {
+// checkHost is Kong's host (of a service): an address without a port.
+func checkHost(v any) []fieldError {
+	const field = "host"
 	s, ok := v.(string)
 	if !ok {
 		return nil
@@ -138,7 +140,8 @@ func checkRouteHosts(v any) []fieldError {
 
 // checkSNIName is Kong's wildcard_host, the name of an SNI: a name (not an
 // IP) without a port, with at most one wildcard at either end.
-func checkSNIName(field string, v any) []fieldError {
+func checkSNIName(v any) []fieldError {
+	const field = "name"
 	s, ok := v.(string)
 	if !ok {
 		return nil
@@ -251,8 +254,8 @@ func checkRegexPath(re string) []fieldError {
 	if err == nil {
 		return nil
 	}
-	serr, ok := err.(*syntax.Error)
-	if !ok {
+	var serr *syntax.Error
+	if !errors.As(err, &serr) {
 		return nil
 	}
 	message, refused := pcreMessages[serr.Code]

@@ -47,16 +47,16 @@ func TestHostAndPathChecks(t *testing.T) {
 		errs []fieldError
 		want string // the one message, "" for none
 	}{
-		{"service host name", checkHost("host", "echo.example.com"), ""},
-		{"service host with a port", checkHost("host", "echo.example.com:80"), "must not have a port"},
-		{"service host with spaces", checkHost("host", "bad host!!"), "invalid value: bad host!!"},
+		{"service host name", checkHost("echo.example.com"), ""},
+		{"service host with a port", checkHost("echo.example.com:80"), "must not have a port"},
+		{"service host with spaces", checkHost("bad host!!"), "invalid value: bad host!!"},
 		{"route host wildcard", checkRouteHosts([]any{"*.example.com", "example.*", "api.example.com:8443"}), ""},
 		{"route host with two wildcards", checkRouteHosts([]any{"*.*.example.com"}), "invalid wildcard: must have at most one wildcard"},
 		{"route host with a wildcard inside", checkRouteHosts([]any{"api.*.example.com"}), "invalid wildcard: must be placed at leftmost or rightmost label"},
 		{"route host invalid", checkRouteHosts([]any{"bad host"}), "invalid hostname: bad host"},
-		{"SNI name", checkSNIName("name", "*.example.com"), ""},
-		{"SNI IP", checkSNIName("name", "10.0.0.1"), "must not be an IP"},
-		{"SNI wildcard inside", checkSNIName("name", "a.*.example.com"), "wildcard must be leftmost or rightmost character"},
+		{"SNI name", checkSNIName("*.example.com"), ""},
+		{"SNI IP", checkSNIName("10.0.0.1"), "must not be an IP"},
+		{"SNI wildcard inside", checkSNIName("a.*.example.com"), "wildcard must be leftmost or rightmost character"},
 		{"service path", checkServicePath("/api/v1"), ""},
 		{"service path relative", checkServicePath("api"), "should start with: /"},
 		{"service path empty segment", checkServicePath("/api//v1"), "must not have empty segments"},
