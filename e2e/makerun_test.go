@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -29,6 +30,15 @@ import (
 // ends it with status 0, leaving no process behind.
 func TestMakeRunEndsCleanlyOnCtrlC(t *testing.T) {
 	ctx := t.Context()
+	if signal.Ignored(syscall.SIGINT) {
+		// Started in the background by a shell without job control, this
+		// process ignores SIGINT, and so would make and the script, which
+		// cannot trap a signal ignored when it started. Catching it here
+		// makes the children start with the default disposition again.
+		caught := make(chan os.Signal, 1)
+		signal.Notify(caught, syscall.SIGINT)
+		defer signal.Stop(caught)
+	}
 	local := filepath.Join(t.TempDir(), "local")
 	ports := freePorts(t, 3)
 	cmd := exec.Command("make", "run")
