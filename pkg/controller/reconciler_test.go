@@ -29,6 +29,10 @@ type svc = *configurationv1alpha1.KongService
 type countingAdapter struct {
 	creates, updates, deletes, finds int
 	ready                            bool
+	// resolution, when set, is what Resolve answers while not ready.
+	resolution *Resolution
+	// createErr, when set, is what Create answers.
+	createErr error
 }
 
 func (a *countingAdapter) GroupVersionKind() schema.GroupVersionKind {
@@ -37,6 +41,9 @@ func (a *countingAdapter) GroupVersionKind() schema.GroupVersionKind {
 func (a *countingAdapter) Managed(svc) bool         { return true }
 func (a *countingAdapter) ConditionTypes() []string { return nil }
 func (a *countingAdapter) Resolve(context.Context, svc, Purpose) (Resolution, error) {
+	if !a.ready && a.resolution != nil {
+		return *a.resolution, nil
+	}
 	return Resolution{Ready: a.ready, Placement: Placement{ControlPlaneID: "cp", Auth: Auth{ServerURL: "https://konnect.example", OrgID: "org"}}}, nil
 }
 func (a *countingAdapter) Desired(_ context.Context, s svc, _ Placement) (string, error) {
@@ -44,6 +51,9 @@ func (a *countingAdapter) Desired(_ context.Context, s svc, _ Placement) (string
 }
 func (a *countingAdapter) Create(context.Context, *konnect.Client, svc, Placement, string) (string, error) {
 	a.creates++
+	if a.createErr != nil {
+		return "", a.createErr
+	}
 	return "entity-1", nil
 }
 func (a *countingAdapter) Update(context.Context, *konnect.Client, svc, Placement, string, string) error {
@@ -70,6 +80,7 @@ type reconcilerFixture struct {
 	client     *fake.Clientset
 	informer   cache.SharedIndexInformer
 	clock      *clocktesting.FakeClock
+	recorder   *record.FakeRecorder
 }
 
 func newReconcilerFixture(t *testing.T, objects ...runtime.Object) *reconcilerFixture {
@@ -79,15 +90,16 @@ func newReconcilerFixture(t *testing.T, objects ...runtime.Object) *reconcilerFi
 	informer := NewInformer[svc](configurationv1alpha1.Resource("kongservices"), map[string]cache.SharedIndexInformer{"": shared})
 	clock := clocktesting.NewFakeClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
 	adapter := &countingAdapter{ready: true}
+	recorder := record.NewFakeRecorder(100)
 	r := NewEntityReconciler[svc, string](adapter, informer,
 		func(ns string) Client[svc] { return client.ConfigurationV1alpha1().KongServices(ns) },
-		nilClients{}, record.NewFakeRecorder(100), ReconcilerOptions{SyncPeriod: time.Minute, Clock: clock})
+		nilClients{}, recorder, ReconcilerOptions{SyncPeriod: time.Minute, Clock: clock, ReferenceGracePeriod: 10 * time.Second})
 	r.Started(clock.Now().Add(-time.Hour))
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	factory.Start(ctx.Done())
 	factory.WaitForCacheSync(ctx.Done())
-	return &reconcilerFixture{adapter: adapter, reconciler: r, client: client, informer: shared, clock: clock}
+	return &reconcilerFixture{adapter: adapter, reconciler: r, client: client, informer: shared, clock: clock, recorder: recorder}
 }
 
 // refresh puts the API server's current object into the informer's cache,
