@@ -44,12 +44,12 @@ func caFromSecret(c kongCACertificate) bool {
 }
 
 // Resolve implements controller.Adapter.
-func (a *CACertificateAdapter) Resolve(_ context.Context, c kongCACertificate, purpose controller.Purpose) (controller.Resolution, error) {
+func (a *CACertificateAdapter) Resolve(ctx context.Context, c kongCACertificate, purpose controller.Purpose) (controller.Resolution, error) {
 	b := newResolver(purpose)
 	from := referrerOf(a.GroupVersionKind(), c)
 	a.Refs.placeUnderControlPlane(b, from, c.Spec.ControlPlaneRef, c.ControlPlaneStatus(true))
 	if purpose == controller.ForSync && caFromSecret(c) {
-		a.Refs.secretRefs(b, from, []string{secretKeyCACert}, c.Spec.SecretRef)
+		a.Refs.secretRefs(ctx, b, from, []string{secretKeyCACert}, c.Spec.SecretRef)
 	}
 	return b.done(), nil
 }

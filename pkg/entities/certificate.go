@@ -46,12 +46,12 @@ func fromSecrets(c kongCertificate) bool {
 }
 
 // Resolve implements controller.Adapter. Secrets are only needed to sync.
-func (a *CertificateAdapter) Resolve(_ context.Context, c kongCertificate, purpose controller.Purpose) (controller.Resolution, error) {
+func (a *CertificateAdapter) Resolve(ctx context.Context, c kongCertificate, purpose controller.Purpose) (controller.Resolution, error) {
 	b := newResolver(purpose)
 	from := referrerOf(a.GroupVersionKind(), c)
 	a.Refs.placeUnderControlPlane(b, from, c.Spec.ControlPlaneRef, c.ControlPlaneStatus(true))
 	if purpose == controller.ForSync && fromSecrets(c) {
-		a.Refs.secretRefs(b, from, []string{secretKeyTLSCert, secretKeyTLSKey}, c.Spec.SecretRef, c.Spec.SecretRefAlt)
+		a.Refs.secretRefs(ctx, b, from, []string{secretKeyTLSCert, secretKeyTLSKey}, c.Spec.SecretRef, c.Spec.SecretRefAlt)
 	}
 	return b.done(), nil
 }

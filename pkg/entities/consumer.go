@@ -56,11 +56,11 @@ func (a *ConsumerAdapter) ConditionTypes() []string {
 // Resolve implements controller.Adapter. Every consumer group the consumer
 // joins must already exist in Konnect, and every credential Secret it lists
 // must exist and be well formed.
-func (a *ConsumerAdapter) Resolve(_ context.Context, consumer kongConsumer, purpose controller.Purpose) (controller.Resolution, error) {
+func (a *ConsumerAdapter) Resolve(ctx context.Context, consumer kongConsumer, purpose controller.Purpose) (controller.Resolution, error) {
 	b := newResolver(purpose)
 	a.Refs.placeUnderControlPlane(b, referrerOf(a.GroupVersionKind(), consumer), consumer.Spec.ControlPlaneRef, consumer.ControlPlaneStatus(true))
 	if purpose == controller.ForSync {
-		checkCredentialSecrets(b, a.Refs.Secrets, a.Credentials, consumer)
+		checkCredentialSecrets(ctx, b, a.Refs, a.Credentials, consumer)
 	}
 	if purpose == controller.ForSync && len(consumer.ConsumerGroups) > 0 {
 		if _, problems := a.groupIDs(consumer); len(problems) > 0 {

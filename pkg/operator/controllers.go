@@ -3,6 +3,7 @@ package operator
 import (
 	"time"
 
+	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/record"
 
@@ -21,6 +22,7 @@ import (
 
 // dependencies are what every controller is built from.
 type dependencies struct {
+	kube         kubernetes.Interface
 	clientset    versioned.Interface
 	konnect      *konnect.ClientFactory
 	recorder     record.EventRecorder
@@ -68,7 +70,8 @@ func buildControllers(f *informerFactories, d dependencies) ([]runnable, error) 
 			func(f externalversions.SharedInformerFactory) cache.SharedIndexInformer {
 				return f.Konnect().V1alpha1().KonnectAPIAuthConfigurations().Informer()
 			}),
-		Secrets: f.secretInformer(),
+		Secrets:      f.secretInformer(),
+		SecretClient: secretClient{kube: d.kube},
 		Grants: namespaced[*configurationv1alpha1.KongReferenceGrant](f, configurationv1alpha1.Resource("kongreferencegrants"),
 			func(f externalversions.SharedInformerFactory) cache.SharedIndexInformer {
 				return f.Configuration().V1alpha1().KongReferenceGrants().Informer()
@@ -117,6 +120,10 @@ func buildControllers(f *informerFactories, d dependencies) ([]runnable, error) 
 	if err != nil {
 		return nil, err
 	}
+	tokenSecrets, err := entities.NewTokenSecretController(&entities.TokenSecretReconciler{Refs: refs, Recorder: d.recorder}, d.options())
+	if err != nil {
+		return nil, err
+	}
 	credentials, credentialRunnables, err := credentialControllers(f, d, refs, consumers)
 	if err != nil {
 		return nil, err
@@ -137,7 +144,7 @@ func buildControllers(f *informerFactories, d dependencies) ([]runnable, error) 
 	consumerClients := func(ns string) controller.Client[*configurationv1.KongConsumer] {
 		return cs.ConfigurationV1().KongConsumers(ns)
 	}
-	built := append([]runnable{authController}, credentialRunnables...)
+	built := append([]runnable{authController, tokenSecrets}, credentialRunnables...)
 	add := func(c runnable, err error) error {
 		if err == nil {
 			built = append(built, c)

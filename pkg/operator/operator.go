@@ -14,7 +14,10 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"golang.org/x/sync/errgroup"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	"k8s.io/client-go/kubernetes"
+	kubescheme "k8s.io/client-go/kubernetes/scheme"
 	typedcorev1 "k8s.io/client-go/kubernetes/typed/core/v1"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/cache"
@@ -24,7 +27,7 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/konnect-operator/konnect-operator/generated/clientset/versioned"
-	"github.com/konnect-operator/konnect-operator/generated/clientset/versioned/scheme"
+	konnectscheme "github.com/konnect-operator/konnect-operator/generated/clientset/versioned/scheme"
 	"github.com/konnect-operator/konnect-operator/pkg/konnect"
 	"github.com/konnect-operator/konnect-operator/pkg/metrics"
 )
@@ -65,6 +68,15 @@ type LeaderElection struct {
 	RenewDeadline time.Duration
 	RetryPeriod   time.Duration
 }
+
+// eventScheme names the kinds Events are recorded about: the operator's own
+// and the core kinds (token Secrets).
+var eventScheme = func() *runtime.Scheme {
+	s := runtime.NewScheme()
+	utilruntime.Must(kubescheme.AddToScheme(s))
+	utilruntime.Must(konnectscheme.AddToScheme(s))
+	return s
+}()
 
 // Operator is a configured, not yet running, operator.
 type Operator struct {
@@ -120,9 +132,10 @@ func New(ctx context.Context, cfg Config) (*Operator, error) {
 		factories: newInformerFactories(kube, clientset, cfg.WatchNamespaces),
 	}
 	o.broadcaster = record.NewBroadcaster(record.WithContext(ctx))
-	recorder := o.broadcaster.NewRecorder(scheme.Scheme, corev1.EventSource{Component: "konnect-operator"})
+	recorder := o.broadcaster.NewRecorder(eventScheme, corev1.EventSource{Component: "konnect-operator"})
 
 	deps := dependencies{
+		kube:         kube,
 		clientset:    clientset,
 		konnect:      konnect.NewClientFactory(cfg.Konnect),
 		recorder:     recorder,
