@@ -391,9 +391,9 @@ func (w *chaosWorld) requests(ctx context.Context) ([]simRequest, error) {
 
 // simRequest is one entry of the simulator's request log.
 type simRequest struct {
-	Method      string `json:"method"`
-	OperationID string `json:"operationId"`
-	Status      int    `json:"status"`
+	Method      string    `json:"method"`
+	OperationID string    `json:"operationId"`
+	Status      int       `json:"status"`
 	Time        time.Time `json:"time"`
 }
 
