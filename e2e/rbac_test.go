@@ -149,7 +149,7 @@ func checkSecretWrites(ctx context.Context, t *testing.T, c *clusterEnv) {
 	// A new policy takes a moment to be enforced.
 	err = eventually(ctx, 30*time.Second, func(context.Context) error {
 		if err := patch(refused[0].patch); !apierrors.IsInvalid(err) {
-			return fmt.Errorf("the operator's ServiceAccount changed a Secret's data (%v)", err)
+			return fmt.Errorf("the operator's ServiceAccount changed a Secret's data (%w)", err)
 		}
 		return nil
 	})

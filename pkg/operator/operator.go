@@ -218,7 +218,7 @@ func (o *Operator) Run(ctx context.Context) error {
 	case err := <-stopped:
 		return err
 	case <-time.After(o.cfg.ShutdownTimeout):
-		return fmt.Errorf("still stopping %s after %v: giving up", o.cfg.ShutdownTimeout, context.Cause(ctx))
+		return fmt.Errorf("still stopping %s after %w: giving up", o.cfg.ShutdownTimeout, context.Cause(ctx))
 	}
 }
 

@@ -92,7 +92,7 @@ func (e *env) eventuallyGone(what string, get func() error) {
 	e.t.Helper()
 	e.eventually(what+" gone", func() error {
 		if err := get(); !apierrors.IsNotFound(err) {
-			return fmt.Errorf("still there (%v)", err)
+			return fmt.Errorf("still there (%w)", err)
 		}
 		return nil
 	})
