@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"net/http"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -69,6 +70,9 @@ func newChaosWorld(ctx context.Context, t *testing.T, name string, n int) *chaos
 	if _, err := c.kube.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: w.ns}}, metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
+	// Runs before the operators and the simulator stop (cleanups run last
+	// first), so that a failed test leaves nothing for the next ones.
+	t.Cleanup(w.cleanUp)
 	w.kube = filepath.Join(suite.workDir, "chaos-"+name, "serviceaccount.kubeconfig")
 	if err := writeServiceAccountKubeconfig(ctx, c, w.kube); err != nil {
 		t.Fatal(err)
@@ -80,7 +84,7 @@ func newChaosWorld(ctx context.Context, t *testing.T, name string, n int) *chaos
 		"--konnect-ca-file="+sim.caFile,
 		"--leader-elect-resource-name=chaos-"+name,
 		"--konnect-request-timeout=2s",
-		"--konnect-rate-limit=50", "--konnect-burst=50",
+		"--konnect-rate-limit=25", "--konnect-burst=25",
 		"--log-format=text",
 	)
 	t.Cleanup(func() {
@@ -121,16 +125,42 @@ func (w *chaosWorld) pause(lo, hi time.Duration) {
 }
 
 // killRepeatedly SIGKILLs the single operator at random moments and starts
-// a new one each time, times times, or until stop answers true.
-func (w *chaosWorld) killRepeatedly(times int, lo, hi time.Duration, stop func() bool) int {
+// a new one each time, times times, or until stop answers true. The first
+// kill comes whatever stop says, within firstWithin of the call; the next
+// ones between lo and hi apart. It returns the kills and when the first
+// came.
+func (w *chaosWorld) killRepeatedly(times int, firstWithin, lo, hi time.Duration, stop func() bool) (int, time.Time) {
 	done := 0
-	for done < times && !stop() {
-		w.pause(lo, hi)
+	var first time.Time
+	for done < times && (done == 0 || !stop()) {
+		if done == 0 {
+			w.pause(0, firstWithin)
+			first = time.Now()
+		} else {
+			w.pause(lo, hi)
+		}
 		w.kill(w.ops[len(w.ops)-1])
 		done++
 		w.start(false)
 	}
-	return done
+	return done, first
+}
+
+// writesSince counts the Konnect writes (anything but GET) that started
+// after t: work that was left when something happened at t.
+func (w *chaosWorld) writesSince(ctx context.Context, t time.Time) int {
+	w.t.Helper()
+	log, err := w.requests(ctx)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	n := 0
+	for _, r := range log {
+		if r.Method != http.MethodGet && r.Time.After(t) {
+			n++
+		}
+	}
+	return n
 }
 
 // manifest is the world at spec version v: what changes between versions
@@ -416,6 +446,51 @@ func waitFor(ctx context.Context, limit time.Duration, check func(ctx context.Co
 		case <-ctx.Done():
 			return fmt.Errorf("not done after %s: %w", limit, last)
 		case <-time.After(500 * time.Millisecond):
+		}
+	}
+}
+
+// cleanUp deletes what a failed test left: the namespace, with an operator
+// running to delete its entities, and, if it still does not go, the
+// finalizers of what is stuck (reported), so that the tests that follow
+// start from a clean cluster.
+func (w *chaosWorld) cleanUp() {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	if w.namespaceGone(ctx) {
+		return
+	}
+	running := false
+	for _, op := range w.ops {
+		running = running || op.running()
+	}
+	if !running {
+		w.start(false)
+	}
+	_ = w.c.kube.CoreV1().Namespaces().Delete(ctx, w.ns, metav1.DeleteOptions{})
+	if waitFor(ctx, time.Minute, func(ctx context.Context) error {
+		if !w.namespaceGone(ctx) {
+			return fmt.Errorf("still there")
+		}
+		return nil
+	}) == nil {
+		return
+	}
+	stuck := w.stuck(ctx)
+	w.t.Errorf("chaos %s: the namespace was not deleted after the test; removing the finalizers of %s", w.name, strings.Join(stuck, ", "))
+	for _, gvk := range []schema.GroupVersionKind{authKind, controlPlaneKind, serviceKind, routeKind, consumerKind} {
+		items, _ := w.c.list(ctx, gvk, w.ns)
+		for i := range items {
+			items[i].SetFinalizers(nil)
+			if mapping, err := w.c.resource(gvk); err == nil {
+				_, _ = w.c.dynamic.Resource(mapping.Resource).Namespace(w.ns).Update(ctx, &items[i], metav1.UpdateOptions{})
+			}
+		}
+	}
+	if secrets, err := w.c.kube.CoreV1().Secrets(w.ns).List(ctx, metav1.ListOptions{}); err == nil {
+		for i := range secrets.Items {
+			secrets.Items[i].Finalizers = nil
+			_, _ = w.c.kube.CoreV1().Secrets(w.ns).Update(ctx, &secrets.Items[i], metav1.UpdateOptions{})
 		}
 	}
 }
