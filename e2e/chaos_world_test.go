@@ -70,9 +70,6 @@ func newChaosWorld(ctx context.Context, t *testing.T, name string, n int) *chaos
 	if _, err := c.kube.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: w.ns}}, metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	// Runs before the operators and the simulator stop (cleanups run last
-	// first), so that a failed test leaves nothing for the next ones.
-	t.Cleanup(w.cleanUp)
 	w.kube = filepath.Join(suite.workDir, "chaos-"+name, "serviceaccount.kubeconfig")
 	if err := writeServiceAccountKubeconfig(ctx, c, w.kube); err != nil {
 		t.Fatal(err)
@@ -82,6 +79,7 @@ func newChaosWorld(ctx context.Context, t *testing.T, name string, n int) *chaos
 	}
 	w.extra = append(w.extra,
 		"--konnect-ca-file="+sim.caFile,
+		"--watch-namespaces="+w.ns,
 		"--leader-elect-resource-name=chaos-"+name,
 		"--konnect-request-timeout=2s",
 		"--konnect-rate-limit=25", "--konnect-burst=25",
@@ -97,6 +95,9 @@ func newChaosWorld(ctx context.Context, t *testing.T, name string, n int) *chaos
 			}
 		}
 	})
+	// Runs before the operators and the simulator stop (cleanups run last
+	// first), so that a failed test leaves nothing for the next ones.
+	t.Cleanup(w.cleanUp)
 	return w
 }
 
@@ -231,6 +232,7 @@ func (w *chaosWorld) objects() int { return 3*w.n + 2 }
 // declares, in the cluster and in Konnect; nil when it is.
 func (w *chaosWorld) converged(ctx context.Context) error {
 	programmed := 0
+	var notReady []string
 	for _, gvk := range []schema.GroupVersionKind{authKind, controlPlaneKind, serviceKind, routeKind, consumerKind} {
 		items, err := w.c.list(ctx, gvk, w.ns)
 		if err != nil {
@@ -240,11 +242,13 @@ func (w *chaosWorld) converged(ctx context.Context) error {
 			cond := conditionsOf(&items[i])[readyCondition(gvk.Kind)]
 			if cond["status"] == "True" && cond["observedGeneration"] == fmt.Sprint(items[i].GetGeneration()) {
 				programmed++
+			} else if len(notReady) < 5 {
+				notReady = append(notReady, fmt.Sprintf("%s %s (generation %d): %s", gvk.Kind, items[i].GetName(), items[i].GetGeneration(), describeCondition(cond)))
 			}
 		}
 	}
 	if programmed != w.objects() {
-		return fmt.Errorf("%d of %d objects ready at their generation", programmed, w.objects())
+		return fmt.Errorf("%d of %d objects ready at their generation; not: %s", programmed, w.objects(), strings.Join(notReady, "; "))
 	}
 	return w.konnectHoldsTheLatestSpec(ctx)
 }
@@ -370,6 +374,13 @@ func (w *chaosWorld) stuck(ctx context.Context) []string {
 		}
 	}
 	return left
+}
+
+func describeCondition(c map[string]string) string {
+	if c == nil {
+		return "no condition yet"
+	}
+	return fmt.Sprintf("%s/%s at generation %s: %s", c["status"], c["reason"], c["observedGeneration"], c["message"])
 }
 
 func describeLeft(kind string, obj *unstructured.Unstructured) string {
