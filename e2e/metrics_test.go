@@ -34,8 +34,8 @@ var scrapeClient = &http.Client{
 	}},
 }
 
-// scrape GETs url with token ("" for none), as Prometheus would.
-func scrape(ctx context.Context, url, token string) (*http.Response, error) {
+// scrapeAs GETs url with token ("" for none), as Prometheus would.
+func scrapeAs(ctx context.Context, url, token string) (*http.Response, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err != nil {
 		return nil, err
@@ -112,7 +112,7 @@ func checkMetricsAccess(ctx context.Context, t *testing.T, c *clusterEnv, op *op
 		{"a ServiceAccount without the metrics-reader role", stranger, http.StatusForbidden},
 		{"Prometheus's ServiceAccount", allowed, http.StatusOK},
 	} {
-		resp, err := scrape(ctx, op.metricsURL, tc.token)
+		resp, err := scrapeAs(ctx, op.metricsURL, tc.token)
 		if err != nil {
 			t.Fatalf("%s: %v", tc.who, err)
 		}

@@ -137,7 +137,7 @@ func (o *operatorProcess) metrics(ctx context.Context) (map[string]*dto.MetricFa
 	if err != nil {
 		return nil, err
 	}
-	resp, err := scrape(ctx, o.metricsURL, token)
+	resp, err := scrapeAs(ctx, o.metricsURL, token)
 	if err != nil {
 		return nil, err
 	}
