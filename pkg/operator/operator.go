@@ -234,6 +234,13 @@ func (o *Operator) hasSynced() bool {
 // runControllers runs every controller until ctx is cancelled and waits for
 // all of them to stop.
 func (o *Operator) runControllers(ctx context.Context) error {
+	// Every cache first, not only each controller's own: a control plane
+	// reads its token from the Secret cache, which no control-plane event
+	// refreshes; reconciled before that cache had synced, it would report
+	// the Secret missing and wait for a change that never comes.
+	if !cache.WaitForNamedCacheSyncWithContext(ctx, o.hasSynced) {
+		return nil
+	}
 	g, ctx := errgroup.WithContext(ctx)
 	for _, c := range o.controllers {
 		g.Go(func() error { return c.Run(ctx) })
