@@ -3,6 +3,7 @@ package operator
 import (
 	"time"
 
+	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/record"
 
@@ -22,6 +23,7 @@ import (
 
 // dependencies are what every controller is built from.
 type dependencies struct {
+	kube         kubernetes.Interface
 	clientset    versioned.Interface
 	konnect      *konnect.ClientFactory
 	recorder     record.EventRecorder
@@ -77,7 +79,8 @@ func buildControllers(f *informerFactories, d dependencies) ([]runnable, error) 
 			func(f externalversions.SharedInformerFactory) cache.SharedIndexInformer {
 				return f.Konnect().V1alpha1().KonnectAPIAuthConfigurations().Informer()
 			}),
-		Secrets: f.secretInformer(),
+		Secrets:      f.secretInformer(),
+		SecretClient: secretClient{kube: d.kube},
 		Grants: namespaced[*configurationv1alpha1.KongReferenceGrant](f, configurationv1alpha1.Resource("kongreferencegrants"),
 			func(f externalversions.SharedInformerFactory) cache.SharedIndexInformer {
 				return f.Configuration().V1alpha1().KongReferenceGrants().Informer()
@@ -127,6 +130,10 @@ func buildControllers(f *informerFactories, d dependencies) ([]runnable, error) 
 		return nil, err
 	}
 	metrics.AddObjects(d.objects, authController.Kind(), commonv1alpha1.ConditionAPIAuthValid, refs.AuthConfigs.List)
+	tokenSecrets, err := entities.NewTokenSecretController(&entities.TokenSecretReconciler{Refs: refs, Recorder: d.recorder}, d.options())
+	if err != nil {
+		return nil, err
+	}
 	credentials, credentialRunnables, err := credentialControllers(f, d, refs, consumers)
 	if err != nil {
 		return nil, err
@@ -147,7 +154,7 @@ func buildControllers(f *informerFactories, d dependencies) ([]runnable, error) 
 	consumerClients := func(ns string) controller.Client[*configurationv1.KongConsumer] {
 		return cs.ConfigurationV1().KongConsumers(ns)
 	}
-	built := append([]runnable{authController}, credentialRunnables...)
+	built := append([]runnable{authController, tokenSecrets}, credentialRunnables...)
 	add := func(c runnable, err error) error {
 		if err == nil {
 			built = append(built, c)
