@@ -5,7 +5,6 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 	kubeinformers "k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/cache"
@@ -62,20 +61,6 @@ func newInformerFactories(kube kubernetes.Interface, konnect versioned.Interface
 		f.clusterWide = f.konnect[metav1.NamespaceAll]
 	}
 	return f
-}
-
-// namespaced builds a typed view of a namespaced kind over every factory.
-func namespaced[T controller.Object](f *informerFactories, gr schema.GroupResource, get func(externalversions.SharedInformerFactory) cache.SharedIndexInformer) *controller.Informer[T] {
-	informers := map[string]cache.SharedIndexInformer{}
-	for ns, factory := range f.konnect {
-		informers[ns] = get(factory)
-	}
-	return controller.NewInformer[T](gr, informers)
-}
-
-// clusterScoped builds a typed view of a cluster-scoped kind.
-func clusterScoped[T controller.Object](f *informerFactories, gr schema.GroupResource, get func(externalversions.SharedInformerFactory) cache.SharedIndexInformer) *controller.Informer[T] {
-	return controller.NewInformer[T](gr, map[string]cache.SharedIndexInformer{metav1.NamespaceAll: get(f.clusterWide)})
 }
 
 // watches reports whether the operator watches namespace.
