@@ -126,6 +126,7 @@ func TestHelmChartInstallUpgradeUninstall(t *testing.T) {
 		checkCRDsInstalled(ctx, t, c)
 		checkDeployment(ctx, t, c)
 		checkAccess(ctx, t, c, accessTable("team-a", "team-b"))
+		checkSecretWrites(ctx, t, c)
 		secret, err := c.kube.CoreV1().Secrets("team-a").Get(ctx, "konnect-auth-token", metav1.GetOptions{})
 		if err != nil {
 			t.Fatal(err)
@@ -268,7 +269,8 @@ metrics:
 		}
 		t.Logf("helm uninstall: %s", strings.TrimSpace(out))
 		left, err := c.kubectl(ctx, "", "get", "deployments,serviceaccounts,services,poddisruptionbudgets,roles,rolebindings,configmaps,secrets,"+
-			"clusterroles,clusterrolebindings,servicemonitors,prometheusrules,konnectapiauthconfigurations",
+			"clusterroles,clusterrolebindings,validatingadmissionpolicies,validatingadmissionpolicybindings,"+
+			"servicemonitors,prometheusrules,konnectapiauthconfigurations",
 			"--all-namespaces", "-l", releaseSelector, "-o", "name")
 		if err != nil {
 			t.Fatal(err)

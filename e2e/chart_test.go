@@ -83,7 +83,13 @@ func (r rendered) ofKind(kind string) []*unstructured.Unstructured {
 // namespace with the given values files and --set flags.
 func (h *helm) template(ctx context.Context, t *testing.T, valuesFiles []string, sets ...string) rendered {
 	t.Helper()
-	args := []string{"template", "konnect-operator", chartDir, "--namespace", operatorNamespace}
+	return h.templateRelease(ctx, t, "konnect-operator", operatorNamespace, valuesFiles, sets...)
+}
+
+// templateRelease renders the chart as release in namespace.
+func (h *helm) templateRelease(ctx context.Context, t *testing.T, release, namespace string, valuesFiles []string, sets ...string) rendered {
+	t.Helper()
+	args := []string{"template", release, chartDir, "--namespace", namespace}
 	for _, f := range valuesFiles {
 		args = append(args, "--values", f)
 	}
@@ -94,19 +100,28 @@ func (h *helm) template(ctx context.Context, t *testing.T, valuesFiles []string,
 	if err != nil {
 		t.Fatal(err)
 	}
-	objects, err := decodeObjects([]byte(out))
+	r, err := renderedOf([]byte(out))
 	if err != nil {
 		t.Fatalf("helm template: %v", err)
+	}
+	return r
+}
+
+// renderedOf decodes the objects of a YAML stream, refusing duplicates.
+func renderedOf(data []byte) (rendered, error) {
+	objects, err := decodeObjects(data)
+	if err != nil {
+		return nil, err
 	}
 	r := rendered{}
 	for _, o := range objects {
 		key := renderedKey(o.GetKind(), o.GetNamespace(), o.GetName())
 		if _, dup := r[key]; dup {
-			t.Fatalf("the chart renders %s twice", key)
+			return nil, fmt.Errorf("%s appears twice", key)
 		}
 		r[key] = o
 	}
-	return r
+	return r, nil
 }
 
 func decodeObjects(data []byte) ([]*unstructured.Unstructured, error) {
