@@ -252,10 +252,8 @@ func TestHelmChartTemplates(t *testing.T) {
 		sameGrants(t, r.get(t, "ClusterRole", "", "konnect-operator"), filepath.Join("rbac", "cluster", "role.yaml"))
 		sameGrants(t, r.get(t, "ClusterRole", "", "konnect-operator-cluster-scoped"), filepath.Join("rbac", "cluster-scoped", "role.yaml"))
 		sameGrants(t, r.get(t, "Role", operatorNamespace, "konnect-operator-leader-election"), filepath.Join("operator", "leader-election-role.yaml"))
-		reader := grantsOf(rulesOf(t, r.get(t, "ClusterRole", "", "konnect-operator-metrics-reader")))
-		if !slices.Equal(reader, []string{"get /metrics"}) {
-			t.Errorf("the metrics reader role grants %v, want get /metrics only", reader)
-		}
+		sameGrants(t, r.get(t, "ClusterRole", "", "konnect-operator-metrics-auth"), filepath.Join("rbac", "metrics", "auth-delegator.yaml"))
+		sameGrants(t, r.get(t, "ClusterRole", "", "konnect-operator-metrics-reader"), filepath.Join("rbac", "metrics", "reader.yaml"))
 		for _, kind := range []string{"ClusterRoleBinding", "RoleBinding"} {
 			for _, b := range r.ofKind(kind) {
 				boundTo(t, r, b)
@@ -273,7 +271,7 @@ func TestHelmChartTemplates(t *testing.T) {
 		r.get(t, "PodDisruptionBudget", operatorNamespace, "konnect-operator")
 		r.get(t, "Service", operatorNamespace, "konnect-operator-metrics")
 		args := deploymentArgsOf(t, r)
-		for _, flag := range []string{"--leader-elect=true", "--leader-elect-resource-name=konnect-operator", "--metrics-bind-address=:8080",
+		for _, flag := range []string{"--leader-elect=true", "--leader-elect-resource-name=konnect-operator", "--metrics-bind-address=:8443",
 			"--health-probe-bind-address=:8081", "--sync-period=1m", "--konnect-rate-limit=0", "--log-format=json"} {
 			if !slices.Contains(args, flag) {
 				t.Errorf("the Deployment's arguments %v lack %s", args, flag)
@@ -318,6 +316,10 @@ func TestHelmChartTemplates(t *testing.T) {
 			{"watchNamespaces={Team_A}", "at '/watchNamespaces/0'"},
 			{"metrics.port=70000", "at '/metrics/port': maximum"},
 			{"metrics.scheme=ftp", "at '/metrics/scheme'"},
+			{"metrics.scheme=http", "set metrics.service.enabled=false too"},
+			{"metrics.scheme=http,metrics.service.enabled=false,metrics.serviceMonitor.enabled=true", "metrics.serviceMonitor.enabled needs metrics.scheme=https"},
+			{"metrics.tls.secretName=Metrics_TLS", "at '/metrics/tls/secretName'"},
+			{"metrics.readerRole.serviceAccounts[0].name=prometheus", "at '/metrics/readerRole/serviceAccounts/0'"},
 			{"image.digest=latest", "at '/image/digest'"},
 			{"konnect.rateLimit=-1", "at '/konnect/rateLimit'"},
 			{"konnectAuth.create=true", "at '/konnectAuth/serverURL': minLength"},
