@@ -289,6 +289,10 @@ func TestHelmChartTemplates(t *testing.T) {
 			boundTo(t, r, r.get(t, "RoleBinding", ns, "konnect-operator"))
 		}
 		sameGrants(t, r.get(t, "Role", "default", "konnect-operator-events"), filepath.Join("rbac", "events", "role.yaml"))
+		// As overlays/namespaced: the metrics roles and the Secret policy stay.
+		sameGrants(t, r.get(t, "ClusterRole", "", "konnect-operator-metrics-auth"), filepath.Join("rbac", "metrics", "auth-delegator.yaml"))
+		r.get(t, "ValidatingAdmissionPolicy", "", "konnect-operator-secret-writes")
+		r.get(t, "ValidatingAdmissionPolicyBinding", "", "konnect-operator-secret-writes")
 		sameGrants(t, r.get(t, "ClusterRole", "", "konnect-operator-cluster-scoped"), filepath.Join("rbac", "cluster-scoped", "role.yaml"))
 		if _, ok := r[renderedKey("ClusterRole", "", "konnect-operator")]; ok {
 			t.Error("namespaced, the chart still grants the namespaced kinds cluster-wide")
