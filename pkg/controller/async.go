@@ -8,6 +8,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/client-go/tools/cache"
+	"k8s.io/klog/v2"
 
 	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
 	"github.com/konnect-operator/konnect-operator/pkg/konnect"
@@ -28,11 +29,13 @@ const (
 // period), and, when the object is deleted, keeps the object until
 // Konnect no longer shows the entity.
 type Async[T Entity] struct {
-	// Recorded returns the progress obj's status records; Create, Update
-	// and Read record it there from what Konnect answered.
+	// Recorded returns the progress obj's status records (its phase and
+	// state; a message is not needed): Create, Update and Read record it
+	// there from what Konnect answered.
 	Recorded func(obj T) Progress
-	// Read reads the entity with the given ID again, records it in obj's
-	// status (obj is a copy) and returns its progress. It answers a
+	// Read reads the entity with the given ID, records it in obj's status
+	// (obj is a copy) and returns its progress. The loop calls it after
+	// every write and while the entity is not settled. It answers a
 	// konnect.NotFoundError once Konnect no longer holds the entity.
 	Read func(ctx context.Context, api konnect.API, obj T, p Placement, id string) (Progress, error)
 }
@@ -112,9 +115,22 @@ func orNone(message string) string {
 	return message
 }
 
-// refresh reads an asynchronous entity that was in transition when nothing
-// else is due, and settles the sync with what Konnect now reports. An
-// entity gone from Konnect is created again at once.
+// afterWrite reads an asynchronous entity just written, for its progress
+// and what Konnect says about it, and settles the sync. When the read
+// fails, what the write's answer recorded in the status stands in.
+func (r *EntityReconciler[T, D]) afterWrite(ctx context.Context, api konnect.API, key cache.ObjectName, cached, obj T, p Placement, id string) (Result, error) {
+	r.metrics.EntityOperation(r.kind.KindName(), "read")
+	progress, err := r.kind.Async.Read(ctx, api, obj, p, id)
+	if err != nil {
+		klog.FromContext(ctx).V(2).Info("Could not read the entity just written; going by the write's answer", "id", id, "err", err)
+		progress = r.kind.Async.Recorded(obj)
+	}
+	return r.settle(ctx, key, cached, obj, p, id, progress, r.syncPeriod)
+}
+
+// refresh reads an asynchronous entity that was in transition (or had
+// failed) when nothing else is due, and settles the sync with what Konnect
+// now reports. An entity gone from Konnect is created again at once.
 func (r *EntityReconciler[T, D]) refresh(ctx context.Context, api konnect.API, key cache.ObjectName, cached, obj T, p Placement, id string) (Result, error) {
 	r.metrics.EntityOperation(r.kind.KindName(), "read")
 	progress, err := r.kind.Async.Read(ctx, api, obj, p, id)

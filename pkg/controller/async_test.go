@@ -102,8 +102,8 @@ func TestAsyncEntityIsProgrammedOnceKonnectHasProvisionedIt(t *testing.T) {
 			t.Fatalf("still initializing: result %+v, err %v; want %s", result, err, want)
 		}
 	}
-	if a.reads != 3 || f.counts.updates != 0 || f.counts.creates != 1 {
-		t.Fatalf("%d reads, %d updates, %d creates; want 3 reads and nothing written again", a.reads, f.counts.updates, f.counts.creates)
+	if a.reads != 4 || f.counts.updates != 0 || f.counts.creates != 1 {
+		t.Fatalf("%d reads, %d updates, %d creates; want 4 reads (one after the create) and nothing written again", a.reads, f.counts.updates, f.counts.creates)
 	}
 	a.progress = Progress{Phase: Settled, State: "ready"}
 	f.refresh(t, "svc")
@@ -121,7 +121,7 @@ func TestAsyncEntityIsProgrammedOnceKonnectHasProvisionedIt(t *testing.T) {
 	// Settled: back to the sync period, no more reads.
 	f.refresh(t, "svc")
 	f.clock.Step(10 * time.Second)
-	if result, err = f.reconciler.Reconcile(ctx, key); err != nil || a.reads != 4 || result.RequeueAfter >= time.Minute || result.RequeueAfter < 40*time.Second {
+	if result, err = f.reconciler.Reconcile(ctx, key); err != nil || a.reads != 5 || result.RequeueAfter >= time.Minute || result.RequeueAfter < 40*time.Second {
 		t.Fatalf("settled: result %+v, err %v, %d reads; want the rest of the sync period and no read", result, err, a.reads)
 	}
 }

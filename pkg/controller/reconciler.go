@@ -167,8 +167,9 @@ func (r *EntityReconciler[T, D]) sync(ctx context.Context, key cache.ObjectName,
 		changed = created
 	} else {
 		wait := r.state.due(key, obj.GetUID(), fp, IsProgrammed(cached), now, r.syncPeriod)
-		if wait > 0 && r.kind.Async != nil && r.kind.Async.Recorded(obj).Phase == Transient {
-			// Konnect is still working on the entity: read it again.
+		if wait > 0 && r.kind.Async != nil && r.kind.Async.Recorded(obj).Phase != Settled {
+			// Konnect is still working on the entity, or gave up: read it
+			// again.
 			return r.refresh(ctx, api, key, cached, obj, res.Placement, id)
 		}
 		if wait > 0 {
@@ -212,7 +213,7 @@ func (r *EntityReconciler[T, D]) sync(ctx context.Context, key cache.ObjectName,
 	r.state.synced(key, obj.GetUID(), fp, now)
 	if r.kind.Async != nil {
 		r.recordWrite(obj, id, created, changed)
-		return r.settle(ctx, key, cached, obj, res.Placement, id, r.kind.Async.Recorded(obj), r.syncPeriod)
+		return r.afterWrite(ctx, api, key, cached, obj, res.Placement, id)
 	}
 	r.markProgrammed(obj, res.Placement, id)
 	if _, err := r.writeStatus(ctx, cached, obj); err != nil {
