@@ -259,7 +259,7 @@ func TestHelmChartTemplates(t *testing.T) {
 		r.get(t, "Service", operatorNamespace, "konnect-operator-metrics")
 		args := deploymentArgsOf(t, r)
 		for _, flag := range []string{"--leader-elect=true", "--leader-elect-resource-name=konnect-operator", "--metrics-bind-address=:8080",
-			"--health-probe-bind-address=:8081", "--sync-period=1m", "--konnect-rate-limit=10", "--log-format=json"} {
+			"--health-probe-bind-address=:8081", "--sync-period=1m", "--konnect-rate-limit=0", "--log-format=json"} {
 			if !slices.Contains(args, flag) {
 				t.Errorf("the Deployment's arguments %v lack %s", args, flag)
 			}
@@ -304,7 +304,7 @@ func TestHelmChartTemplates(t *testing.T) {
 			{"metrics.port=70000", "at '/metrics/port': maximum"},
 			{"metrics.scheme=ftp", "at '/metrics/scheme'"},
 			{"image.digest=latest", "at '/image/digest'"},
-			{"konnect.rateLimit=0", "at '/konnect/rateLimit'"},
+			{"konnect.rateLimit=-1", "at '/konnect/rateLimit'"},
 			{"konnectAuth.create=true", "at '/konnectAuth/serverURL': minLength"},
 			{"leaderElection.enabled=false", "replicaCount above 1 needs leaderElection.enabled=true"},
 			{"metrics.service.enabled=false,metrics.serviceMonitor.enabled=true", "metrics.serviceMonitor.enabled needs metrics.service.enabled"},

@@ -37,7 +37,7 @@ func failover(ctx context.Context, t *testing.T, c *clusterEnv, ops []*operatorP
 			standby = op
 		}
 	}
-	cp, err := c.get(ctx, controlPlaneKind, failoverNamespace, "demo-cp")
+	cp, err := c.get(ctx, controlPlaneKind, failoverNamespace, "sample-kongservice")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +59,7 @@ spec:
   controlPlaneRef:
     type: konnectNamespacedRef
     konnectNamespacedRef:
-      name: demo-cp
+      name: sample-kongservice
 `, i, i, i)
 	}
 	if _, err := c.kubectl(ctx, manifest.String(), "apply", "--server-side", "-n", failoverNamespace, "-f", "-"); err != nil {

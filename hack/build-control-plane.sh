@@ -9,7 +9,8 @@
 # executes a half-written file.
 set -euo pipefail
 
-ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=hack/env.sh
+source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 # shellcheck source=hack/versions.sh
 source "${ROOT}/hack/versions.sh"
 

@@ -8,17 +8,18 @@
 #   hack/local-cluster.sh status  say whether it runs and is ready (exit 1 if not running)
 #
 # Every `up` starts from an empty cluster. Component logs and pid files are in
-# .local/cluster/, the supervisor's output in .local/local-cluster.log.
+# .local/cluster/, the supervisor's output in .local/local-cluster.log
+# ($KONNECT_OPERATOR_LOCAL instead of .local when set).
 set -euo pipefail
 
-ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-LOCAL="${ROOT}/.local"
+# shellcheck source=hack/env.sh
+source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
+LOCAL=${KONNECT_OPERATOR_LOCAL:-${ROOT}/.local}
 STATE="${LOCAL}/cluster"
 PIDFILE="${LOCAL}/local-cluster.pid"
 KUBECONFIG_PATH="${LOCAL}/kubeconfig"
 LOG="${LOCAL}/local-cluster.log"
 SUPERVISOR="${LOCAL}/bin/local-cluster"
-export KONNECT_OPERATOR_CACHE=${KONNECT_OPERATOR_CACHE:-${ROOT}/.cache}
 KUBECTL="${KONNECT_OPERATOR_CACHE}/bin/kubectl"
 START_TIMEOUT=${LOCAL_CLUSTER_START_TIMEOUT:-180}
 

@@ -8,8 +8,15 @@
 # With KONNECT_TOKEN: runs the operator against the cluster of $KUBECONFIG and
 # against Konnect itself, and applies the same sample there.
 #
-# Ctrl-C stops everything: with Konnect, the sample is deleted first (while
-# the operator still runs) so that nothing is left behind in Konnect.
+# Ctrl-C stops everything and exits with status 0 (1 when something could
+# not be stopped): with Konnect, the sample is deleted first (while the
+# operator still runs) so that nothing is left behind in Konnect.
+#
+# The mirror sample (konnect-gateway-control-plane-mirror.yaml) mirrors a
+# control plane made outside the operator. With the simulator, this script
+# makes one, mirror-source, and puts its ID in the sample (and prints a
+# command that does the same for a later kubectl apply); with Konnect, give
+# the ID of one of yours in RUN_MIRROR_ID.
 #
 # Environment:
 #   KONNECT_TOKEN        Konnect personal (kpat_) or system (spat_) access token
@@ -17,15 +24,17 @@
 #   KUBECONFIG           the cluster to use with KONNECT_TOKEN
 #   RUN_SAMPLE           file of manifests/samples to apply (kongroute.yaml)
 #   RUN_NAMESPACE        namespace for the sample (demo; konnect-operator-demo with Konnect)
+#   RUN_MIRROR_ID        with Konnect, the control plane the mirror sample mirrors
 #   SIMULATOR_PORT       port of the simulator on 127.0.0.1 (8443, as the samples expect)
 #   METRICS_PORT, HEALTH_PORT   the operator's ports on 127.0.0.1 (8080, 8081)
 #   BIN_DIR              where `make build` put the binaries (bin/)
+#   KONNECT_OPERATOR_LOCAL  folder of the logs, kubeconfig and cluster data (.local/)
 set -euo pipefail
 
-ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-LOCAL="${ROOT}/.local"
+# shellcheck source=hack/env.sh
+source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
+LOCAL=${KONNECT_OPERATOR_LOCAL:-${ROOT}/.local}
 BIN_DIR=${BIN_DIR:-${ROOT}/bin}
-export KONNECT_OPERATOR_CACHE=${KONNECT_OPERATOR_CACHE:-${ROOT}/.cache}
 KUBECTL="${KONNECT_OPERATOR_CACHE}/bin/kubectl"
 
 SAMPLE=${RUN_SAMPLE:-kongroute.yaml}
@@ -35,6 +44,8 @@ HEALTH_PORT=${HEALTH_PORT:-8081}
 # The placeholders the samples ship with.
 SAMPLE_SERVER_URL="https://127.0.0.1:8443"
 SAMPLE_TOKEN="kpat_EDIT_ME_sample_token_for_the_konnect_simulator"
+SAMPLE_MIRROR_ID="00000000-0000-0000-0000-000000000000"
+MIRROR_SAMPLE="konnect-gateway-control-plane-mirror.yaml"
 
 mkdir -p "${LOCAL}"
 OPERATOR_LOG="${LOCAL}/operator.log"
@@ -54,6 +65,11 @@ if [[ -n "${KONNECT_TOKEN:-}" ]]; then
   SERVER_URL=${KONNECT_SERVER_URL}
   TOKEN=${KONNECT_TOKEN}
   KUBECONFIG_PATH=${KUBECONFIG}
+  MIRROR_ID=${RUN_MIRROR_ID:-}
+  if [[ "${SAMPLE}" == "${MIRROR_SAMPLE}" && -z "${MIRROR_ID}" ]]; then
+    echo "${MIRROR_SAMPLE} mirrors a control plane of yours: set RUN_MIRROR_ID to its ID" >&2
+    exit 2
+  fi
 else
   MODE=local
   NAMESPACE=${RUN_NAMESPACE:-demo}
@@ -73,35 +89,46 @@ sample_text() {
   text=$(<"${ROOT}/manifests/samples/${SAMPLE}")
   text=${text//"${SAMPLE_SERVER_URL}"/"${SERVER_URL}"}
   text=${text//"${SAMPLE_TOKEN}"/"${TOKEN}"}
+  if [[ -n "${MIRROR_ID:-}" ]]; then
+    text=${text//"${SAMPLE_MIRROR_ID}"/"${MIRROR_ID}"}
+  fi
   printf '%s\n' "${text}"
 }
 
+# stop_process stops a process this script started and waits for it.
+stop_process() {
+  local what=$1 pid=$2
+  [[ -n "${pid}" ]] && kill -0 "${pid}" 2>/dev/null || return 0
+  say "Stopping the ${what}"
+  kill -TERM "${pid}" 2>/dev/null || true
+  wait "${pid}" 2>/dev/null || true
+}
+
+# cleanup stops everything this script started and returns non-zero when
+# something could not be stopped or deleted. A second Ctrl-C does not cut it
+# short: that would leave processes (or entities in Konnect) behind.
 cleanup() {
-  trap - INT TERM EXIT
+  trap - EXIT
+  trap '' INT TERM
   echo
+  local failed=0
   if [[ "${MODE}" == konnect && "${applied}" == true && -n "${operator_pid}" ]]; then
     say "Deleting the sample while the operator runs, so that nothing is left in Konnect"
-    sample_text | k delete --namespace "${NAMESPACE}" --ignore-not-found --timeout=60s -f - || true
+    sample_text | k delete --namespace "${NAMESPACE}" --ignore-not-found --timeout=60s -f - || failed=1
   fi
-  if [[ -n "${operator_pid}" ]] && kill -0 "${operator_pid}" 2>/dev/null; then
-    say "Stopping the operator"
-    kill -TERM "${operator_pid}" 2>/dev/null || true
-    wait "${operator_pid}" 2>/dev/null || true
-  fi
-  if [[ -n "${simulator_pid}" ]] && kill -0 "${simulator_pid}" 2>/dev/null; then
-    say "Stopping the simulator"
-    kill -TERM "${simulator_pid}" 2>/dev/null || true
-    wait "${simulator_pid}" 2>/dev/null || true
-  fi
+  stop_process operator "${operator_pid}"
+  stop_process simulator "${simulator_pid}"
   if [[ "${started_cluster}" == true ]]; then
     say "Stopping the local control plane"
-    "${ROOT}/hack/local-cluster.sh" down || true
+    "${ROOT}/hack/local-cluster.sh" down || failed=1
   fi
   echo "Stopped. Logs: ${OPERATOR_LOG}"
+  return "${failed}"
 }
-trap 'cleanup; exit 130' INT
-trap 'cleanup; exit 143' TERM
-trap cleanup EXIT
+# Ctrl-C is how a user ends `make run`: a normal end, status 0 once
+# everything is stopped.
+trap 'cleanup; exit $?' INT TERM
+trap 'status=$?; cleanup || status=1; exit "${status}"' EXIT
 
 port_free() { ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 for port in ${METRICS_PORT} ${HEALTH_PORT} $([[ "${MODE}" == local ]] && echo "${SIMULATOR_PORT}"); do
@@ -120,8 +147,9 @@ operator_args=(
 
 if [[ "${MODE}" == local ]]; then
   say "Starting a local control plane (etcd, kube-apiserver, kube-controller-manager)"
-  "${ROOT}/hack/local-cluster.sh" up
+  # Set first: a Ctrl-C while it starts must stop it too.
   started_cluster=true
+  KONNECT_OPERATOR_LOCAL=${LOCAL} "${ROOT}/hack/local-cluster.sh" up
 
   say "Starting the Konnect simulator on ${SERVER_URL}"
   printf '%s\n' "${TOKEN}" >"${LOCAL}/simulator-tokens"
@@ -137,6 +165,17 @@ if [[ "${MODE}" == local ]]; then
     sleep 0.1
   done
   operator_args+=(--konnect-ca-file "${LOCAL}/simulator-ca.pem")
+
+  # The control plane the mirror sample mirrors, made outside the operator.
+  MIRROR_ID=$(printf 'Authorization: Bearer %s\n' "${TOKEN}" |
+    curl -sSf --cacert "${LOCAL}/simulator-ca.pem" -H @- -H 'Content-Type: application/json' \
+      -d '{"name":"mirror-source","cluster_type":"CLUSTER_TYPE_CONTROL_PLANE"}' "${SERVER_URL}/v2/control-planes" |
+    sed -n 's/.*"id":"\([0-9a-f-]*\)".*/\1/p')
+  if [[ -z "${MIRROR_ID}" ]]; then
+    echo "could not create the control plane mirror-source in the simulator; ${SIMULATOR_LOG}:" >&2
+    tail -n 20 "${SIMULATOR_LOG}" >&2
+    exit 1
+  fi
 fi
 
 say "Installing the CRDs (kubectl apply --server-side -k manifests/crd)"
@@ -160,6 +199,7 @@ applied=true
 KINDS=konnectapiauthconfigurations,konnectgatewaycontrolplanes,kongservices,kongroutes,kongconsumers,kongconsumergroups,kongpluginbindings,kongupstreams,kongtargets,kongcertificates,kongcacertificates,kongsnis,kongkeys,kongkeysets,kongdataplaneclientcertificates
 say "Waiting for the objects to become Programmed"
 last=""
+programmed=false
 for _ in $(seq 120); do
   table=$(k get "${KINDS}" --namespace "${NAMESPACE}" \
     -o custom-columns='KIND:.kind,NAME:.metadata.name,PROGRAMMED:.status.conditions[?(@.type=="Programmed")].status,AUTH_VALID:.status.conditions[?(@.type=="APIAuthValid")].status,KONNECT_ID:.status.konnect.id,CP_ID:.status.id' 2>/dev/null || true)
@@ -169,12 +209,27 @@ for _ in $(seq 120); do
   fi
   if [[ -n "${table}" ]] && ! grep -vE '^KIND' <<<"${table}" | grep -qvE '\sTrue\s'; then
     echo "Every object is Programmed (the auth configuration is Valid)."
+    programmed=true
     break
   fi
   sleep 0.5
 done
+if [[ "${programmed}" != true ]]; then
+  echo "Not every object is Programmed after a minute. Their conditions say why:"
+  k get "${KINDS}" --namespace "${NAMESPACE}" \
+    -o custom-columns='KIND:.kind,NAME:.metadata.name,WHY:.status.conditions[?(@.status=="False")].message' 2>/dev/null || true
+fi
 
 if [[ "${MODE}" == local ]]; then
+  # What makes a sample fit this simulator, for the commands below: the
+  # mirrored control plane's ID, and the server URL unless it is the one
+  # the samples ship with.
+  edit="-e s/${SAMPLE_MIRROR_ID}/${MIRROR_ID}/"
+  apply_other="kubectl apply -n ${NAMESPACE} -f manifests/samples/kongconsumer.yaml   # any sample works as it is"
+  if [[ "${SERVER_URL}" != "${SAMPLE_SERVER_URL}" ]]; then
+    edit+=" -e s#${SAMPLE_SERVER_URL}#${SERVER_URL}#"
+    apply_other="sed -e s#${SAMPLE_SERVER_URL}#${SERVER_URL}# manifests/samples/kongconsumer.yaml | kubectl apply -n ${NAMESPACE} -f -"
+  fi
   cat <<EOF
 
 The operator runs against a local control plane and the Konnect simulator.
@@ -185,9 +240,13 @@ Look at it from another terminal:
   kubectl get kong,konnect -n ${NAMESPACE}
   kubectl describe kongroutes -n ${NAMESPACE}
   kubectl get events -n ${NAMESPACE}
-  kubectl apply -n ${NAMESPACE} -f manifests/samples/kongconsumer.yaml   # any sample works as it is
-  curl -s http://127.0.0.1:${METRICS_PORT}/metrics | grep konnect_operator_
+  ${apply_other}
+  sed ${edit} manifests/samples/${MIRROR_SAMPLE} | kubectl apply -n ${NAMESPACE} -f -
+  curl -s http://127.0.0.1:${METRICS_PORT}/metrics | grep -E '^konnect_operator_(entity_operations|konnect_requests)_total'
   curl -s --cacert ${LOCAL}/simulator-ca.pem ${SERVER_URL}/_sim/orgs      # what the simulator holds
+
+The mirror sample mirrors mirror-source (ID ${MIRROR_ID}), a control plane
+made in the simulator outside the operator; the sed above puts its ID in.
 
 Operator log: ${OPERATOR_LOG}. Press Ctrl-C to stop everything.
 EOF
@@ -199,14 +258,15 @@ Look at it from another terminal:
 
   kubectl get kong,konnect -n ${NAMESPACE}
   kubectl describe kongroutes -n ${NAMESPACE}
-  curl -s http://127.0.0.1:${METRICS_PORT}/metrics | grep konnect_operator_
+  curl -s http://127.0.0.1:${METRICS_PORT}/metrics | grep -E '^konnect_operator_(entity_operations|konnect_requests)_total'
 
 Operator log: ${OPERATOR_LOG}. Press Ctrl-C to delete the sample and stop.
 EOF
 fi
 
-# Run until Ctrl-C, or until the operator exits.
+# Run until Ctrl-C, or until the operator exits, which is a failure.
 wait "${operator_pid}" || true
 echo "The operator exited; last lines of ${OPERATOR_LOG}:" >&2
 tail -n 20 "${OPERATOR_LOG}" >&2
 operator_pid=""
+exit 1

@@ -5,12 +5,18 @@
 # client is Kong's SDK, a module dependency: nothing to generate.)
 set -euo pipefail
 
-ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=hack/env.sh
+source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 cd "${ROOT}"
 
 MODULE=github.com/konnect-operator/konnect-operator
 BOILERPLATE="${ROOT}/hack/boilerplate.go.txt"
-CODEGEN_DIR=$(go list -m -f '{{.Dir}}' k8s.io/code-generator)
+CODEGEN_DIR=$(go_module_dir k8s.io/code-generator)
+# kube_codegen.sh installs its generators into $GOBIN (else $GOPATH/bin);
+# keep them out of the user's folders.
+GOBIN=$(mktemp -d)
+export GOBIN
+trap 'rm -rf "${GOBIN}"' EXIT
 
 # shellcheck source=/dev/null
 source "${CODEGEN_DIR}/kube_codegen.sh"

@@ -4,7 +4,8 @@
 # differs from what hack/update-codegen.sh produces now.
 set -euo pipefail
 
-ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=hack/env.sh
+source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 cd "${ROOT}"
 
 GENERATED_PATHS=(generated manifests/crd manifests/chart/crds manifests/chart/files pkg/apis)

@@ -70,8 +70,8 @@ func parseFlags(fs *flag.FlagSet, args []string) (*options, error) {
 	fs.IntVar(&o.workersPerKind, "workers-per-kind", 4, "How many objects of one kind are reconciled at once.")
 	fs.Float64Var(&o.kubeAPIQPS, "kube-api-qps", 50, "Queries per second to the Kubernetes API server.")
 	fs.IntVar(&o.kubeAPIBurst, "kube-api-burst", 100, "Burst of queries to the Kubernetes API server.")
-	fs.Float64Var(&o.konnectRate, "konnect-rate-limit", 10, "Requests per second to Konnect, per organisation, shared by every controller. The limiter also slows down as Konnect's RateLimit-Remaining falls and waits out every 429.")
-	fs.IntVar(&o.konnectBurst, "konnect-burst", 20, "Burst of requests to Konnect, per organisation.")
+	fs.Float64Var(&o.konnectRate, "konnect-rate-limit", 0, "Ceiling on requests per second to Konnect, per organisation, shared by every controller. 0: none; the limiter follows the budget Konnect states (RateLimit-Limit, 97% of it), sending 48/s until Konnect has stated one. It also slows down as RateLimit-Remaining runs low, waits out a 429's Retry-After or RateLimit-Reset, and slows down and recovers step by step on 429s that name no delay.")
+	fs.IntVar(&o.konnectBurst, "konnect-burst", konnect.DefaultBurst, "Burst of requests to Konnect, per organisation (never more than a second's worth of the current rate).")
 	fs.DurationVar(&o.konnectTimeout, "konnect-request-timeout", 30*time.Second, "Timeout of one request to Konnect.")
 	fs.StringVar(&o.konnectCAFile, "konnect-ca-file", "", "PEM file of extra certificate authorities to trust for Konnect (for example a Konnect simulator's).")
 	fs.StringVar(&o.metricsAddr, "metrics-bind-address", ":8080", "Address of the /metrics endpoint. Empty or 0 disables it.")
@@ -87,6 +87,12 @@ func parseFlags(fs *flag.FlagSet, args []string) (*options, error) {
 	klog.InitFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		return nil, err
+	}
+	if o.konnectRate < 0 {
+		return nil, fmt.Errorf("--konnect-rate-limit must be 0 (follow Konnect) or a positive number of requests per second, not %v", o.konnectRate)
+	}
+	if o.konnectBurst < 1 {
+		return nil, fmt.Errorf("--konnect-burst must be at least 1, not %d", o.konnectBurst)
 	}
 	return o, nil
 }

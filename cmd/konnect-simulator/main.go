@@ -47,7 +47,7 @@ func main() {
 	fs.StringVar(&cfg.tokenFile, "token-file", "", "file of TOKEN or TOKEN=ORG lines (# comments), to keep tokens off the command line")
 	fs.IntVar(&cfg.rateLimit, "rate-limit-per-minute", 0, "requests per organisation per minute; 0 = unlimited (Konnect has been seen at 3000)")
 	fs.BoolVar(&cfg.omitRetryAfter, "rate-limit-omit-retry-after", false, "leave Retry-After out of 429s (clients must use RateLimit-Reset)")
-	fs.Var(&cfg.faults, "fault", "OPERATION=SETTINGS (repeatable): OPERATION is an operationId, 'METHOD /template' or '*'; SETTINGS e.g. rate:0.1,status:503,latency:200ms,hang,hangfor:5s,after,times:3")
+	fs.Var(&cfg.faults, "fault", "OPERATION=SETTINGS (repeatable): OPERATION is an operationId, 'METHOD /template' or '*'; SETTINGS e.g. rate:0.1,status:503,latency:200ms,hang,hangfor:5s,after,times:3; status:429 answers as Konnect's connection-level limiter does, without Retry-After or RateLimit headers; a request meets its operation's faults, then '*'")
 	fs.IntVar(&cfg.force429, "force-429", 0, "answer the next N authenticated requests with 429")
 	fs.DurationVar(&cfg.force429After, "force-429-retry-after", time.Second, "Retry-After of --force-429 answers")
 	fs.Uint64Var(&cfg.faultSeed, "fault-seed", 1, "seed for fault error rates")

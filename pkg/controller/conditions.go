@@ -26,6 +26,11 @@ func FalseCondition(conditionType, reason, message string) metav1.Condition {
 	return Condition(conditionType, metav1.ConditionFalse, reason, message)
 }
 
+// maxConditionMessage is the longest message metav1.Condition allows.
+const maxConditionMessage = 32768
+
+const truncated = " …(truncated)"
+
 // conditionHolder is anything with status conditions.
 type conditionHolder interface {
 	metav1.Object
@@ -38,6 +43,11 @@ type conditionHolder interface {
 // status byte-for-byte equal and no write follows.
 func SetCondition(obj conditionHolder, c metav1.Condition) {
 	c.ObservedGeneration = obj.GetGeneration()
+	if len(c.Message) > maxConditionMessage {
+		// The API server refuses longer messages, and the whole status
+		// write with them.
+		c.Message = strings.ToValidUTF8(c.Message[:maxConditionMessage-len(truncated)], "") + truncated
+	}
 	conditions := obj.GetConditions()
 	meta.SetStatusCondition(&conditions, c)
 	obj.SetConditions(conditions)
@@ -66,13 +76,44 @@ func IsProgrammed(obj conditionHolder) bool {
 
 // falseConditionsMessage names the False conditions among conditions, with
 // their messages, in a stable order: the Programmed message when a
-// reference is not usable.
+// reference is not usable. Programmed itself is left out: it holds the
+// message of the previous reconcile, and quoting it would make the message
+// grow by one copy of itself on every reconcile.
 func falseConditionsMessage(conditions []metav1.Condition) string {
 	var parts []string
 	for _, c := range conditions {
-		if c.Status == metav1.ConditionFalse {
+		if c.Status == metav1.ConditionFalse && c.Type != commonv1alpha1.ConditionProgrammed {
 			parts = append(parts, c.Type+": "+c.Message)
 		}
+	}
+	sort.Strings(parts)
+	return strings.Join(parts, "; ")
+}
+
+// NotProgrammedCause says why an object with these conditions is not
+// Programmed, for the messages of the objects that refer to it: a
+// reference that fails because its own reference fails names the root
+// cause. It is the Programmed message, except when the object only waits
+// for its own references (ConditionWithStatusFalseExists): then it is the
+// messages of its False reference conditions, which name those references
+// and, the same way, their causes. It is "" when the object has no verdict
+// yet.
+func NotProgrammedCause(conditions []metav1.Condition) string {
+	programmed := meta.FindStatusCondition(conditions, commonv1alpha1.ConditionProgrammed)
+	switch {
+	case programmed == nil || programmed.Status != metav1.ConditionFalse:
+		return ""
+	case programmed.Reason != commonv1alpha1.ReasonConditionWithStatusFalseExists:
+		return programmed.Message
+	}
+	var parts []string
+	for _, c := range conditions {
+		if c.Status == metav1.ConditionFalse && c.Type != commonv1alpha1.ConditionProgrammed && c.Message != "" {
+			parts = append(parts, c.Message)
+		}
+	}
+	if len(parts) == 0 {
+		return programmed.Message
 	}
 	sort.Strings(parts)
 	return strings.Join(parts, "; ")

@@ -60,6 +60,10 @@ type Controller[T Object] struct {
 	workers    int
 	metrics    *metrics.ControllerMetrics
 	sources    []EventSource
+	// throttle is the per-item backoff of 429s that named no delay (about
+	// 1s, 2s, 4s … up to 30s, jittered); kept apart from the queue's
+	// failure backoff because a 429 is no failure.
+	throttle workqueue.TypedRateLimiter[cache.ObjectName]
 }
 
 // New returns a controller for kind that enqueues an object whenever its
@@ -76,6 +80,7 @@ func New[T Object](kind string, informer *Informer[T], reconciler Reconciler, op
 	}
 	c := &Controller[T]{
 		kind:     kind,
+		throttle: newThrottleBackoff[cache.ObjectName](),
 		informer: informer,
 		queue: workqueue.NewTypedRateLimitingQueueWithConfig(rateLimiter, workqueue.TypedRateLimitingQueueConfig[cache.ObjectName]{
 			Name:            kind,
@@ -263,17 +268,25 @@ func (c *Controller[T]) handleResult(ctx context.Context, key cache.ObjectName, 
 	switch {
 	case err == nil:
 		c.queue.Forget(key)
+		c.throttle.Forget(key)
 		if result.RequeueAfter > 0 {
 			c.queue.AddAfter(key, result.RequeueAfter)
 		}
 		return metrics.ResultSuccess
 	case errors.As(err, &rateLimited):
-		// A 429 is Konnect asking us to wait, not a failure: no backoff grows.
-		logger.V(2).Info("Konnect rate limit reached; waiting", "delay", rateLimited.Delay)
-		c.queue.AddAfter(key, rateLimited.Delay)
+		// A 429 is Konnect asking us to wait, not a failure: the failure
+		// backoff does not grow. When Konnect named no delay, this object
+		// waits a little longer each time it is refused.
+		delay := rateLimited.Delay
+		if delay <= 0 {
+			delay = c.throttle.When(key)
+		}
+		logger.V(2).Info("Konnect rate limit reached; waiting", "delay", delay, "delayFromKonnect", rateLimited.Delay > 0)
+		c.queue.AddAfter(key, delay)
 		return metrics.ResultRateLimited
 	case errors.As(err, &permanent):
 		c.queue.Forget(key)
+		c.throttle.Forget(key)
 		logger.V(2).Info("Not retrying until something changes", "err", err, "retryAfter", permanent.RetryAfter)
 		if permanent.RetryAfter > 0 {
 			c.queue.AddAfter(key, permanent.RetryAfter)

@@ -7,7 +7,8 @@ import (
 )
 
 // RateLimitedError asks the loop to retry after a delay without counting a
-// failure: Konnect answered 429.
+// failure: Konnect answered 429. A Delay of zero (Konnect named none) backs
+// the object off instead: about a second, growing with each 429 in a row.
 type RateLimitedError struct {
 	Delay time.Duration
 	Err   error

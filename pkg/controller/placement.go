@@ -50,8 +50,12 @@ type Resolution struct {
 	// Konnect (its control plane or its parent) no longer exists, so
 	// Konnect has already deleted the entity with it.
 	Gone bool
+	// ParentGone is true, for ForSync, when the control plane or parent
+	// that the object refers to does not exist: an entity recorded in the
+	// status went with it.
+	ParentGone bool
 	// Conditions are the reference conditions (True or False) to set on the
-	// object. Condition types of Adapter.ConditionTypes that are missing are
+	// object. Condition types of Kind.Conditions that are missing are
 	// removed from the status.
 	Conditions []metav1.Condition
 }

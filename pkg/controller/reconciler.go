@@ -42,6 +42,9 @@ type ReconcilerOptions struct {
 	// every read that finds it so, up to PendingBackoffMax. Defaults: 1s
 	// and 30s.
 	PendingBackoff, PendingBackoffMax time.Duration
+	// ReferenceGracePeriod is how long a reference problem lasts before a
+	// Warning Event reports it; default DefaultReferenceGracePeriod.
+	ReferenceGracePeriod time.Duration
 }
 
 // EntityReconciler implements the seed algorithm for one kind.
@@ -55,6 +58,10 @@ type EntityReconciler[T Entity, D any] struct {
 	syncPeriod time.Duration
 	metrics    *metrics.ControllerMetrics
 	state      *syncState
+	warnings   *warnings
+	// referenceGrace is how long a reference problem lasts before a
+	// Warning Event reports it.
+	referenceGrace time.Duration
 	// startedAt separates objects created while this reconciler runs (their
 	// entities can only come from it) from older ones, whose entity may
 	// have been created by an earlier process, or an earlier leader, that
@@ -76,6 +83,9 @@ func NewEntityReconciler[T Entity, D any](kind *Kind[T, D], informer *Informer[T
 	if opts.PendingBackoffMax < opts.PendingBackoff {
 		opts.PendingBackoffMax = max(30*time.Second, opts.PendingBackoff)
 	}
+	if opts.ReferenceGracePeriod == 0 {
+		opts.ReferenceGracePeriod = DefaultReferenceGracePeriod
+	}
 	return &EntityReconciler[T, D]{
 		kind:       kind,
 		informer:   informer,
@@ -90,6 +100,8 @@ func NewEntityReconciler[T Entity, D any](kind *Kind[T, D], informer *Informer[T
 
 		pendingBackoff:    opts.PendingBackoff,
 		pendingBackoffMax: opts.PendingBackoffMax,
+		warnings:          newWarnings(),
+		referenceGrace:    opts.ReferenceGracePeriod,
 	}
 }
 
@@ -101,6 +113,7 @@ func (r *EntityReconciler[T, D]) Reconcile(ctx context.Context, key cache.Object
 	cached, err := r.informer.Get(key.Namespace, key.Name)
 	if apierrors.IsNotFound(err) {
 		r.state.forget(key)
+		r.warnings.forget(key)
 		return Result{}, nil
 	}
 	if err != nil {
@@ -126,12 +139,13 @@ func (r *EntityReconciler[T, D]) sync(ctx context.Context, key cache.ObjectName,
 	if !res.Ready {
 		message := falseConditionsMessage(obj.GetConditions())
 		SetCondition(obj, FalseCondition(commonv1alpha1.ConditionProgrammed, commonv1alpha1.ReasonConditionWithStatusFalseExists, message))
-		changed, err := r.writeStatus(ctx, cached, obj)
-		if changed {
-			r.recorder.Event(obj, corev1.EventTypeWarning, EventReferenceFailed, message)
+		_, err := r.writeStatus(ctx, cached, obj)
+		if res.ParentGone {
+			r.reportGoneWithParent(cached, message)
 		}
-		// The references' own changes enqueue this object again.
-		return Result{}, err
+		// The references' own changes enqueue this object again; the wait
+		// is for the Warning of a problem that lasts.
+		return Result{RequeueAfter: r.warnReferences(obj, message)}, err
 	}
 	if err := r.ensureFinalizer(ctx, obj); err != nil {
 		return Result{}, err
@@ -176,10 +190,12 @@ func (r *EntityReconciler[T, D]) sync(ctx context.Context, key cache.ObjectName,
 			// Nothing to write to Konnect yet; the status may still need to
 			// say so again (a reference that was broken came back).
 			if r.kind.Async != nil {
+				r.warnings.programmed(key, obj.GetUID(), obj.GetGeneration())
 				return r.settle(ctx, key, cached, obj, res.Placement, id, r.kind.Async.Recorded(obj), wait)
 			}
 			r.markProgrammed(obj, res.Placement, id)
 			_, err := r.writeStatus(ctx, cached, obj)
+			r.warnings.programmed(key, obj.GetUID(), obj.GetGeneration())
 			return Result{RequeueAfter: wait}, err
 		}
 		changed = !r.state.isSynced(key, obj.GetUID(), fp)
@@ -211,6 +227,7 @@ func (r *EntityReconciler[T, D]) sync(ctx context.Context, key cache.ObjectName,
 		}
 	}
 	r.state.synced(key, obj.GetUID(), fp, now)
+	r.warnings.programmed(key, obj.GetUID(), obj.GetGeneration())
 	if r.kind.Async != nil {
 		r.recordWrite(obj, id, created, changed)
 		return r.afterWrite(ctx, api, key, cached, obj, res.Placement, id)
@@ -332,7 +349,12 @@ func (r *EntityReconciler[T, D]) finalize(ctx context.Context, key cache.ObjectN
 	if err != nil {
 		return Result{}, err
 	}
-	if !res.Gone {
+	if res.Gone {
+		if id := obj.KonnectStatus(false).GetKonnectID(); id != "" {
+			r.recorder.Eventf(obj, corev1.EventTypeNormal, EventDeletedWithParent,
+				"%s %s was deleted from Konnect with its control plane or parent already; nothing left to delete", r.kind.KindName(), id)
+		}
+	} else {
 		if !res.Ready {
 			r.applyReferenceConditions(obj, res.Conditions)
 			err := fmt.Errorf("cannot delete the entity from Konnect: %s", falseConditionsMessage(obj.GetConditions()))
@@ -389,7 +411,7 @@ func (r *EntityReconciler[T, D]) failed(ctx context.Context, cached, obj T, reas
 	if _, werr := r.writeStatus(ctx, cached, obj); werr != nil {
 		klog.FromContext(ctx).V(2).Info("Could not record the failure in the status", "err", werr)
 	}
-	r.recorder.Event(obj, corev1.EventTypeWarning, reason, err.Error())
+	r.warnFailure(obj, reason, err.Error())
 	if konnect.IsAuth(err) || konnect.IsInvalidInput(err) {
 		// Retrying will not help until the spec, the token or a referenced
 		// object changes, and those changes enqueue the object.

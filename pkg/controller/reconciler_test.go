@@ -24,10 +24,15 @@ import (
 
 type svc = *configurationv1alpha1.KongService
 
-// counts are the Konnect operations a countingKind was asked for.
+// counts are the Konnect operations a countingKind was asked for, and
+// what it answers.
 type counts struct {
 	creates, updates, deletes, finds, resolves int
 	ready                                      bool
+	// resolution, when set, is what Resolve answers while not ready.
+	resolution *Resolution
+	// createErr, when set, is what Create answers.
+	createErr error
 }
 
 // countingKind stands in for a kind: it counts the Konnect operations the
@@ -37,11 +42,17 @@ func countingKind(c *counts) *Kind[svc, string] {
 		GVK: schema.GroupVersionKind{Group: "configuration.konghq.com", Version: "v1alpha1", Kind: "KongService"},
 		Resolve: func(context.Context, svc, Purpose) (Resolution, error) {
 			c.resolves++
+			if !c.ready && c.resolution != nil {
+				return *c.resolution, nil
+			}
 			return Resolution{Ready: c.ready, Placement: Placement{ControlPlaneID: "cp", Auth: Auth{ServerURL: "https://konnect.example", OrgID: "org"}}}, nil
 		},
 		Desired: func(_ context.Context, s svc, _ Placement) (string, error) { return s.Spec.Host, nil },
 		Create: func(context.Context, konnect.API, svc, Placement, string) (string, error) {
 			c.creates++
+			if c.createErr != nil {
+				return "", c.createErr
+			}
 			return "entity-1", nil
 		},
 		Update: func(context.Context, konnect.API, svc, Placement, string, string) error {
@@ -70,6 +81,7 @@ type reconcilerFixture struct {
 	client     *fake.Clientset
 	informer   cache.SharedIndexInformer
 	clock      *clocktesting.FakeClock
+	recorder   *record.FakeRecorder
 }
 
 func newReconcilerFixture(t *testing.T, objects ...runtime.Object) *reconcilerFixture {
@@ -79,15 +91,16 @@ func newReconcilerFixture(t *testing.T, objects ...runtime.Object) *reconcilerFi
 	informer := NewInformer[svc](configurationv1alpha1.Resource("kongservices"), map[string]cache.SharedIndexInformer{"": shared})
 	clock := clocktesting.NewFakeClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
 	c := &counts{ready: true}
+	recorder := record.NewFakeRecorder(100)
 	r := NewEntityReconciler(countingKind(c), informer,
 		func(ns string) Client[svc] { return client.ConfigurationV1alpha1().KongServices(ns) },
-		noAPI{}, record.NewFakeRecorder(100), ReconcilerOptions{SyncPeriod: time.Minute, Clock: clock})
+		noAPI{}, recorder, ReconcilerOptions{SyncPeriod: time.Minute, Clock: clock, ReferenceGracePeriod: 10 * time.Second})
 	r.Started(clock.Now().Add(-time.Hour))
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	factory.Start(ctx.Done())
 	factory.WaitForCacheSync(ctx.Done())
-	return &reconcilerFixture{counts: c, reconciler: r, client: client, informer: shared, clock: clock}
+	return &reconcilerFixture{counts: c, reconciler: r, client: client, informer: shared, clock: clock, recorder: recorder}
 }
 
 // refresh puts the API server's current object into the informer's cache,

@@ -16,13 +16,7 @@ func parent[P controller.Entity](b *resolver, inf *controller.Informer[P], condi
 	what := fmt.Sprintf("%s %s/%s", kind, namespace, name)
 	p, err := inf.Get(namespace, name)
 	if err != nil {
-		if b.forDelete() {
-			// Konnect does not let a parent go while it has children, and the
-			// operator deletes them first: the entity is gone too.
-			b.gone()
-			return zero, ""
-		}
-		b.invalid(conditionType, commonv1alpha1.ReasonInvalid, "%s not found", what)
+		b.missing(conditionType, what)
 		return zero, ""
 	}
 	id := p.KonnectStatus(false).GetKonnectID()
@@ -37,7 +31,7 @@ func parent[P controller.Entity](b *resolver, inf *controller.Informer[P], condi
 	case isBeingDeleted(p):
 		b.invalid(conditionType, commonv1alpha1.ReasonInvalid, "%s is being deleted", what)
 	case id == "" || !controller.IsConditionTrue(p.GetConditions(), commonv1alpha1.ConditionProgrammed):
-		b.invalid(conditionType, commonv1alpha1.ReasonInvalid, "%s is not Programmed", what)
+		b.notProgrammed(conditionType, commonv1alpha1.ReasonInvalid, what, p.GetConditions())
 	default:
 		b.valid(conditionType, what+" is Programmed")
 		return p, id

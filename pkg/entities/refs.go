@@ -155,12 +155,7 @@ func (r *Refs) controlPlane(b *resolver, from referrer, ref *commonv1alpha1.Cont
 	}
 	cp, err := r.ControlPlanes.Get(namespace, name)
 	if err != nil {
-		if b.forDelete() {
-			// Konnect deletes a control plane's entities with it.
-			b.gone()
-			return nil
-		}
-		b.invalid(commonv1alpha1.ConditionControlPlaneRefValid, commonv1alpha1.ReasonInvalid, "%s not found", what)
+		b.missing(commonv1alpha1.ConditionControlPlaneRefValid, what)
 		return nil
 	}
 	if b.forDelete() {
@@ -181,7 +176,7 @@ func (r *Refs) controlPlane(b *resolver, from referrer, ref *commonv1alpha1.Cont
 		if !checkGrant {
 			reason = commonv1alpha1.ReasonInvalid
 		}
-		b.invalid(commonv1alpha1.ConditionControlPlaneRefValid, reason, "%s is not Programmed", what)
+		b.notProgrammed(commonv1alpha1.ConditionControlPlaneRefValid, reason, what, cp.Status.Conditions)
 	default:
 		b.valid(commonv1alpha1.ConditionControlPlaneRefValid, what+" is Programmed")
 		return cp

@@ -53,6 +53,36 @@ func (b *resolver) gone() {
 	b.res.Ready = false
 }
 
+// missing reports a control plane or parent that does not exist. When
+// syncing, an entity the object had in it went with it.
+func (b *resolver) missing(conditionType, what string) {
+	if b.forDelete() {
+		// Konnect deletes a control plane's entities with it, and the
+		// operator deletes a parent's children before the parent.
+		b.gone()
+		return
+	}
+	b.res.ParentGone = true
+	b.invalid(conditionType, commonv1alpha1.ReasonInvalid, "%s not found", what)
+}
+
+// notProgrammed reports a reference that exists but is not Programmed,
+// with the reason it gives, so that the referrer names the root cause
+// rather than only the next object on the way to it.
+func (b *resolver) notProgrammed(conditionType, reason, what string, conditions []metav1.Condition) {
+	b.invalid(conditionType, reason, "%s", notProgrammedMessage(what, conditions))
+}
+
+// notProgrammedMessage says that what is not Programmed and why, as its
+// conditions tell.
+func notProgrammedMessage(what string, conditions []metav1.Condition) string {
+	cause := controller.NotProgrammedCause(conditions)
+	if cause == "" {
+		return what + " is not Programmed yet"
+	}
+	return what + " is not Programmed: " + cause
+}
+
 // crossNamespace records a reference to another namespace and whether a
 // KongReferenceGrant allows it. Grants are not enforced when deleting.
 func (b *resolver) crossNamespace(what string, permitted bool) bool {

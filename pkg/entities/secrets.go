@@ -80,8 +80,17 @@ func (r *Refs) secretRefs(b *resolver, from referrer, keys []string, refs ...*co
 	}
 }
 
+// pemKeys are the data keys holding certificates or keys, which may be PEM
+// or DER, and how to turn each into the PEM Konnect reads.
+var pemKeys = map[string]func([]byte) (string, error){
+	secretKeyTLSCert: certificatePEM,
+	secretKeyCACert:  certificatePEM,
+	secretKeyTLSKey:  privateKeyPEM,
+}
+
 // secretData returns the values of the given data keys of a Secret, all of
-// which must be present and non-empty.
+// which must be present and non-empty. Certificates and keys are returned
+// as PEM, whether the Secret holds them as PEM or DER.
 func (r *Refs) secretData(namespace, name string, keys ...string) (map[string]string, error) {
 	secret, err := r.Secrets.Get(namespace, name)
 	if apierrors.IsNotFound(err) {
@@ -92,15 +101,27 @@ func (r *Refs) secretData(namespace, name string, keys ...string) (map[string]st
 	}
 	out := make(map[string]string, len(keys))
 	var missing []string
+	var problems []string
 	for _, k := range keys {
-		v := string(secret.Data[k])
-		if v == "" {
+		data := secret.Data[k]
+		if len(data) == 0 {
 			missing = append(missing, fmt.Sprintf("%q", k))
+			continue
 		}
-		out[k] = v
+		out[k] = string(data)
+		if toPEM := pemKeys[k]; toPEM != nil {
+			v, err := toPEM(data)
+			if err != nil {
+				problems = append(problems, fmt.Sprintf("data key %q %v", k, err))
+			}
+			out[k] = v
+		}
 	}
 	if len(missing) > 0 {
 		return nil, fmt.Errorf("%s %s/%s has no data key %s", kindSecret, namespace, name, strings.Join(missing, ", "))
+	}
+	if len(problems) > 0 {
+		return nil, fmt.Errorf("%s %s/%s: %s", kindSecret, namespace, name, strings.Join(problems, "; "))
 	}
 	return out, nil
 }

@@ -26,7 +26,7 @@ func inControlPlane[P placedEntity](inf *controller.Informer[P], kind, namespace
 	case isBeingDeleted(p):
 		return "", what + " is being deleted"
 	case status == nil || status.ID == "" || !controller.IsConditionTrue(p.GetConditions(), commonv1alpha1.ConditionProgrammed):
-		return "", what + " is not Programmed"
+		return "", notProgrammedMessage(what, p.GetConditions())
 	case status.ControlPlaneID != controlPlaneID:
 		return "", fmt.Sprintf("%s is in control plane %s, not in %s", what, status.ControlPlaneID, controlPlaneID)
 	}

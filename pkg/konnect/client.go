@@ -46,6 +46,7 @@ func NewClientFactory(opts Options) *ClientFactory {
 			clock:             opts.Clock,
 			requestsPerSecond: opts.RequestsPerSecond,
 			burst:             opts.Burst,
+			metrics:           opts.Metrics,
 		},
 		clients: map[clientKey]*Client{},
 	}
@@ -121,7 +122,7 @@ func (f *ClientFactory) newClient(serverURL, token string, key clientKey) (*Clie
 		},
 	}
 	// Until Me tells whose token this is, the token gets a limiter of its own.
-	c.limiter.Store(f.limiters.get("token:" + key.serverURL + "/" + key.tokenHash))
+	c.limiter.Store(f.limiters.token(key.serverURL, key.tokenHash))
 	server, err := url.Parse(serverURL)
 	if err != nil {
 		return nil, fmt.Errorf("konnect client for %s: %w", serverURL, err)
@@ -203,7 +204,7 @@ func (c *Client) Me(ctx context.Context) (Organization, error) {
 		org.Name = *me.Name
 	}
 	// Rate limits are counted per organisation on each regional server.
-	c.limiter.Store(c.factory.limiters.get("org:" + c.serverURL + "/" + org.ID))
+	c.limiter.Store(c.factory.limiters.organization(c.serverURL, org.ID))
 	c.orgID.Store(&org.ID)
 	return org, nil
 }

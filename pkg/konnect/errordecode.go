@@ -43,7 +43,8 @@ func classifyResponse(op operation, statusCode int, header http.Header, body []b
 	case statusCode == http.StatusConflict:
 		return &ConflictError{Operation: name, StatusCode: statusCode, Message: message, Fields: decoded.fields}
 	case statusCode == http.StatusTooManyRequests:
-		return &RateLimitedError{Operation: name, StatusCode: statusCode, RetryAfter: retryAfter(header), Message: message}
+		delay, known := retryAfter(header)
+		return &RateLimitedError{Operation: name, StatusCode: statusCode, RetryAfter: delay, DelayKnown: known, Message: message}
 	case statusCode == http.StatusUnauthorized || statusCode == http.StatusForbidden:
 		return &AuthError{Operation: name, StatusCode: statusCode, Message: message}
 	case statusCode == http.StatusBadRequest && op.core && decoded.isUniquenessViolation():

@@ -148,8 +148,8 @@ func TestClassifyResponse(t *testing.T) {
 			wantClass: "RateLimited", wantText: "create service: rate limited (HTTP 429): API rate limit exceeded", wantDelay: 48 * time.Second,
 		},
 		{
-			name: "429 without headers waits the default", op: opCreateCP, status: 429, body: ``,
-			wantClass: "RateLimited", wantText: "create control plane: rate limited (HTTP 429): too many requests", wantDelay: DefaultRetryAfter,
+			name: "429 without headers names no delay", op: opCreateCP, status: 429, body: ``,
+			wantClass: "RateLimited", wantText: "create control plane: rate limited (HTTP 429): too many requests",
 		},
 		{
 			name: "429 with a garbage Retry-After falls back to RateLimit-Reset", op: opCreateCP, status: 429,
@@ -196,6 +196,10 @@ func TestClassifyResponse(t *testing.T) {
 			}
 			if delay, ok := IsRateLimited(err); ok && delay != tt.wantDelay {
 				t.Errorf("retry after = %v, want %v", delay, tt.wantDelay)
+			}
+			var limited *RateLimitedError
+			if errors.As(err, &limited) && limited.DelayKnown != (tt.wantDelay > 0) {
+				t.Errorf("DelayKnown = %v with a delay of %v", limited.DelayKnown, tt.wantDelay)
 			}
 			if got := fieldsOf(err); !reflect.DeepEqual(got, tt.wantFields) {
 				t.Errorf("fields = %#v, want %#v", got, tt.wantFields)

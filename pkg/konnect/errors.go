@@ -63,6 +63,10 @@ type RateLimitedError struct {
 	Operation  string
 	StatusCode int
 	RetryAfter time.Duration
+	// DelayKnown is false when the answer named no delay (neither
+	// Retry-After nor RateLimit-Reset, as from Konnect's connection-level
+	// limiter); RetryAfter is then zero and the caller backs off by itself.
+	DelayKnown bool
 	Message    string
 }
 
@@ -145,7 +149,8 @@ func IsConflict(err error) bool {
 }
 
 // IsRateLimited reports whether err is (or wraps) a *RateLimitedError and,
-// if so, how long to wait before trying again.
+// if so, how long to wait before trying again (zero when Konnect named no
+// delay: back off instead).
 func IsRateLimited(err error) (time.Duration, bool) {
 	var target *RateLimitedError
 	if errors.As(err, &target) {

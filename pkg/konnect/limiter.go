@@ -4,8 +4,6 @@ import (
 	"context"
 	"math"
 	"net/http"
-	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -13,31 +11,65 @@ import (
 	"k8s.io/utils/clock"
 )
 
-// maxHeaderDelay caps delays read from response headers, so that a broken
-// header cannot stop every controller for hours. Konnect's windows are a
-// minute long.
-const maxHeaderDelay = 10 * time.Minute
+// budgetShare is the share of the budget Konnect states (RateLimit-Limit
+// over its window) that the limiter spends: the bucket's burst (a second's
+// worth) and requests in flight across a window's edge fit in the rest, so
+// that a steady stream of requests is never refused.
+const budgetShare = 0.97
 
-// limiter is the client-side rate limiter of one organisation: a token
-// bucket shared by every client of that organisation, slowed down when
-// Konnect reports that few requests remain in its window, and closed for
-// everyone until a 429's delay has passed.
+// limiter is the client-side rate limiter of one organisation, shared by
+// every client of it: a token bucket whose rate is the lowest of
+//
+//   - the base: the configured ceiling, or what Konnect states as its budget
+//     (RateLimit-Limit), or DefaultRequestsPerSecond before either is known;
+//   - the spread: what is left of Konnect's window (RateLimit-Remaining)
+//     over the time left in it (RateLimit-Reset), when that is lower;
+//   - the congestion cap that 429s without a delay set (see congestion).
+//
+// A 429 that names a delay (Retry-After or RateLimit-Reset) closes the
+// limiter for everyone for exactly that long. Callers are served in the
+// order they asked; a later priority for some callers would reserve from the
+// same bucket ahead of others, which wait leaves room for.
 type limiter struct {
-	clock    clock.Clock
-	baseRate rate.Limit
+	clock clock.Clock
+	// bucket is safe for concurrent use on its own.
+	bucket *rate.Limiter
+	// metrics and organization label what the limiter reports; report says
+	// whether it owns the organisation's rate gauge (a limiter of a token
+	// whose organisation is not known yet does not).
+	metrics      *Metrics
+	organization string
+	report       bool
 
-	// bucket is safe for concurrent use on its own; mu guards holdUntil.
-	bucket    *rate.Limiter
-	mu        sync.Mutex
-	holdUntil time.Time
+	mu sync.Mutex
+	// ceiling is the configured rate (0: none), burst the configured burst.
+	ceiling float64
+	burst   int
+	// budget is the rate Konnect's stated budget allows (0: not stated).
+	budget float64
+	// spread is the rate the rest of the current window allows when it is
+	// below the base (0: no such limit).
+	spread     float64
+	congestion congestion
+	holdUntil  time.Time
+	// applied is the rate the bucket was last set to.
+	applied float64
 }
 
 func newLimiter(clk clock.Clock, requestsPerSecond float64, burst int) *limiter {
-	return &limiter{
-		clock:    clk,
-		baseRate: rate.Limit(requestsPerSecond),
-		bucket:   rate.NewLimiter(rate.Limit(requestsPerSecond), burst),
-	}
+	l := &limiter{clock: clk, ceiling: max(requestsPerSecond, 0), burst: max(burst, 1)}
+	r := l.baseLocked()
+	l.bucket = rate.NewLimiter(rate.Limit(r), burstFor(r, l.burst))
+	l.applied = r
+	return l
+}
+
+// burstFor is the bucket size at rate r: the configured burst, but never
+// more than a second's worth, so that a throttled organisation is not
+// flooded again after a pause, and a burst fits in Konnect's window next to
+// budgetShare of it.
+func burstFor(r float64, configured int) int {
+	return max(1, min(configured, int(math.Ceil(r))))
 }
 
 // wait blocks until the caller may send one request and returns how long it
@@ -100,86 +132,120 @@ func (l *limiter) sleep(ctx context.Context, d time.Duration) error {
 	}
 }
 
-// hold closes the limiter for everyone until d from now (or later, when an
-// earlier hold already lasts longer).
-func (l *limiter) hold(d time.Duration) {
-	until := l.clock.Now().Add(d)
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if until.After(l.holdUntil) {
+// holdLocked closes the limiter for everyone until d from now (or later,
+// when an earlier hold already lasts longer).
+func (l *limiter) holdLocked(now time.Time, d time.Duration) {
+	if until := now.Add(d); until.After(l.holdUntil) {
 		l.holdUntil = until
 	}
 }
 
-// observe adapts the limiter to one response from Konnect.
+// observe adapts the limiter to one answer from Konnect: its status and its
+// rate-limit headers.
 func (l *limiter) observe(statusCode int, header http.Header) {
-	if statusCode == http.StatusTooManyRequests {
-		l.hold(retryAfter(header))
-		return
+	now := l.clock.Now()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if requests, window, ok := windowBudget(header); ok {
+		l.budget = budgetShare * float64(requests) / window.Seconds()
 	}
+	kind := answerAccepted
+	switch {
+	case statusCode == http.StatusTooManyRequests:
+		delay, named := retryAfter(header)
+		l.metrics.observeRateLimited(l.organization, named)
+		if named {
+			l.holdLocked(now, delay)
+			kind = answerOther
+		} else {
+			kind = answerRefused
+		}
+	case statusCode >= 500:
+		kind = answerOther
+		l.observeRemainingLocked(now, header)
+	default:
+		l.observeRemainingLocked(now, header)
+	}
+	base := l.baseLocked()
+	current := base
+	if l.spread > 0 {
+		current = min(current, l.spread)
+	}
+	l.congestion.record(now, kind, current, base)
+	l.applyLocked(now)
+}
+
+// observeRemainingLocked follows RateLimit-Remaining and RateLimit-Reset:
+// when what is left of the window, spread over the time left in it, is
+// below the base rate, the organisation slows down before it hits the wall.
+func (l *limiter) observeRemainingLocked(now time.Time, header http.Header) {
 	remaining, ok := headerInt(header, "RateLimit-Remaining")
 	if !ok {
 		return
 	}
 	reset, resetKnown := headerSeconds(header, "RateLimit-Reset")
-	now := l.clock.Now()
 	switch {
-	case remaining <= 0 && resetKnown:
-		// The next request would be refused; wait for the window instead.
-		l.hold(reset)
 	case !resetKnown || reset <= 0:
-		l.bucket.SetLimitAt(now, l.baseRate)
+		l.spread = 0
+	case remaining <= 0:
+		// The next request would be refused; wait for the window instead.
+		l.holdLocked(now, reset)
+		l.spread = 0
 	default:
-		// Spread what is left of the window over the time left in it, so
-		// that the organisation slows down before it hits the wall.
-		sustainable := rate.Limit(float64(remaining) / reset.Seconds())
-		l.bucket.SetLimitAt(now, min(l.baseRate, sustainable))
-	}
-}
-
-// retryAfter is how long Konnect asks a rate-limited client to wait:
-// Retry-After, else RateLimit-Reset, else DefaultRetryAfter.
-func retryAfter(header http.Header) time.Duration {
-	if d, ok := headerSeconds(header, "Retry-After"); ok && d > 0 {
-		return d
-	}
-	if v := header.Get("Retry-After"); v != "" {
-		if at, err := http.ParseTime(v); err == nil {
-			if d := time.Until(at); d > 0 {
-				return min(d, maxHeaderDelay)
-			}
+		sustainable := float64(remaining) / reset.Seconds()
+		if sustainable < l.baseLocked() {
+			l.spread = sustainable
+		} else {
+			l.spread = 0
 		}
 	}
-	if d, ok := headerSeconds(header, "RateLimit-Reset"); ok && d > 0 {
-		return d
-	}
-	return DefaultRetryAfter
 }
 
-// headerSeconds reads a header holding a number of seconds (fractions
-// allowed), capped at maxHeaderDelay.
-func headerSeconds(header http.Header, name string) (time.Duration, bool) {
-	v := strings.TrimSpace(header.Get(name))
-	if v == "" {
-		return 0, false
+// baseLocked is the rate the organisation has when nothing slows it down.
+func (l *limiter) baseLocked() float64 {
+	switch {
+	case l.budget > 0 && l.ceiling > 0:
+		return min(l.budget, l.ceiling)
+	case l.budget > 0:
+		return l.budget
+	case l.ceiling > 0:
+		return l.ceiling
+	default:
+		return DefaultRequestsPerSecond
 	}
-	seconds, err := strconv.ParseFloat(v, 64)
-	if err != nil || math.IsNaN(seconds) || seconds < 0 {
-		return 0, false
-	}
-	if seconds > maxHeaderDelay.Seconds() {
-		return maxHeaderDelay, true
-	}
-	return time.Duration(seconds * float64(time.Second)), true
 }
 
-func headerInt(header http.Header, name string) (int64, bool) {
-	v := strings.TrimSpace(header.Get(name))
-	if v == "" {
-		return 0, false
+// rateLocked is the rate the bucket should have now.
+func (l *limiter) rateLocked() float64 {
+	r := l.baseLocked()
+	if l.spread > 0 {
+		r = min(r, l.spread)
 	}
-	n, err := strconv.ParseInt(v, 10, 64)
-	return n, err == nil
+	if l.congestion.rate > 0 {
+		r = min(r, l.congestion.rate)
+	}
+	return r
+}
+
+// applyLocked sets the bucket to rateLocked when that changed.
+func (l *limiter) applyLocked(now time.Time) {
+	r := l.rateLocked()
+	if r == l.applied {
+		return
+	}
+	l.applied = r
+	l.bucket.SetLimitAt(now, rate.Limit(r))
+	l.bucket.SetBurstAt(now, burstFor(r, l.burst))
+	if l.report {
+		l.metrics.setLimiterRate(l.organization, r)
+	}
+}
+
+// currentRate is the rate the bucket has now, in requests per second.
+func (l *limiter) currentRate() float64 {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.applied
 }
 
 // exceedsDeadline reports whether ctx ends within d. Deadlines are wall-clock
@@ -196,22 +262,39 @@ func limiterDelayError(d time.Duration) error {
 	return &RateLimitedError{
 		StatusCode: http.StatusTooManyRequests,
 		RetryAfter: d,
+		DelayKnown: true,
 		Message:    "client-side rate limit: the wait would outlast the request's deadline",
 	}
 }
 
-// limiters hands out the shared limiter of each key (an organisation, or a
-// server URL and token before the organisation is known).
+// unknownOrganization labels what a token's limiter reports before Konnect
+// has said whose token it is.
+const unknownOrganization = "unknown"
+
+// limiters hands out the shared limiter of each organisation (on each
+// regional server), and of each token before its organisation is known.
 type limiters struct {
 	clock             clock.Clock
 	requestsPerSecond float64
 	burst             int
+	metrics           *Metrics
 
 	mu     sync.Mutex
 	byName map[string]*limiter
 }
 
-func (ls *limiters) get(key string) *limiter {
+// organization returns the limiter of an organisation on a server.
+func (ls *limiters) organization(serverURL, orgID string) *limiter {
+	return ls.get("org:"+serverURL+"/"+orgID, orgID, true)
+}
+
+// token returns the limiter of a token (by its hash) whose organisation is
+// not known yet.
+func (ls *limiters) token(serverURL, tokenHash string) *limiter {
+	return ls.get("token:"+serverURL+"/"+tokenHash, unknownOrganization, false)
+}
+
+func (ls *limiters) get(key, organization string, report bool) *limiter {
 	ls.mu.Lock()
 	defer ls.mu.Unlock()
 	if l, ok := ls.byName[key]; ok {
@@ -221,6 +304,10 @@ func (ls *limiters) get(key string) *limiter {
 		ls.byName = map[string]*limiter{}
 	}
 	l := newLimiter(ls.clock, ls.requestsPerSecond, ls.burst)
+	l.metrics, l.organization, l.report = ls.metrics, organization, report
+	if report {
+		ls.metrics.setLimiterRate(organization, l.currentRate())
+	}
 	ls.byName[key] = l
 	return l
 }

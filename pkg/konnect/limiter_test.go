@@ -76,7 +76,7 @@ func settle(t *testing.T, c *callers, clk *clocktesting.FakeClock, n int) {
 
 func TestLimiterBurstOfCallersStaysUnderTheRate(t *testing.T) {
 	const (
-		perSecond = 2
+		perSecond = 4
 		burst     = 3
 		n         = 15
 	)
@@ -185,8 +185,12 @@ func TestLimiterAdaptsToRateLimitHeaders(t *testing.T) {
 			header: http.Header{"Retry-After": {"77"}, "Ratelimit-Reset": {"48"}}, wantLimit: base, wantHold: 77 * time.Second},
 		{name: "429 without Retry-After holds for RateLimit-Reset", status: 429,
 			header: http.Header{"Ratelimit-Reset": {"48"}}, wantLimit: base, wantHold: 48 * time.Second},
-		{name: "429 without headers holds for the default", status: 429,
-			header: http.Header{}, wantLimit: base, wantHold: DefaultRetryAfter},
+		{name: "429 without headers holds nobody", status: 429,
+			header: http.Header{}, wantLimit: base},
+		{name: "a stated budget above the ceiling keeps the ceiling", status: 200,
+			header: http.Header{"Ratelimit-Limit": {"3000"}, "Ratelimit-Remaining": {"2990"}, "Ratelimit-Reset": {"48"}}, wantLimit: base},
+		{name: "a stated budget below the ceiling is followed", status: 200,
+			header: http.Header{"X-Ratelimit-Limit-Minute": {"300"}, "Ratelimit-Remaining": {"290"}, "Ratelimit-Reset": {"48"}}, wantLimit: budgetShare * 300 / 60},
 		{name: "absurd delays are capped", status: 429,
 			header: http.Header{"Retry-After": {"99999999"}}, wantLimit: base, wantHold: maxHeaderDelay},
 	}
@@ -230,10 +234,9 @@ func TestLimiterRefusesWaitsPastTheDeadline(t *testing.T) {
 			wantDelay: 30 * time.Second},
 		{name: "token further away than the deadline",
 			prepare: func(l *limiter) {
-				for range 3 {
-					if _, err := l.wait(context.Background()); err != nil {
-						panic(err)
-					}
+				// The bucket holds one token at this rate; take it.
+				if _, err := l.wait(context.Background()); err != nil {
+					panic(err)
 				}
 			},
 			wantDelay: 100 * time.Second},
@@ -273,11 +276,17 @@ func TestLimiterWaitEndsWithTheContext(t *testing.T) {
 
 func TestLimitersAreSharedPerKey(t *testing.T) {
 	ls := &limiters{clock: clocktesting.NewFakeClock(epoch), requestsPerSecond: 1, burst: 1}
-	a, b, other := ls.get("org:x"), ls.get("org:x"), ls.get("org:y")
+	a, b := ls.organization("https://eu.api.konghq.com", "x"), ls.organization("https://eu.api.konghq.com", "x")
 	if a != b {
-		t.Fatal("the same key returned two limiters")
+		t.Fatal("the same organisation got two limiters")
 	}
-	if a == other {
-		t.Fatal("different keys share a limiter")
+	for _, other := range []*limiter{
+		ls.organization("https://eu.api.konghq.com", "y"),
+		ls.organization("https://us.api.konghq.com", "x"),
+		ls.token("https://eu.api.konghq.com", "x"),
+	} {
+		if a == other {
+			t.Fatal("different organisations, servers or tokens share a limiter")
+		}
 	}
 }

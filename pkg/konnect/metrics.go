@@ -16,6 +16,7 @@ type Metrics struct {
 	rateLimited *prometheus.CounterVec
 	limiterWait *prometheus.HistogramVec
 	remaining   *prometheus.GaugeVec
+	limiter     *limiterMetrics
 }
 
 // Metric names, exported so that dashboards and tests need not repeat them.
@@ -73,8 +74,10 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 			Help: "Requests Konnect said remain in the organisation's current rate-limit window (its last RateLimit-Remaining header).",
 		}, []string{"organization"}),
 	}
+	m.limiter = newLimiterMetrics()
 	if reg != nil {
 		reg.MustRegister(m.requests, m.duration, m.rateLimited, m.limiterWait, m.remaining)
+		reg.MustRegister(m.limiter.collectors()...)
 	}
 	return m
 }

@@ -8,30 +8,32 @@ import (
 )
 
 const (
-	// DefaultRequestsPerSecond is the client-side request rate per
-	// organisation when Options leaves it unset. Konnect publishes no number;
-	// observed windows allowed 3000 requests a minute (50/s), so 10/s leaves
-	// room for other clients of the same organisation.
-	DefaultRequestsPerSecond = 10
-	// DefaultBurst is the token-bucket size when Options leaves it unset.
+	// DefaultRequestsPerSecond is the request rate per organisation before
+	// Konnect has stated its budget (RateLimit-Limit), when Options sets no
+	// ceiling: a little under the 3,000 requests a minute (50/s) Konnect has
+	// been seen to allow. Once Konnect states its budget, the limiter
+	// follows that instead.
+	DefaultRequestsPerSecond = 48
+	// DefaultBurst is the token-bucket size when Options leaves it unset; the
+	// limiter never lets more than a second's worth of its current rate out
+	// at once, whatever the burst.
 	DefaultBurst = 20
 	// DefaultTimeout bounds one request (sending it and reading the answer)
 	// when Options leaves it unset. Time spent waiting for the rate limiter
 	// does not count.
 	DefaultTimeout = 30 * time.Second
-	// DefaultRetryAfter is how long a 429 holds callers when the answer says
-	// neither Retry-After nor RateLimit-Reset: Konnect's windows are a
-	// minute long, so a minute is always enough.
-	DefaultRetryAfter = time.Minute
 	// DefaultUserAgent is sent when Options leaves UserAgent empty.
 	DefaultUserAgent = "konnect-operator"
 )
 
 // Options configures a ClientFactory and every client it makes.
 type Options struct {
-	// RequestsPerSecond is the sustained request rate allowed per
-	// organisation (before the organisation is known: per server URL and
-	// token). 0 means DefaultRequestsPerSecond.
+	// RequestsPerSecond is a ceiling on the request rate per organisation
+	// (before the organisation is known: per server URL and token). 0 means
+	// none: the limiter follows the budget Konnect states in its
+	// RateLimit-Limit header, and sends DefaultRequestsPerSecond until
+	// Konnect has stated one. Either way the limiter slows down further as
+	// Konnect's RateLimit-Remaining runs low and when Konnect answers 429.
 	RequestsPerSecond float64
 	// Burst is how many requests may go out at once after a quiet period.
 	// 0 means DefaultBurst.
@@ -53,8 +55,8 @@ type Options struct {
 
 // withDefaults returns o with every unset field filled in.
 func (o Options) withDefaults() Options {
-	if o.RequestsPerSecond <= 0 {
-		o.RequestsPerSecond = DefaultRequestsPerSecond
+	if o.RequestsPerSecond < 0 {
+		o.RequestsPerSecond = 0
 	}
 	if o.Burst <= 0 {
 		o.Burst = DefaultBurst

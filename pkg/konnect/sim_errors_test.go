@@ -3,10 +3,12 @@ package konnect
 import (
 	"context"
 	"errors"
-	"github.com/Kong/sdk-konnect-go/models/components"
+	"math"
+	"net/http"
 	"testing"
 	"time"
 
+	"github.com/Kong/sdk-konnect-go/models/components"
 	"github.com/google/uuid"
 	clocktesting "k8s.io/utils/clock/testing"
 
@@ -130,9 +132,10 @@ func TestUnknownOutcomeCanBeRecoveredByTag(t *testing.T) {
 	}
 }
 
-// TestRateLimitsAgainstTheSimulator: the client slows down to nothing when
-// the simulator says the window is spent, holds every caller after a 429,
-// and reads the delay from Retry-After or, without it, RateLimit-Reset.
+// TestRateLimitsAgainstTheSimulator: the client paces itself to the budget
+// the simulator states, sends nothing once the window is spent, and a
+// client that has not seen the headers reads the delay of a 429 without
+// Retry-After from RateLimit-Reset.
 func TestRateLimitsAgainstTheSimulator(t *testing.T) {
 	clk := clocktesting.NewFakeClock(time.Date(2026, 3, 1, 12, 0, 15, 0, time.UTC)) // 45s left in the minute
 	sim, factory := startSim(t, konnectsim.Options{RateLimitPerMinute: 3, OmitRetryAfter: true, Clock: clk}, Options{Clock: clk})
@@ -141,7 +144,10 @@ func TestRateLimitsAgainstTheSimulator(t *testing.T) {
 	ctx := context.Background()
 	must[Organization](t, "me")(client.Me(ctx))                                    // 2 left
 	cp := must[string](t, "create control plane")(c.createControlPlane(ctx, "rl")) // 1 left
-	if err := c.getControlPlane(ctx, cp); err != nil {                             // 0 left
+	if got, want := client.limiter.Load().currentRate(), 1.0/45; math.Abs(got-want) > 1e-9 {
+		t.Fatalf("rate with one request left for 45s = %v/s, want %v/s", got, want)
+	}
+	if err := c.getControlPlane(ctx, cp); err != nil { // the bucket's one token; 0 left
 		t.Fatal(err)
 	}
 	sent := len(sim.Requests())
@@ -161,18 +167,29 @@ func TestRateLimitsAgainstTheSimulator(t *testing.T) {
 	fresh := sdkCalls(simClient(t, sim, NewClientFactory(Options{RootCAs: sim.CAPool, Clock: clk}), testToken))
 	err = fresh.getControlPlane(short, cp)
 	var limited *RateLimitedError
-	if !errors.As(err, &limited) || limited.StatusCode != 429 || limited.RetryAfter != 45*time.Second {
+	if !errors.As(err, &limited) || limited.StatusCode != 429 || !limited.DelayKnown || limited.RetryAfter != 45*time.Second {
 		t.Fatalf("429 without Retry-After = %v, want RateLimitedError(429) with RateLimit-Reset's 45s", err)
 	}
 
 	clk.Step(45 * time.Second)
-	if err := c.getControlPlane(ctx, cp); err != nil {
+	if err := c.getControlPlane(short, cp); err != nil {
 		t.Fatalf("get control plane in the next window: %v", err)
 	}
+}
 
-	// A forced 429 with Retry-After holds this client's organisation.
+// TestRateLimitedAnswersAgainstTheSimulator: a 429 with Retry-After holds
+// the organisation that long; a bare 429 names no delay and holds nobody.
+func TestRateLimitedAnswersAgainstTheSimulator(t *testing.T) {
+	clk := clocktesting.NewFakeClock(time.Date(2026, 3, 1, 12, 0, 15, 0, time.UTC))
+	sim, factory := startSim(t, konnectsim.Options{Clock: clk}, Options{Clock: clk})
+	c := sdkCalls(simClient(t, sim, factory, testToken))
+	ctx := context.Background()
+	short, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	cp := must[string](t, "create control plane")(c.createControlPlane(ctx, "rl"))
+
 	sim.Faults().Force429(1, 7*time.Second)
-	err = c.getControlPlane(ctx, cp)
+	err := c.getControlPlane(ctx, cp)
 	if delay, ok := IsRateLimited(err); !ok || delay != 7*time.Second {
 		t.Fatalf("forced 429 = %v, want RateLimitedError with Retry-After's 7s", err)
 	}
@@ -181,7 +198,20 @@ func TestRateLimitsAgainstTheSimulator(t *testing.T) {
 		t.Fatalf("call during the hold = %v, want the limiter to refuse with 7s", err)
 	}
 	clk.Step(7 * time.Second)
-	if err := c.getControlPlane(ctx, cp); err != nil {
+	if err := c.getControlPlane(short, cp); err != nil {
 		t.Fatalf("get control plane after the hold: %v", err)
+	}
+
+	sim.Faults().Set("get-control-plane", konnectsim.Fault{Status: http.StatusTooManyRequests, Times: 1})
+	err = c.getControlPlane(ctx, cp)
+	var limited *RateLimitedError
+	if !errors.As(err, &limited) || limited.StatusCode != 429 || limited.DelayKnown || limited.RetryAfter != 0 {
+		t.Fatalf("bare 429 = %v, want RateLimitedError(429) that names no delay", err)
+	}
+	if err := c.getControlPlane(short, cp); err != nil {
+		t.Fatalf("get control plane right after a bare 429: %v", err)
+	}
+	if got := sim.Served(); got.RateLimited != 1 || got.RateLimitedWithoutDelay != 1 {
+		t.Fatalf("simulator served %+v, want one 429 with a delay and one without", got)
 	}
 }

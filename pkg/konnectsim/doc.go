@@ -16,9 +16,12 @@
 //	ts := konnectsim.Start(t, konnectsim.Options{Tokens: map[string]string{"kpat_…": "org-a"}})
 //	// ts.URL, ts.CAPool for the client; ts.Calls(), ts.Entities(…) to assert.
 //
-// Faults (Server.Faults) inject error statuses, latency, hangs and forced
-// 429s per operation; call counters, the request log and faults are also
-// reachable over HTTP under /_sim/ (not part of Konnect's API, never
+// Faults (Server.Faults) inject error statuses (429s among them, bare as
+// from Konnect's connection-level limiter), latency, hangs and forced 429s
+// per operation; Server.Served counts the 429s, 5xx and hangs served, so
+// that tests can check their faults happened. Call counters, served
+// faults, the request log and faults are also reachable over HTTP under
+// /_sim/ (not part of Konnect's API, never
 // validated nor rate limited). cmd/konnect-simulator serves the same
 // handler as a standalone binary.
 package konnectsim

@@ -219,6 +219,15 @@ func (rc *reqCtx) rateLimited() {
 
 // injectedFailure answers a fault-injected error status.
 func (rc *reqCtx) injectedFailure(status int) {
+	if status == http.StatusTooManyRequests {
+		// After the effect, as from the connection-level limiter: a bare
+		// 429 without the organisation's rate-limit headers.
+		for _, name := range rateLimitHeaders {
+			rc.header.Del(name)
+		}
+		rc.rateLimited()
+		return
+	}
 	switch rc.route.family {
 	case famCore:
 		code := codeInternal

@@ -12,7 +12,10 @@ type Fault struct {
 	// ErrorRate is the probability (0..1) that a request fails with Status
 	// (or hangs, when Hang is set). With Times > 0 a rate of 0 means 1.
 	ErrorRate float64
-	// Status of the injected failure; 0 means 500.
+	// Status of the injected failure; 0 means 500. A 429 is answered the
+	// way Konnect's connection-level limiter answers: before the
+	// organisation's budget is counted, with neither Retry-After nor
+	// RateLimit headers.
 	Status int
 	// Latency is added before every matching request is handled.
 	Latency time.Duration
@@ -29,8 +32,11 @@ type Fault struct {
 }
 
 // Faults holds the injected faults, keyed by operation: "METHOD /template",
-// an operationId such as "create-service", or "*" for every operation.
-// Safe for concurrent use.
+// an operationId such as "create-service", or "*" for every operation. A
+// request meets the faults of all three keys in that order, and the first
+// that fires decides its fate, so that faults of different kinds can be
+// mixed (say 10% 503s everywhere and hangs on creates). Safe for
+// concurrent use.
 type Faults struct {
 	mu       sync.Mutex
 	byOp     map[string]*Fault
@@ -135,27 +141,30 @@ type decision struct {
 	afterEffect bool
 }
 
-// pick decides the fate of one request of rt.
+// pick decides the fate of one request of rt. Its latency is the longest
+// of the matching faults'.
 func (f *Faults) pick(rt *route) decision {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	var d decision
+	fired := false
 	for _, key := range []string{rt.key(), rt.operationID, "*"} {
 		fault := f.byOp[key]
 		if fault == nil {
 			continue
 		}
-		d.latency = fault.Latency
-		if fault.ErrorRate > 0 && f.rng.Float64() < fault.ErrorRate {
-			d.status, d.hang, d.hangFor, d.afterEffect = fault.Status, fault.Hang, fault.HangFor, fault.AfterEffect
-			if fault.Times > 0 {
-				fault.Times--
-				if fault.Times == 0 {
-					delete(f.byOp, key)
-				}
+		d.latency = max(d.latency, fault.Latency)
+		if fired || fault.ErrorRate <= 0 || f.rng.Float64() >= fault.ErrorRate {
+			continue
+		}
+		fired = true
+		d.status, d.hang, d.hangFor, d.afterEffect = fault.Status, fault.Hang, fault.HangFor, fault.AfterEffect
+		if fault.Times > 0 {
+			fault.Times--
+			if fault.Times == 0 {
+				delete(f.byOp, key)
 			}
 		}
-		return d
 	}
 	return d
 }

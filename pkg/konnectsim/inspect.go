@@ -11,8 +11,8 @@ import (
 )
 
 // inspectPrefix is the simulator's own API, outside Konnect's: counters,
-// request log, violations and faults. It is neither validated nor rate
-// limited, and needs no token.
+// served faults, request log, violations and faults. It is neither
+// validated nor rate limited, and needs no token.
 const inspectPrefix = "/_sim/"
 
 // faultJSON is a Fault on the wire; durations are Go duration strings.
@@ -79,6 +79,8 @@ func (s *Server) serveInspect(w http.ResponseWriter, r *http.Request) {
 	case path == "calls" && r.Method == http.MethodDelete:
 		s.ResetCalls()
 		w.WriteHeader(http.StatusNoContent)
+	case path == "served" && r.Method == http.MethodGet:
+		reply(http.StatusOK, s.Served())
 	case path == "requests" && r.Method == http.MethodGet:
 		reply(http.StatusOK, s.Requests())
 	case path == "violations" && (r.Method == http.MethodGet || r.Method == http.MethodDelete):

@@ -214,6 +214,7 @@ func init() {
 		uniques:      [][]string{{"name"}},
 		foreign:      []foreignKey{{field: "certificate", collection: "certificates", required: true, onDelete: restrict}},
 		hasUpdatedAt: true,
+		prepare:      prepareSNI,
 	})
 	register(&kind{
 		collection: "keys", singular: "key",

@@ -54,6 +54,13 @@ func (l *rateLimiter) allow(orgID string, h http.Header) (bool, time.Duration) {
 	return allowed, reset
 }
 
+// rateLimitHeaders are the headers writeRateLimitHeaders and a 429 with a
+// delay set.
+var rateLimitHeaders = []string{
+	"RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset",
+	"X-RateLimit-Limit-Minute", "X-RateLimit-Remaining-Minute", "Retry-After",
+}
+
 func writeRateLimitHeaders(h http.Header, limit, remaining int, reset time.Duration) {
 	resetSecs := max(int((reset+time.Second-1)/time.Second), 1)
 	h.Set("RateLimit-Limit", strconv.Itoa(limit))

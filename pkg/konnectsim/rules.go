@@ -165,6 +165,8 @@ func prepareService(e map[string]any) []fieldError {
 	var errs []fieldError
 	if h, _ := e["host"].(string); h == "" {
 		errs = append(errs, errField("host", "required field missing"))
+	} else {
+		errs = append(errs, checkHost(h)...)
 	}
 	errs = append(errs, checkEnum("protocol", e["protocol"], protocols)...)
 	errs = append(errs, checkRange("port", e["port"], 0, 65535)...)
@@ -172,9 +174,7 @@ func prepareService(e map[string]any) []fieldError {
 		errs = append(errs, checkRange(f, e[f], 1, 2147483646)...)
 	}
 	errs = append(errs, checkRange("retries", e["retries"], 0, 32767)...)
-	if p, ok := e["path"].(string); ok && !strings.HasPrefix(p, "/") {
-		errs = append(errs, errField("path", "should start with: /"))
-	}
+	errs = append(errs, checkServicePath(e["path"])...)
 	if e["client_certificate"] != nil && e["protocol"] != "https" {
 		errs = append(errs, errEntity("client_certificate can be set only when protocol is `https`"))
 	}
@@ -213,14 +213,8 @@ func prepareRoute(e map[string]any) []fieldError {
 	if !slices.ContainsFunc(matchers, func(f string) bool { return !isEmpty(e[f]) }) {
 		errs = append(errs, errEntity("must set one of 'methods', 'hosts', 'headers', 'paths', 'snis' when 'protocols' is 'https'"))
 	}
-	if paths, ok := e["paths"].([]any); ok {
-		for _, p := range paths {
-			if s, _ := p.(string); !strings.HasPrefix(s, "/") && !strings.HasPrefix(s, "~") {
-				errs = append(errs, errField("paths", "should start with: / (fixed path) or ~/ (regex path)"))
-			}
-		}
-	}
-	return errs
+	errs = append(errs, checkRoutePaths(e["paths"])...)
+	return append(errs, checkRouteHosts(e["hosts"])...)
 }
 
 func isEmpty(v any) bool {
@@ -244,8 +238,10 @@ func preparePlugin(e map[string]any) []fieldError {
 			errs = append(errs, checkEnum("protocols", p, protocols)...)
 		}
 	}
-	return errs
+	return append(errs, checkPlugin(e)...)
 }
+
+func prepareSNI(e map[string]any) []fieldError { return checkSNIName(e["name"]) }
 
 func prepareConsumer(e map[string]any) []fieldError {
 	if isEmpty(e["username"]) && isEmpty(e["custom_id"]) {
@@ -258,6 +254,9 @@ func prepareTarget(e map[string]any) []fieldError {
 	t, _ := e["target"].(string)
 	if t == "" {
 		return nil // reported as a missing required field
+	}
+	if _, _, problem := kongAddress(t); problem != "" {
+		return []fieldError{errField("target", "Invalid target; not a valid hostname or ip address")}
 	}
 	// Kong stores targets as host:port, adding the default port 8000.
 	if _, _, err := splitHostPort(t); err != nil {

@@ -222,6 +222,12 @@ func (s *Server) serveRoute(rt *route, w http.ResponseWriter, r *http.Request) {
 	rc.org = s.store.orgs[orgID]
 	s.store.mu.RUnlock()
 
+	if fault.status == http.StatusTooManyRequests && !fault.afterEffect {
+		// Konnect's connection-level limiter: it answers before the
+		// organisation's budget is counted, and names no delay.
+		rc.rateLimited()
+		return
+	}
 	if retryAfter, forced := s.faults.take429(); forced {
 		if s.opts.RateLimitPerMinute > 0 {
 			writeRateLimitHeaders(rc.header, s.opts.RateLimitPerMinute, 0, retryAfter)
@@ -275,6 +281,7 @@ func (s *Server) writeRateLimited(rc *reqCtx, retryAfter time.Duration) {
 // finish validates the response, writes it and records the request.
 func (s *Server) finish(rc *reqCtx, w http.ResponseWriter, start time.Time) {
 	if rc.status != 0 {
+		s.stats.countAnswer(rc.status, rc.header)
 		if s.validator != nil {
 			s.validator.response(rc)
 		}
@@ -318,6 +325,7 @@ func (s *Server) sleep(r *http.Request, d time.Duration) bool {
 // the simulator closes, or the optional limit passes; then the gateway
 // answers 504. When the client is gone nothing is written.
 func (s *Server) hang(rc *reqCtx, limit time.Duration) {
+	s.stats.countHang()
 	var timeout <-chan time.Time
 	if limit > 0 {
 		t := time.NewTimer(limit)

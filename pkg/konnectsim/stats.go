@@ -2,6 +2,7 @@ package konnectsim
 
 import (
 	"maps"
+	"net/http"
 	"sync"
 	"time"
 )
@@ -20,14 +21,58 @@ type RequestRecord struct {
 	TraceID      string        `json:"traceId,omitempty"`
 }
 
+// Served counts the answers that faults and limits are there to provoke,
+// so that a test can check that what it injected really happened.
+type Served struct {
+	// RateLimited are 429s that named a delay (Retry-After or
+	// RateLimit-Reset): the organisation's budget, or Force429.
+	RateLimited int `json:"rateLimited"`
+	// RateLimitedWithoutDelay are 429s with neither header, as Konnect's
+	// connection-level limiter answers (a Fault with Status 429).
+	RateLimitedWithoutDelay int `json:"rateLimitedWithoutDelay"`
+	// ServerErrors are answers with a 5xx status.
+	ServerErrors int `json:"serverErrors"`
+	// Hangs are requests a fault held without answering.
+	Hangs int `json:"hangs"`
+}
+
 // stats holds call counters, the request log and validation violations.
 type stats struct {
 	mu         sync.Mutex
 	calls      map[string]int
+	served     Served
 	log        []RequestRecord // ring buffer
 	next       int
 	full       bool
 	violations []error
+}
+
+// countAnswer adds one answer to the served counters.
+func (st *stats) countAnswer(status int, header http.Header) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	switch {
+	case status == http.StatusTooManyRequests && (header.Get("Retry-After") != "" || header.Get("RateLimit-Reset") != ""):
+		st.served.RateLimited++
+	case status == http.StatusTooManyRequests:
+		st.served.RateLimitedWithoutDelay++
+	case status >= 500:
+		st.served.ServerErrors++
+	}
+}
+
+func (st *stats) countHang() {
+	st.mu.Lock()
+	st.served.Hangs++
+	st.mu.Unlock()
+}
+
+// Served returns what the simulator has served of 429s, 5xx and hangs
+// since it started or ResetCalls.
+func (s *Server) Served() Served {
+	s.stats.mu.Lock()
+	defer s.stats.mu.Unlock()
+	return s.stats.served
 }
 
 func newStats(logSize int) *stats {
@@ -75,11 +120,13 @@ func (s *Server) CallCount(method, pathTemplate string) int {
 	return s.stats.calls[method+" "+pathTemplate]
 }
 
-// ResetCalls zeroes the call counters and empties the request log.
+// ResetCalls zeroes the call counters and Served, and empties the request
+// log.
 func (s *Server) ResetCalls() {
 	s.stats.mu.Lock()
 	defer s.stats.mu.Unlock()
 	s.stats.calls = map[string]int{}
+	s.stats.served = Served{}
 	clear(s.stats.log)
 	s.stats.next, s.stats.full = 0, false
 }

@@ -102,6 +102,15 @@ func TestCACertificateFromSecret(t *testing.T) {
 			return nil
 		})
 	})
+	t.Run("ca.crt in DER is sent as PEM", func(t *testing.T) {
+		defer e.use(t)()
+		ca := newKeyPair(t, "ca-der.example", true).cert
+		e.binarySecret(e.ns, "ca-der", map[string][]byte{"ca.crt": der(t, ca)})
+		e.createCACertificate("der", caFromSecret(&commonv1alpha1.NamespacedRef{Name: "ca-der"}))
+		if got := cert("der"); got != ca {
+			t.Fatalf("Konnect CA certificate %v, want the Secret's in PEM", got)
+		}
+	})
 	t.Run("a Secret without ca.crt is refused until it has one", func(t *testing.T) {
 		defer e.use(t)()
 		e.createCACertificate("keyless", caFromSecret(&commonv1alpha1.NamespacedRef{Name: "incomplete"}))

@@ -183,6 +183,30 @@ func TestCertificateFromSecrets(t *testing.T) {
 			return nil
 		})
 	})
+	t.Run("DER in the Secret, as Kong Operator's samples have it, is sent as PEM", func(t *testing.T) {
+		defer e.use(t)()
+		pair := newKeyPair(t, "der.example", false)
+		e.binarySecret(e.ns, "der", map[string][]byte{"tls.crt": der(t, pair.cert), "tls.key": der(t, pair.key)})
+		e.createCertificate("der", fromSecrets(&commonv1alpha1.NamespacedRef{Name: "der"}, nil))
+		if ent := entity("der"); ent["cert"] != pair.cert || ent["key"] != pair.key {
+			t.Fatalf("Konnect certificate %v, want the Secret's pair in PEM", ent)
+		}
+	})
+	t.Run("a Secret that holds neither PEM nor DER is refused naming the key", func(t *testing.T) {
+		defer e.use(t)()
+		pair := newKeyPair(t, "garbled.example", false)
+		e.binarySecret(e.ns, "garbled", map[string][]byte{"tls.crt": der(t, pair.cert), "tls.key": {0x30, 0x03, 0x02, 0x01, 0x00}})
+		calls := e.calls("", "/certificates")
+		e.createCertificate("garbled", fromSecrets(&commonv1alpha1.NamespacedRef{Name: "garbled"}, nil))
+		c := certificates.refused(e, "garbled", commonv1alpha1.ConditionSecretRefValid, commonv1alpha1.ReasonInvalid)
+		if msg := meta.FindStatusCondition(c.Status.Conditions, commonv1alpha1.ConditionSecretRefValid).Message; !strings.Contains(msg, `"tls.key" holds neither PEM nor a DER private key`) {
+			t.Fatalf("message %q does not say what is wrong with which key", msg)
+		}
+		e.settle()
+		if n := e.calls("", "/certificates") - calls; n != 0 {
+			t.Fatalf("%d calls to Konnect's certificates for a Secret that holds no key", n)
+		}
+	})
 	t.Run("a missing Secret waits until it exists", func(t *testing.T) {
 		defer e.use(t)()
 		e.createCertificate("absent", fromSecrets(&commonv1alpha1.NamespacedRef{Name: "later"}, nil))

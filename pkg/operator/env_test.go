@@ -75,6 +75,11 @@ type envOptions struct {
 	konnectRate float64
 	// otherNamespace adds a second watched namespace, env.other.
 	otherNamespace bool
+	// omitRetryAfter leaves Retry-After out of the simulator's 429s.
+	omitRetryAfter bool
+	// operatorDefaults runs the operator with the defaults of its flags
+	// (workers, Konnect rate, burst and timeout) instead of the tests' own.
+	operatorDefaults bool
 }
 
 func newEnv(t testing.TB, opts envOptions) *env {
@@ -109,6 +114,7 @@ func newEnv(t testing.TB, opts envOptions) *env {
 	e.sim = konnectsim.Start(t, konnectsim.Options{
 		Tokens:             map[string]string{testToken: "org-" + e.ns},
 		RateLimitPerMinute: opts.rateLimitPerMinute,
+		OmitRetryAfter:     opts.omitRetryAfter,
 	})
 	var ok bool
 	if e.orgID, ok = e.sim.OrganizationID("org-" + e.ns); !ok {
@@ -152,18 +158,23 @@ func (e *env) restConfig() *rest.Config {
 func (e *env) startOperator() {
 	e.t.Helper()
 	ctx, cancel := context.WithCancel(e.ctx)
+	workers, konnectOpts := 2, konnect.Options{
+		RootCAs:           e.sim.CAPool,
+		RequestsPerSecond: e.opts.konnectRate,
+		Burst:             int(e.opts.konnectRate),
+		Timeout:           5 * time.Second,
+	}
+	if e.opts.operatorDefaults {
+		// As cmd/konnect-operator's flags leave them.
+		workers, konnectOpts = 4, konnect.Options{RootCAs: e.sim.CAPool}
+	}
 	op, err := operator.New(ctx, operator.Config{
 		RestConfig:      e.restConfig(),
 		WatchNamespaces: e.namespaces(),
 		SyncPeriod:      e.opts.syncPeriod,
-		WorkersPerKind:  2,
+		WorkersPerKind:  workers,
 		Registry:        metrics.NewRegistry(),
-		Konnect: konnect.Options{
-			RootCAs:           e.sim.CAPool,
-			RequestsPerSecond: e.opts.konnectRate,
-			Burst:             int(e.opts.konnectRate),
-			Timeout:           5 * time.Second,
-		},
+		Konnect:         konnectOpts,
 	})
 	if err != nil {
 		e.t.Fatal(err)

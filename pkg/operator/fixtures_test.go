@@ -206,6 +206,26 @@ func (e *env) tlsSecret(ns, name string, pair keyPair) {
 	}
 }
 
+// der returns the DER inside a PEM block: how the Secrets of Kong
+// Operator's samples hold certificates and keys.
+func der(t testing.TB, pemText string) []byte {
+	t.Helper()
+	block, _ := pem.Decode([]byte(pemText))
+	if block == nil {
+		t.Fatalf("no PEM block in %q", pemText)
+	}
+	return block.Bytes
+}
+
+// binarySecret creates an opaque Secret with binary data.
+func (e *env) binarySecret(ns, name string, data map[string][]byte) {
+	e.t.Helper()
+	s := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: name}, Data: data}
+	if _, err := e.kube.CoreV1().Secrets(ns).Create(e.ctx, s, metav1.CreateOptions{}); err != nil {
+		e.t.Fatal(err)
+	}
+}
+
 // secret creates an opaque Secret with data.
 func (e *env) secret(ns, name string, data map[string]string) {
 	e.t.Helper()

@@ -72,6 +72,28 @@ func hasLabels(m *dto.Metric, want map[string]string) bool {
 	return true
 }
 
+// histogram returns the sample count and sum of a histogram of the running
+// operator, over all its label values.
+func (e *env) histogram(name string) (count uint64, sum float64) {
+	e.t.Helper()
+	families, err := e.running.Registry().Gather()
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	for _, f := range families {
+		if f.GetName() != name {
+			continue
+		}
+		for _, m := range f.GetMetric() {
+			if h := m.GetHistogram(); h != nil {
+				count += h.GetSampleCount()
+				sum += h.GetSampleSum()
+			}
+		}
+	}
+	return count, sum
+}
+
 // settled waits until value stops changing for a second and returns it.
 func (e *env) settled(value func() float64) float64 {
 	e.t.Helper()

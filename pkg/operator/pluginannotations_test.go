@@ -167,7 +167,11 @@ func TestPluginAnnotations(t *testing.T) {
 		"groups-ignored": "response-transformer",
 	}
 	for name, plugin := range plugins {
-		e.createPlugin(name, plugin, `{}`)
+		config := `{}`
+		if plugin == "rate-limiting" {
+			config = `{"minute": 5}` // Konnect refuses it without a limit
+		}
+		e.createPlugin(name, plugin, config)
 	}
 	e.createService("s1")
 	e.createService("s2")
@@ -315,7 +319,7 @@ func TestAnnotationsOfNonKonnectObjectsAreIgnored(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, envOptions{})
 	e.ready()
-	e.createPlugin("rate", "rate-limiting", `{}`)
+	e.createPlugin("rate", "rate-limiting", `{"minute": 5}`)
 	g := &configurationv1beta1.KongConsumerGroup{
 		ObjectMeta: metav1.ObjectMeta{Name: "kic-group", Annotations: map[string]string{commonv1alpha1.AnnotationPlugins: "rate"}},
 		Spec:       configurationv1beta1.KongConsumerGroupSpec{Name: "kic-group"},
