@@ -30,13 +30,17 @@ const (
 	EventTokenInvalid = "TokenInvalid"
 )
 
-const indexControlPlanesByAuthConfig = "byAuthConfig"
+const (
+	indexControlPlanesByAuthConfig = "byAuthConfig"
+	indexNetworksByAuthConfig      = "networksByAuthConfig"
+)
 
 // AuthConfigReconciler validates the token of each
 // KonnectAPIAuthConfiguration with Konnect (GET /v3/organizations/me),
 // records the organisation and the normalised server URL, and holds the
-// configuration with a finalizer while control planes use it, so that
-// their entities can still be deleted from Konnect.
+// configuration with a finalizer while control planes or cloud-gateway
+// networks use it, so that their entities can still be deleted from
+// Konnect.
 type AuthConfigReconciler struct {
 	Refs       *Refs
 	Clients    controller.ClientGetter[authConfig]
@@ -73,6 +77,11 @@ func NewAuthConfigController(r *AuthConfigReconciler, opts controller.Options) (
 	if err := r.Refs.ControlPlanes.AddIndex(indexControlPlanesByAuthConfig, AuthConfigKeys); err != nil {
 		return nil, err
 	}
+	if r.Refs.Networks != nil {
+		if err := r.Refs.Networks.AddIndex(indexNetworksByAuthConfig, networkAuthKeys); err != nil {
+			return nil, err
+		}
+	}
 	c, err := controller.New("KonnectAPIAuthConfiguration", r.Refs.AuthConfigs, r, opts)
 	if err != nil {
 		return nil, err
@@ -103,6 +112,7 @@ func NewAuthConfigController(r *AuthConfigReconciler, opts controller.Options) (
 				return ""
 			},
 		},
+		networkUsers(r.Refs),
 		grantDependency(r.Refs, func(ac authConfig) []string {
 			if ref := ac.Spec.SecretRef; ref != nil {
 				return otherNamespaces(ac.Namespace, ref.Namespace)
@@ -111,6 +121,9 @@ func NewAuthConfigController(r *AuthConfigReconciler, opts controller.Options) (
 		}),
 	}
 	for _, dep := range deps {
+		if dep.Source == nil {
+			continue
+		}
 		if err := c.Watch(dep); err != nil {
 			return nil, err
 		}
@@ -129,13 +142,13 @@ func (r *AuthConfigReconciler) Reconcile(ctx context.Context, k cache.ObjectName
 		return controller.Result{}, err
 	}
 	obj := cached.DeepCopy()
-	users, err := r.Refs.ControlPlanes.ByIndex(indexControlPlanesByAuthConfig, k.String())
+	users, err := r.users(k)
 	if err != nil {
 		return controller.Result{}, err
 	}
 	client := r.Clients(obj.Namespace)
 	if isBeingDeleted(obj) {
-		if len(users) > 0 {
+		if users > 0 {
 			// Kept until the control planes using it are gone; their
 			// deletions enqueue it again.
 			return controller.Result{}, nil
@@ -147,7 +160,7 @@ func (r *AuthConfigReconciler) Reconcile(ctx context.Context, k cache.ObjectName
 		r.forget(k)
 		return controller.Result{}, nil
 	}
-	if err := controller.SetFinalizer(ctx, client, obj, commonv1alpha1.FinalizerAPIAuthInUse, len(users) > 0); err != nil {
+	if err := controller.SetFinalizer(ctx, client, obj, commonv1alpha1.FinalizerAPIAuthInUse, users > 0); err != nil {
 		return controller.Result{}, err
 	}
 
@@ -261,4 +274,36 @@ func tokenFingerprint(serverURL, token string) uint64 {
 	_, _ = h.Write([]byte{0})
 	_, _ = h.Write([]byte(token))
 	return h.Sum64()
+}
+
+// users counts the control planes and networks that use the configuration
+// with key k.
+func (r *AuthConfigReconciler) users(k cache.ObjectName) (int, error) {
+	cps, err := r.Refs.ControlPlanes.ByIndex(indexControlPlanesByAuthConfig, k.String())
+	if err != nil || r.Refs.Networks == nil {
+		return len(cps), err
+	}
+	networks, err := r.Refs.Networks.ByIndex(indexNetworksByAuthConfig, k.String())
+	return len(cps) + len(networks), err
+}
+
+// networkUsers reconciles a configuration again when a network starts or
+// stops using it; its Source is nil when networks are not watched.
+func networkUsers(refs *Refs) controller.Dependency[authConfig] {
+	dep := controller.Dependency[authConfig]{
+		Name: "networkUser",
+		Keys: func(ac authConfig) []string { return []string{key(ac.Namespace, ac.Name)} },
+		SourceKey: func(obj metav1.Object) string {
+			if n, ok := obj.(network); ok {
+				if keys := networkAuthKeys(n); len(keys) > 0 {
+					return keys[0]
+				}
+			}
+			return ""
+		},
+	}
+	if refs.Networks != nil {
+		dep.Source = refs.Networks
+	}
+	return dep
 }

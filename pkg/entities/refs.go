@@ -44,6 +44,9 @@ type Refs struct {
 	AuthConfigs   *controller.Informer[*konnectv1alpha1.KonnectAPIAuthConfiguration]
 	Secrets       *controller.Informer[*corev1.Secret]
 	Grants        *controller.Informer[*configurationv1alpha1.KongReferenceGrant]
+	// Networks are the Dedicated Cloud Gateway networks, which name an
+	// auth configuration of their own; nil when they are not watched.
+	Networks *controller.Informer[*konnectv1alpha1.KonnectCloudGatewayNetwork]
 
 	tokens sync.Map // types.UID of a KonnectAPIAuthConfiguration -> string
 }

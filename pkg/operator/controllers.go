@@ -82,6 +82,7 @@ func buildControllers(f *informerFactories, d dependencies) ([]runnable, error) 
 			func(f externalversions.SharedInformerFactory) cache.SharedIndexInformer {
 				return f.Configuration().V1alpha1().KongReferenceGrants().Informer()
 			}),
+		Networks: networkInformer(f),
 	}
 	services := namespaced[*configurationv1alpha1.KongService](f, configurationv1alpha1.Resource("kongservices"),
 		func(f externalversions.SharedInformerFactory) cache.SharedIndexInformer {
@@ -193,5 +194,9 @@ func buildControllers(f *informerFactories, d dependencies) ([]runnable, error) 
 	if err != nil {
 		return nil, err
 	}
-	return append(built, more...), nil
+	cloud, err := buildCloudGatewayControllers(f, d, refs)
+	if err != nil {
+		return nil, err
+	}
+	return append(append(built, more...), cloud...), nil
 }

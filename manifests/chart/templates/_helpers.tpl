@@ -70,11 +70,17 @@ Never: get, patch or delete of user objects, or any write to Secrets.
   resources:
   - konnectapiauthconfigurations
   - konnectgatewaycontrolplanes
+  - konnectcloudgatewaynetworks
+  - konnectcloudgatewaydataplanegroupconfigurations
+  - konnectcloudgatewaytransitgateways
   verbs: [list, watch, update]
 - apiGroups: [konnect.konghq.com]
   resources:
   - konnectapiauthconfigurations/status
   - konnectgatewaycontrolplanes/status
+  - konnectcloudgatewaynetworks/status
+  - konnectcloudgatewaydataplanegroupconfigurations/status
+  - konnectcloudgatewaytransitgateways/status
   verbs: [update]
 - apiGroups: [configuration.konghq.com]
   resources:
