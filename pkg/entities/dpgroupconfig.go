@@ -62,7 +62,17 @@ func DataPlaneGroupConfigurationKind(refs *Refs, networks *controller.Informer[n
 			recordGroups(cfg, manifest.GetDataplaneGroups())
 			return manifest.GetID(), nil
 		},
-		Update: func(ctx context.Context, api konnect.API, cfg dpGroupConfig, _ controller.Placement, _ string, desired components.CreateConfigurationRequest) error {
+		Update: func(ctx context.Context, api konnect.API, cfg dpGroupConfig, _ controller.Placement, id string, desired components.CreateConfigurationRequest) error {
+			// Konnect refuses a write equal to the configuration, and each
+			// write replaces it whole: compare first.
+			current, err := getConfiguration(ctx, api, id)
+			if err != nil {
+				return err
+			}
+			if len(configurationDiffers(desired, current)) == 0 {
+				recordGroups(cfg, current.GetDataplaneGroups())
+				return nil
+			}
 			manifest, err := putConfiguration(ctx, api, "update", desired)
 			if konnect.IsConflict(err) {
 				return nil // the configuration equals the spec already

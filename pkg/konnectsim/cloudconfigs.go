@@ -68,6 +68,10 @@ func (g *cloudGroup) render(now time.Time) entity {
 func (cfg *cloudConfig) render(now time.Time) entity {
 	groups, configs := []any{}, []any{}
 	for _, g := range cfg.groups {
+		if g.phase(now) == phaseGone {
+			// Terminated within this very request (no termination time).
+			continue
+		}
 		groups = append(groups, g.render(now))
 		if g.phase(now) != phaseTerminating {
 			item := entity{"provider": g.provider, "region": g.region, "cloud_gateway_network_id": g.networkID}

@@ -88,7 +88,13 @@ func TestCloudGatewayDataPlaneGroupConfigurationFollowsItsGroups(t *testing.T) {
 	})
 	waitObject(e, "configuration ready again", get, func(cfg *dpConfig) error { return programmed(cfg) })
 	if n := e.calls("PUT", "/cloud-gateways/configurations"); n != 2 {
-		t.Fatalf("%d configuration writes, want 2 (create and change)", n)
+		var log []string
+		for _, r := range e.sim.Requests() {
+			if strings.Contains(r.Path, "cloud-gateways/configurations") {
+				log = append(log, fmt.Sprintf("%+v", r))
+			}
+		}
+		t.Fatalf("%d configuration writes, want 2 (create and change):\n%s", n, strings.Join(log, "\n"))
 	}
 
 	// The network stays while the configuration uses it.
