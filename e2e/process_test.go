@@ -142,7 +142,9 @@ func startSimulator(ctx context.Context, dir, token string) (*simulator, error) 
 	if s.process, err = startProcess(dir, "konnect-simulator", nil, filepath.Join(suite.binDir, "konnect-simulator"),
 		"--listen=127.0.0.1:"+strconv.Itoa(port), "--ca-out="+s.caFile, "--token-file="+tokenFile, "--quiet",
 		// Konnect's budget, with its RateLimit-* headers on every answer.
-		"--rate-limit-per-minute="+strconv.Itoa(simRateLimitPerMinute)); err != nil {
+		"--rate-limit-per-minute="+strconv.Itoa(simRateLimitPerMinute),
+		// The provider account the cloud-gateway samples name.
+		"--provider-account=aws="+sampleProviderAccount); err != nil {
 		return nil, err
 	}
 	err = eventually(ctx, time.Minute, func(ctx context.Context) error {

@@ -45,6 +45,9 @@ HEALTH_PORT=${HEALTH_PORT:-8081}
 SAMPLE_SERVER_URL="https://127.0.0.1:8443"
 SAMPLE_TOKEN="kpat_EDIT_ME_sample_token_for_the_konnect_simulator"
 SAMPLE_MIRROR_ID="00000000-0000-0000-0000-000000000000"
+# The cloud provider account the cloud-gateway samples name; the simulator
+# links it to its organisation.
+SAMPLE_PROVIDER_ACCOUNT="11111111-1111-1111-1111-111111111111"
 MIRROR_SAMPLE="konnect-gateway-control-plane-mirror.yaml"
 
 mkdir -p "${LOCAL}"
@@ -158,7 +161,8 @@ if [[ "${MODE}" == local ]]; then
   rm -f "${LOCAL}/simulator-ca.pem"
   # setsid: Ctrl-C reaches this script only, which stops things in order.
   setsid "${BIN_DIR}/konnect-simulator" --listen "127.0.0.1:${SIMULATOR_PORT}" \
-    --ca-out "${LOCAL}/simulator-ca.pem" --token-file "${LOCAL}/simulator-tokens" >"${SIMULATOR_LOG}" 2>&1 </dev/null &
+    --ca-out "${LOCAL}/simulator-ca.pem" --token-file "${LOCAL}/simulator-tokens" \
+    --provider-account "aws=${SAMPLE_PROVIDER_ACCOUNT}" >"${SIMULATOR_LOG}" 2>&1 </dev/null &
   simulator_pid=$!
   for _ in $(seq 100); do
     [[ -s "${LOCAL}/simulator-ca.pem" ]] && ! port_free "${SIMULATOR_PORT}" && break
@@ -197,7 +201,7 @@ k create namespace "${NAMESPACE}" --dry-run=client -o yaml | k apply --server-si
 sample_text | k apply --server-side --namespace "${NAMESPACE}" -f -
 applied=true
 
-KINDS=konnectapiauthconfigurations,konnectgatewaycontrolplanes,kongservices,kongroutes,kongconsumers,kongconsumergroups,kongpluginbindings,kongupstreams,kongtargets,kongcertificates,kongcacertificates,kongsnis,kongkeys,kongkeysets,kongdataplaneclientcertificates
+KINDS=konnectapiauthconfigurations,konnectgatewaycontrolplanes,konnectcloudgatewaynetworks,konnectcloudgatewaytransitgateways,konnectcloudgatewaydataplanegroupconfigurations,kongservices,kongroutes,kongconsumers,kongconsumergroups,kongpluginbindings,kongupstreams,kongtargets,kongcertificates,kongcacertificates,kongsnis,kongkeys,kongkeysets,kongdataplaneclientcertificates
 say "Waiting for the objects to become Programmed"
 last=""
 programmed=false

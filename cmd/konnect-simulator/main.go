@@ -29,9 +29,9 @@ func (r *repeated) Set(v string) error { *r = append(*r, v); return nil }
 
 type config struct {
 	listen, certFile, keyFile, caOut, spec, tokenFile string
-	tokens, faults                                    repeated
+	tokens, faults, providerAccounts                  repeated
 	rateLimit, force429                               int
-	force429After                                     time.Duration
+	force429After, provisioningTime, terminationTime  time.Duration
 	omitRetryAfter, noValidation, quiet               bool
 	faultSeed                                         uint64
 }
@@ -54,6 +54,9 @@ func main() {
 	fs.StringVar(&cfg.spec, "openapi-spec", "", "OpenAPI document to validate against; empty = $"+konnectsim.SpecEnv+", else the openapi.yaml of "+konnectsim.SDKModule+" (found with go list -m from the working directory)")
 	fs.BoolVar(&cfg.noValidation, "no-validation", false, "do not validate requests and responses")
 	fs.BoolVar(&cfg.quiet, "quiet", false, "do not log every request")
+	fs.DurationVar(&cfg.provisioningTime, "cloud-gateway-provisioning-time", 5*time.Second, "how long cloud-gateway networks, transit gateways and data-plane groups stay initializing (Konnect takes minutes)")
+	fs.DurationVar(&cfg.terminationTime, "cloud-gateway-termination-time", 2*time.Second, "how long they stay terminating after a delete")
+	fs.Var(&cfg.providerAccounts, "provider-account", "PROVIDER=ID[=CLOUD_ACCOUNT_ID] (repeatable): a cloud provider account linked to every organisation, besides one per provider")
 	_ = fs.Parse(os.Args[1:])
 
 	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
@@ -79,6 +82,14 @@ func run(ctx context.Context, cfg config, logger *slog.Logger, ready func(url st
 	opts := konnectsim.Options{
 		Tokens: tokens, SpecPath: cfg.spec, NoValidation: cfg.noValidation,
 		RateLimitPerMinute: cfg.rateLimit, OmitRetryAfter: cfg.omitRetryAfter,
+		CloudGateways: konnectsim.CloudGatewayOptions{ProvisioningTime: cfg.provisioningTime, TerminationTime: cfg.terminationTime},
+	}
+	for _, spec := range cfg.providerAccounts {
+		account, err := konnectsim.ParseProviderAccountSpec(spec)
+		if err != nil {
+			return err
+		}
+		opts.CloudGateways.ProviderAccounts = append(opts.CloudGateways.ProviderAccounts, account)
 	}
 	if !cfg.quiet {
 		opts.Logger = logger

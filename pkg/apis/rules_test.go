@@ -1,5 +1,10 @@
 package apis
 
+import (
+	"strings"
+	"testing"
+)
+
 // rulesByKind lists, per kind, the validation rules of the rule catalogue
 // (api-reference §2.14) that apply to its served versions. Each needs at
 // least one invalid manifest in testdata/<kind-lowercase>/.
@@ -43,6 +48,44 @@ var rulesByKind = map[string][]string{
 	"KongClusterPlugin": {"V01", "V59", "V60", "V61"},
 	"KongConsumerGroup": {"V01", "V02", "V03", "V04", "V05", "V06", "V10", "V11", "V12", "V13", "V15b",
 		"V16f"},
+	// The Dedicated Cloud Gateway kinds are outside api-reference §2.14;
+	// their own rules are numbered CGnn (cloudGatewayRules).
+	"KonnectCloudGatewayNetwork": {"V02", "V03", "V04", "V05", "CG01", "CG02", "CG03", "CG04", "CG05", "CG06",
+		"CG07", "CG08"},
+	"KonnectCloudGatewayDataPlaneGroupConfiguration": {"V02", "V03", "V04", "V05", "V06", "V10", "V11", "V12",
+		"V13", "V14", "V16", "CG10", "CG11", "CG12", "CG13", "CG14", "CG15", "CG16"},
+	"KonnectCloudGatewayTransitGateway": {"V02", "V03", "V04", "V05", "CG10", "CG11", "CG12", "CG13", "CG20",
+		"CG21", "CG22", "CG23", "CG24", "CG25", "CG26", "CG27", "CG28"},
+}
+
+// cloudGatewayRules describes the CGnn rules of the Dedicated Cloud Gateway
+// kinds, which the §2.14 catalogue does not cover. Kong Operator enforces
+// the same constraints; the wording is this project's.
+var cloudGatewayRules = map[string]string{
+	"CG01": "network: spec.name is fixed once the network exists in Konnect",
+	"CG02": "network: spec.cloud_gateway_provider_account_id is fixed once the network exists",
+	"CG03": "network: spec.region is fixed once the network exists",
+	"CG04": "network: spec.availability_zones are fixed once the network exists",
+	"CG05": "network: spec.cidr_block is fixed once the network exists",
+	"CG06": "network: spec.state (the initial state) is fixed once the network exists",
+	"CG07": "network: spec.konnect.authRef is fixed once the network exists",
+	"CG08": "network: each availability zone is named once",
+	"CG10": "networkRef of type namespacedRef needs namespacedRef",
+	"CG11": "networkRef of type namespacedRef has no konnectID",
+	"CG12": "networkRef of type konnectID needs konnectID",
+	"CG13": "networkRef of type konnectID has no namespacedRef",
+	"CG14": "data-plane group autoscale: static and autopilot are exclusive",
+	"CG15": "data-plane group autoscale of type static needs static",
+	"CG16": "data-plane group autoscale of type autopilot needs autopilot",
+	"CG20": "transit gateway: networkRef must be a namespacedRef",
+	"CG21": "transit gateway: spec.type never changes",
+	"CG22": "transit gateway of type AWSTransitGateway needs awsTransitGateway",
+	"CG23": "transit gateway: awsTransitGateway only with type AWSTransitGateway",
+	"CG24": "transit gateway of type AzureTransitGateway needs azureTransitGateway",
+	"CG25": "transit gateway: azureTransitGateway only with type AzureTransitGateway",
+	"CG26": "transit gateway: awsTransitGateway.name is fixed once it exists in Konnect",
+	"CG27": "transit gateway: azureTransitGateway.name is fixed once it exists in Konnect",
+	"CG28": "transit gateway: spec.networkRef is fixed once it exists in Konnect",
 }
 
 // servedVersionsAssumed names, for kinds whose rules differ between
@@ -50,4 +93,27 @@ var rulesByKind = map[string][]string{
 // another version needs that version's rules added above.
 var servedVersionsAssumed = map[string][]string{
 	"KonnectGatewayControlPlane": {"v1alpha2"},
+}
+
+// TestCloudGatewayRulesAreDescribed keeps rulesByKind and cloudGatewayRules
+// in step: every CGnn rule a kind lists is described, and every described
+// rule applies to some kind.
+func TestCloudGatewayRulesAreDescribed(t *testing.T) {
+	used := map[string]bool{}
+	for kind, rules := range rulesByKind {
+		for _, rule := range rules {
+			if !strings.HasPrefix(rule, "CG") {
+				continue
+			}
+			used[rule] = true
+			if cloudGatewayRules[rule] == "" {
+				t.Errorf("%s lists %s, which cloudGatewayRules does not describe", kind, rule)
+			}
+		}
+	}
+	for rule := range cloudGatewayRules {
+		if !used[rule] {
+			t.Errorf("%s is described but no kind lists it", rule)
+		}
+	}
 }

@@ -57,17 +57,22 @@ type Kind[T Entity, E any] struct {
 	AfterSync func(ctx context.Context, api konnect.API, obj T, p Placement, id string, created bool) error
 	// Borrows, when set, reports whether obj stands for an entity that the
 	// operator reads but does not own (a mirrored control plane): creating it
-	// only reads it, and deleting obj never deletes it. As the entity stays,
-	// Konnect does not delete what other objects created inside it either:
-	// while being deleted, a borrowing object is kept until no object that
-	// refers to it through one of the HeldBy dependencies (Dependency.Name,
-	// registered by other controllers with this kind's informer as Source)
-	// still holds the cleanup finalizer.
+	// only reads it, and deleting obj never deletes it.
 	Borrows func(obj T) bool
-	HeldBy  []string
+	// HeldBy names dependencies (Dependency.Name, registered by other
+	// controllers with this kind's informer as Source): while being deleted,
+	// an object is kept, and its entity left alone, until no object that
+	// refers to it through one of them still holds the cleanup finalizer.
+	// A borrowed control plane waits so, as Konnect does not delete what
+	// other objects created inside it; a network waits for the data-plane
+	// groups deployed on it.
+	HeldBy []string
 	// ExtraFinalizers are removed together with the cleanup finalizer once
 	// the entity is deleted.
 	ExtraFinalizers []string
+	// Async, when set, says that Konnect provisions and deletes the entity
+	// asynchronously: see Async.
+	Async *Async[T]
 }
 
 // Adoption is how a kind with spec.adopt takes over an existing entity

@@ -37,6 +37,11 @@ type ReconcilerOptions struct {
 	Clock clock.PassiveClock
 	// Metrics counts status writes and entity operations.
 	Metrics *metrics.ControllerMetrics
+	// PendingBackoff is the first delay before an entity that Konnect is
+	// still provisioning (or terminating) is read again; it doubles on
+	// every read that finds it so, up to PendingBackoffMax. Defaults: 1s
+	// and 30s.
+	PendingBackoff, PendingBackoffMax time.Duration
 	// ReferenceGracePeriod is how long a reference problem lasts before a
 	// Warning Event reports it; default DefaultReferenceGracePeriod.
 	ReferenceGracePeriod time.Duration
@@ -62,12 +67,21 @@ type EntityReconciler[T Entity, D any] struct {
 	// have been created by an earlier process, or an earlier leader, that
 	// stopped before writing the ID to the status.
 	startedAt time.Time
+	// pendingBackoff and pendingBackoffMax space out the reads of entities
+	// in transition (Kind.Async).
+	pendingBackoff, pendingBackoffMax time.Duration
 }
 
 // NewEntityReconciler returns the reconciler of one kind.
 func NewEntityReconciler[T Entity, D any](kind *Kind[T, D], informer *Informer[T], clients ClientGetter[T], konnectClients ClientSource, recorder record.EventRecorder, opts ReconcilerOptions) *EntityReconciler[T, D] {
 	if opts.Clock == nil {
 		opts.Clock = clock.RealClock{}
+	}
+	if opts.PendingBackoff <= 0 {
+		opts.PendingBackoff = time.Second
+	}
+	if opts.PendingBackoffMax < opts.PendingBackoff {
+		opts.PendingBackoffMax = max(30*time.Second, opts.PendingBackoff)
 	}
 	if opts.ReferenceGracePeriod == 0 {
 		opts.ReferenceGracePeriod = DefaultReferenceGracePeriod
@@ -84,8 +98,10 @@ func NewEntityReconciler[T Entity, D any](kind *Kind[T, D], informer *Informer[T
 		state:      newSyncState(),
 		startedAt:  opts.Clock.Now(),
 
-		warnings:       newWarnings(),
-		referenceGrace: opts.ReferenceGracePeriod,
+		pendingBackoff:    opts.PendingBackoff,
+		pendingBackoffMax: opts.PendingBackoffMax,
+		warnings:          newWarnings(),
+		referenceGrace:    opts.ReferenceGracePeriod,
 	}
 }
 
@@ -165,9 +181,18 @@ func (r *EntityReconciler[T, D]) sync(ctx context.Context, key cache.ObjectName,
 		changed = created
 	} else {
 		wait := r.state.due(key, obj.GetUID(), fp, IsProgrammed(cached), now, r.syncPeriod)
+		if wait > 0 && r.kind.Async != nil && r.kind.Async.Recorded(obj).Phase != Settled {
+			// Konnect is still working on the entity, or gave up: read it
+			// again.
+			return r.refresh(ctx, api, key, cached, obj, res.Placement, id)
+		}
 		if wait > 0 {
 			// Nothing to write to Konnect yet; the status may still need to
 			// say so again (a reference that was broken came back).
+			if r.kind.Async != nil {
+				r.warnings.programmed(key, obj.GetUID(), obj.GetGeneration())
+				return r.settle(ctx, key, cached, obj, res.Placement, id, r.kind.Async.Recorded(obj), wait)
+			}
 			r.markProgrammed(obj, res.Placement, id)
 			_, err := r.writeStatus(ctx, cached, obj)
 			r.warnings.programmed(key, obj.GetUID(), obj.GetGeneration())
@@ -176,6 +201,12 @@ func (r *EntityReconciler[T, D]) sync(ctx context.Context, key cache.ObjectName,
 		changed = !r.state.isSynced(key, obj.GetUID(), fp)
 		r.metrics.EntityOperation(r.kind.KindName(), "update")
 		err = r.kind.Update(ctx, api, obj, res.Placement, id, desired)
+		if errors.Is(err, ErrInTransition) {
+			// Not written: the next reconcile after the entity settles
+			// writes it (nothing is remembered as synced).
+			r.state.forgetSync(key)
+			return r.settle(ctx, key, cached, obj, res.Placement, id, r.kind.Async.Recorded(obj), r.syncPeriod)
+		}
 		if konnect.IsNotFound(err) {
 			logger.Info("Entity is gone from Konnect; creating it again", "id", id)
 			if id, created, err = r.create(ctx, api, obj, res.Placement, desired); err == nil {
@@ -197,6 +228,10 @@ func (r *EntityReconciler[T, D]) sync(ctx context.Context, key cache.ObjectName,
 	}
 	r.state.synced(key, obj.GetUID(), fp, now)
 	r.warnings.programmed(key, obj.GetUID(), obj.GetGeneration())
+	if r.kind.Async != nil {
+		r.recordWrite(obj, id, created, changed)
+		return r.afterWrite(ctx, api, key, cached, obj, res.Placement, id)
+	}
 	r.markProgrammed(obj, res.Placement, id)
 	if _, err := r.writeStatus(ctx, cached, obj); err != nil {
 		// What the adapter recorded in the status (conditions, endpoints)
@@ -204,13 +239,19 @@ func (r *EntityReconciler[T, D]) sync(ctx context.Context, key cache.ObjectName,
 		r.state.forgetSync(key)
 		return Result{}, err
 	}
+	r.recordWrite(obj, id, created, changed)
+	return Result{RequeueAfter: r.syncPeriod}, nil
+}
+
+// recordWrite records the Event of a create or of a change written to
+// Konnect.
+func (r *EntityReconciler[T, D]) recordWrite(obj T, id string, created, changed bool) {
 	switch {
 	case created:
 		r.recorder.Eventf(obj, corev1.EventTypeNormal, EventCreated, "Created %s in Konnect with ID %s", r.kind.KindName(), id)
 	case changed:
 		r.recorder.Eventf(obj, corev1.EventTypeNormal, EventUpdated, "Updated %s %s in Konnect", r.kind.KindName(), id)
 	}
-	return Result{RequeueAfter: r.syncPeriod}, nil
 }
 
 // create creates the entity, unless it already exists with this object's
@@ -301,6 +342,9 @@ func (r *EntityReconciler[T, D]) finalize(ctx context.Context, key cache.ObjectN
 	if r.kind.borrows(obj) {
 		return Result{}, r.release(ctx, key, obj)
 	}
+	if held, err := r.held(key, obj); held || err != nil {
+		return Result{}, err
+	}
 	res, err := r.kind.Resolve(ctx, obj, ForDelete)
 	if err != nil {
 		return Result{}, err
@@ -330,7 +374,12 @@ func (r *EntityReconciler[T, D]) finalize(ctx context.Context, key cache.ObjectN
 				return Result{}, r.failed(ctx, cached, obj, commonv1alpha1.ReasonKonnectAPIOpFailed, err)
 			}
 		}
-		if id != "" {
+		if id != "" && r.kind.Async != nil {
+			done, result, err := r.finalizeAsync(ctx, api, key, cached, obj, res.Placement, id)
+			if !done || err != nil {
+				return result, err
+			}
+		} else if id != "" {
 			r.metrics.EntityOperation(r.kind.KindName(), "delete")
 			err := r.kind.Delete(ctx, api, obj, res.Placement, id)
 			if err != nil && !konnect.IsNotFound(err) {
@@ -372,11 +421,16 @@ func (r *EntityReconciler[T, D]) failed(ctx context.Context, cached, obj T, reas
 }
 
 func (r *EntityReconciler[T, D]) markProgrammed(obj T, p Placement, id string) {
+	r.recordPlacement(obj, p, id)
+	SetCondition(obj, TrueCondition(commonv1alpha1.ConditionProgrammed, commonv1alpha1.ReasonProgrammed, ""))
+}
+
+// recordPlacement records the entity's ID, server URL and organisation.
+func (r *EntityReconciler[T, D]) recordPlacement(obj T, p Placement, id string) {
 	status := obj.KonnectStatus(true)
 	status.ID = id
 	status.ServerURL = p.Auth.ServerURL
 	status.OrgID = p.Auth.OrgID
-	SetCondition(obj, TrueCondition(commonv1alpha1.ConditionProgrammed, commonv1alpha1.ReasonProgrammed, ""))
 }
 
 // applyReferenceConditions sets the reference conditions Resolve returned

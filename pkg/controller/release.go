@@ -24,20 +24,11 @@ const (
 // entities inside it is left. The referrers' own changes enqueue the object
 // again (see NewEntityController).
 func (r *EntityReconciler[T, D]) release(ctx context.Context, key cache.ObjectName, obj T) error {
-	var waiting []string
-	for _, dependency := range r.kind.HeldBy {
-		found, err := r.informer.Referrers(key.String(), dependency)
-		if err != nil {
-			return err
-		}
-		for _, ref := range found {
-			if hasFinalizer(ref.Object, commonv1alpha1.FinalizerKonnectCleanup) {
-				waiting = append(waiting, fmt.Sprintf("%s %s", ref.Kind, cache.MetaObjectToName(ref.Object)))
-			}
-		}
+	waiting, err := r.holders(key)
+	if err != nil {
+		return err
 	}
 	if len(waiting) > 0 {
-		slices.Sort(waiting)
 		r.recorder.Eventf(obj, corev1.EventTypeNormal, EventWaitingForDependents,
 			"Kept until these objects have deleted their entities from the %s in Konnect: %s", r.kind.KindName(), strings.Join(waiting, ", "))
 		return nil
@@ -48,4 +39,40 @@ func (r *EntityReconciler[T, D]) release(ctx context.Context, key cache.ObjectNa
 	r.recorder.Eventf(obj, corev1.EventTypeNormal, EventReleased, "Released %s %s; it stays in Konnect", r.kind.KindName(), obj.KonnectStatus(false).GetKonnectID())
 	r.state.forget(key)
 	return nil
+}
+
+// held reports whether objects that use obj's entity still hold it (see
+// Kind.HeldBy), recording an Event that names them; the referrers' own
+// changes enqueue obj again.
+func (r *EntityReconciler[T, D]) held(key cache.ObjectName, obj T) (bool, error) {
+	if len(r.kind.HeldBy) == 0 {
+		return false, nil
+	}
+	waiting, err := r.holders(key)
+	if err != nil || len(waiting) == 0 {
+		return false, err
+	}
+	r.recorder.Eventf(obj, corev1.EventTypeNormal, EventWaitingForDependents,
+		"Kept, with its entity in Konnect, until these objects that use it are deleted: %s", strings.Join(waiting, ", "))
+	return true, nil
+}
+
+// holders names, sorted, the objects that refer to the object with key
+// through one of the kind's HeldBy dependencies and still hold the cleanup
+// finalizer.
+func (r *EntityReconciler[T, D]) holders(key cache.ObjectName) ([]string, error) {
+	var waiting []string
+	for _, dependency := range r.kind.HeldBy {
+		found, err := r.informer.Referrers(key.String(), dependency)
+		if err != nil {
+			return nil, err
+		}
+		for _, ref := range found {
+			if hasFinalizer(ref.Object, commonv1alpha1.FinalizerKonnectCleanup) {
+				waiting = append(waiting, fmt.Sprintf("%s %s", ref.Kind, cache.MetaObjectToName(ref.Object)))
+			}
+		}
+	}
+	slices.Sort(waiting)
+	return slices.Compact(waiting), nil
 }

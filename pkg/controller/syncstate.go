@@ -40,6 +40,10 @@ type syncState struct {
 	// removed, until the cache shows it: a reconcile that still sees the
 	// finalizer must not delete from Konnect again.
 	finalized map[cache.ObjectName]types.UID
+	// pending counts, per object, the reads in a row that found its entity
+	// in transition (asynchronous kinds): the delay before the next one
+	// grows with it.
+	pending map[cache.ObjectName]int
 }
 
 func newSyncState() *syncState {
@@ -48,6 +52,7 @@ func newSyncState() *syncState {
 		createOutcomeUnknown: map[types.UID]bool{},
 		created:              map[types.UID]string{},
 		finalized:            map[cache.ObjectName]types.UID{},
+		pending:              map[cache.ObjectName]int{},
 	}
 }
 
@@ -92,6 +97,7 @@ func (s *syncState) forget(key cache.ObjectName) {
 	}
 	delete(s.records, key)
 	delete(s.finalized, key)
+	delete(s.pending, key)
 }
 
 // markFinalized records that the cleanup finalizer of the object with the
@@ -102,6 +108,7 @@ func (s *syncState) markFinalized(key cache.ObjectName, uid types.UID) {
 	delete(s.createOutcomeUnknown, uid)
 	delete(s.created, uid)
 	delete(s.records, key)
+	delete(s.pending, key)
 	s.finalized[key] = uid
 }
 
@@ -162,4 +169,25 @@ func (s *syncState) forgetCreated(uid types.UID) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	delete(s.created, uid)
+}
+
+// nextPending returns how long to wait before reading an entity in
+// transition again: base, doubled for every read in a row that found it
+// still in transition, at most maxDelay.
+func (s *syncState) nextPending(key cache.ObjectName, base, maxDelay time.Duration) time.Duration {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delay := base
+	for i := 0; i < s.pending[key] && delay < maxDelay; i++ {
+		delay *= 2
+	}
+	s.pending[key]++
+	return min(delay, maxDelay)
+}
+
+// settled resets the pending backoff of an entity that left its transition.
+func (s *syncState) settled(key cache.ObjectName) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.pending, key)
 }

@@ -26,8 +26,8 @@ func NewEntityController[T Entity, D any](
 			return nil, err
 		}
 	}
-	if kind.Borrows != nil {
-		// A borrowing object being deleted waits for its referrers.
+	if kind.Borrows != nil || len(kind.HeldBy) > 0 {
+		// An object being deleted waits for its referrers.
 		informer.OnReferrersChanged(func(key string) {
 			if name, err := cache.ParseObjectName(key); err == nil {
 				c.Enqueue(name)

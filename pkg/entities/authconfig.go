@@ -48,12 +48,16 @@ const (
 	ReasonInUse              = "InUse"
 )
 
-const indexControlPlanesByAuthConfig = "byAuthConfig"
+const (
+	indexControlPlanesByAuthConfig = "byAuthConfig"
+	indexNetworksByAuthConfig      = "networksByAuthConfig"
+)
 
 // AuthConfigReconciler validates the token of each
 // KonnectAPIAuthConfiguration with Konnect (GET /v3/organizations/me),
 // records the organisation and the normalised server URL, and holds the
-// configuration with a finalizer until no control plane uses it, so that
+// configuration with a finalizer until no control plane or cloud-gateway
+// network uses it, so that
 // their entities can still be deleted from Konnect. The finalizer is put on
 // before the first validation, hence before any control plane can use the
 // configuration (they wait for APIAuthValid), and the token's Secret is
@@ -96,6 +100,11 @@ func NewAuthConfigController(r *AuthConfigReconciler, opts controller.Options) (
 	if err := r.Refs.ControlPlanes.AddIndex(indexControlPlanesByAuthConfig, AuthConfigKeys); err != nil {
 		return nil, err
 	}
+	if r.Refs.Networks != nil {
+		if err := r.Refs.Networks.AddIndex(indexNetworksByAuthConfig, networkAuthKeys); err != nil {
+			return nil, err
+		}
+	}
 	c, err := controller.New("KonnectAPIAuthConfiguration", r.Refs.AuthConfigs, r, opts)
 	if err != nil {
 		return nil, err
@@ -126,6 +135,7 @@ func NewAuthConfigController(r *AuthConfigReconciler, opts controller.Options) (
 				return ""
 			},
 		},
+		networkUsers(r.Refs),
 		grantDependency(r.Refs, func(ac authConfig) []string {
 			if ref := ac.Spec.SecretRef; ref != nil {
 				return otherNamespaces(ac.Namespace, ref.Namespace)
@@ -152,7 +162,7 @@ func (r *AuthConfigReconciler) Reconcile(ctx context.Context, k cache.ObjectName
 		return controller.Result{}, err
 	}
 	obj := cached.DeepCopy()
-	users, err := r.Refs.ControlPlanes.ByIndex(indexControlPlanesByAuthConfig, k.String())
+	users, err := r.users(k)
 	if err != nil {
 		return controller.Result{}, err
 	}
@@ -177,7 +187,7 @@ func (r *AuthConfigReconciler) Reconcile(ctx context.Context, k cache.ObjectName
 
 // finalize releases a configuration being deleted once no control plane
 // uses it; until then it says which ones do.
-func (r *AuthConfigReconciler) finalize(ctx context.Context, k cache.ObjectName, cached, obj authConfig, users []controlPlane) (controller.Result, error) {
+func (r *AuthConfigReconciler) finalize(ctx context.Context, k cache.ObjectName, cached, obj authConfig, users []string) (controller.Result, error) {
 	client := r.Clients(obj.Namespace)
 	if len(users) > 0 {
 		// Kept until the control planes using it are gone; their deletions
@@ -323,4 +333,46 @@ func tokenFingerprint(serverURL, token string) uint64 {
 	_, _ = h.Write([]byte{0})
 	_, _ = h.Write([]byte(token))
 	return h.Sum64()
+}
+
+// users names the control planes and networks that use the configuration
+// with key k, "(being deleted)" after those on their way out.
+func (r *AuthConfigReconciler) users(k cache.ObjectName) ([]string, error) {
+	cps, err := r.Refs.ControlPlanes.ByIndex(indexControlPlanesByAuthConfig, k.String())
+	if err != nil {
+		return nil, err
+	}
+	names := make([]string, 0, len(cps))
+	for _, cp := range cps {
+		names = append(names, userName(kindControlPlane, cp))
+	}
+	if r.Refs.Networks == nil {
+		return names, nil
+	}
+	networks, err := r.Refs.Networks.ByIndex(indexNetworksByAuthConfig, k.String())
+	for _, n := range networks {
+		names = append(names, userName(kindNetwork, n))
+	}
+	return names, err
+}
+
+// networkUsers reconciles a configuration again when a network starts or
+// stops using it; its Source is nil when networks are not watched.
+func networkUsers(refs *Refs) controller.Dependency[authConfig] {
+	dep := controller.Dependency[authConfig]{
+		Name: "networkUser",
+		Keys: func(ac authConfig) []string { return []string{key(ac.Namespace, ac.Name)} },
+		SourceKey: func(obj metav1.Object) string {
+			if n, ok := obj.(network); ok {
+				if keys := networkAuthKeys(n); len(keys) > 0 {
+					return keys[0]
+				}
+			}
+			return ""
+		},
+	}
+	if refs.Networks != nil {
+		dep.Source = refs.Networks
+	}
+	return dep
 }

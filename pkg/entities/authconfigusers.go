@@ -2,10 +2,11 @@ package entities
 
 import (
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
 )
@@ -13,21 +14,22 @@ import (
 // maxNamedUsers bounds how many users a DeletionBlocked message names.
 const maxNamedUsers = 10
 
-// blockedBy says which control planes keep a configuration being deleted.
-func blockedBy(users []controlPlane) string {
-	names := make([]string, 0, len(users))
-	for _, cp := range users {
-		name := fmt.Sprintf("%s %s/%s", kindControlPlane, cp.Namespace, cp.Name)
-		if isBeingDeleted(cp) {
-			name += " (being deleted)"
-		}
-		names = append(names, name)
+// userName names an object that uses a configuration.
+func userName(kind string, obj metav1.Object) string {
+	name := fmt.Sprintf("%s %s/%s", kind, obj.GetNamespace(), obj.GetName())
+	if obj.GetDeletionTimestamp() != nil {
+		name += " (being deleted)"
 	}
-	sort.Strings(names)
+	return name
+}
+
+// blockedBy says which users keep a configuration being deleted.
+func blockedBy(users []string) string {
+	names := slices.Sorted(slices.Values(users))
 	if len(names) > maxNamedUsers {
 		names = append(names[:maxNamedUsers], fmt.Sprintf("and %d more", len(names)-maxNamedUsers))
 	}
-	return fmt.Sprintf("kept by the finalizer %s until no control plane uses it; still used by %s",
+	return fmt.Sprintf("kept by the finalizer %s until no control plane or network uses it; still used by %s",
 		commonv1alpha1.FinalizerAPIAuthInUse, strings.Join(names, ", "))
 }
 

@@ -47,6 +47,9 @@ type Refs struct {
 	// SecretClient reads Secrets past the cache and protects token
 	// Secrets; nil in tests that need neither.
 	SecretClient SecretClient
+	// Networks are the Dedicated Cloud Gateway networks, which name an
+	// auth configuration of their own; nil when they are not watched.
+	Networks *controller.Informer[*konnectv1alpha1.KonnectCloudGatewayNetwork]
 }
 
 // referrer is the object that holds a reference.
@@ -197,19 +200,25 @@ func isControlPlaneGroup(cp *konnectv1alpha2.KonnectGatewayControlPlane) bool {
 // token, and sets APIAuthResolvedRef and APIAuthValid. checkGrant is true
 // for the control plane itself; its children inherit its verdict.
 func (r *Refs) auth(b *resolver, cp *konnectv1alpha2.KonnectGatewayControlPlane, checkGrant bool) controller.Auth {
-	if cp.Spec.Konnect == nil || cp.Spec.Konnect.AuthRef.Name == "" {
+	return r.authOf(b, referrer{group: groupKonnect, kind: kindControlPlane, namespace: cp.Namespace}, cp.Name, cp.Spec.Konnect, checkGrant)
+}
+
+// authOf resolves the KonnectAPIAuthConfiguration that konnectConfig (the
+// spec.konnect of the object name, of from's kind and namespace) names, as
+// auth does for control planes.
+func (r *Refs) authOf(b *resolver, from referrer, name string, konnectConfig *konnectv1alpha2.KonnectConfiguration, checkGrant bool) controller.Auth {
+	if konnectConfig == nil || konnectConfig.AuthRef.Name == "" {
 		b.invalid(commonv1alpha1.ConditionAPIAuthResolvedRef, commonv1alpha1.ReasonRefInvalid,
-			"%s %s/%s has no spec.konnect.authRef", kindControlPlane, cp.Namespace, cp.Name)
+			"%s %s/%s has no spec.konnect.authRef", from.kind, from.namespace, name)
 		return controller.Auth{}
 	}
-	ref := cp.Spec.Konnect.AuthRef
-	namespace := cp.Namespace
+	ref := konnectConfig.AuthRef
+	namespace := from.namespace
 	if ref.Namespace != nil && *ref.Namespace != "" {
 		namespace = *ref.Namespace
 	}
 	what := fmt.Sprintf("%s %s/%s", kindAuthConfig, namespace, ref.Name)
-	if checkGrant && namespace != cp.Namespace && !b.forDelete() {
-		from := referrer{group: groupKonnect, kind: kindControlPlane, namespace: cp.Namespace}
+	if checkGrant && namespace != from.namespace && !b.forDelete() {
 		if !r.permitted(from, groupKonnect, kindAuthConfig, namespace, ref.Name) {
 			b.invalid(commonv1alpha1.ConditionAPIAuthResolvedRef, commonv1alpha1.ReasonRefNotPermitted,
 				"no KongReferenceGrant allows the reference to %s", grantFor(from, groupKonnect, kindAuthConfig, namespace, ref.Name))

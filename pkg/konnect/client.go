@@ -114,7 +114,7 @@ func (f *ClientFactory) newClient(serverURL, token string, key clientKey) (*Clie
 		serverURL: serverURL,
 		factory:   f,
 		httpClient: &http.Client{
-			Transport: newTransport(f.opts.RootCAs),
+			Transport: newTransport(f.opts.RootCAs, f.opts.DialContext),
 			Timeout:   f.opts.Timeout,
 			// Konnect does not redirect; following one would resend the
 			// token somewhere this package did not choose.
@@ -134,13 +134,14 @@ func (f *ClientFactory) newClient(serverURL, token string, key clientKey) (*Clie
 
 // newTransport is a connection pool for one client: keep-alive on, bounded
 // idle connections, TLS 1.2 or later against rootCAs (nil: system pool).
-func newTransport(rootCAs *x509.CertPool) *http.Transport {
+// dial, when set, replaces the dialer.
+func newTransport(rootCAs *x509.CertPool, dial func(ctx context.Context, network, address string) (net.Conn, error)) *http.Transport {
+	if dial == nil {
+		dial = (&net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second}).DialContext
+	}
 	return &http.Transport{
-		Proxy: http.ProxyFromEnvironment,
-		DialContext: (&net.Dialer{
-			Timeout:   10 * time.Second,
-			KeepAlive: 30 * time.Second,
-		}).DialContext,
+		Proxy:                 http.ProxyFromEnvironment,
+		DialContext:           dial,
 		TLSClientConfig:       &tls.Config{RootCAs: rootCAs, MinVersion: tls.VersionTLS12},
 		ForceAttemptHTTP2:     true,
 		MaxIdleConns:          32,

@@ -1,7 +1,9 @@
 package konnect
 
 import (
+	"context"
 	"crypto/x509"
+	"net"
 	"time"
 
 	"k8s.io/utils/clock"
@@ -51,6 +53,11 @@ type Options struct {
 	// Clock drives the rate limiter; nil means the real clock. Tests pass a
 	// fake clock to step through limiter delays without sleeping.
 	Clock clock.Clock
+	// DialContext, when set, opens the connections to Konnect instead of
+	// the system's resolver and dialer; TLS still verifies the server URL's
+	// host name. Tests use it to serve Konnect's own host names (manifests
+	// that name us.api.konghq.com) from the simulator.
+	DialContext func(ctx context.Context, network, address string) (net.Conn, error)
 }
 
 // withDefaults returns o with every unset field filled in.

@@ -161,11 +161,13 @@ func (cp *controlPlane) forceDelete(collectionName, id string) {
 	_ = cp.deleteEntity(collectionName, id)
 }
 
-// Count returns how many control planes, core entities and DP certificates
-// an organisation holds (0 = nothing left behind).
+// Count returns how many control planes, core entities, DP certificates,
+// networks, transit gateways and configurations with data-plane groups an
+// organisation holds (0 = nothing left behind). Cloud-gateway entities
+// still terminating count.
 func (s *Server) Count(orgID string) int {
-	s.store.mu.RLock()
-	defer s.store.mu.RUnlock()
+	s.store.mu.Lock()
+	defer s.store.mu.Unlock()
 	o := s.store.org(orgID)
 	if o == nil {
 		return 0
@@ -173,6 +175,10 @@ func (s *Server) Count(orgID string) int {
 	n := len(o.cps)
 	for _, cp := range o.cps {
 		n += cp.entityCount()
+	}
+	if o.cloud != nil {
+		o.cloud.sweep(s.clock.Now())
+		n += o.cloud.entityCount()
 	}
 	return n
 }

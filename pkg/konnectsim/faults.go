@@ -43,10 +43,13 @@ type Faults struct {
 	force429 int
 	retry429 time.Duration
 	rng      *rand.Rand
+	// failures maps the name of a network or transit gateway to the reason
+	// its provisioning fails.
+	failures map[string]string
 }
 
 func newFaults() *Faults {
-	return &Faults{byOp: map[string]*Fault{}, rng: rand.New(rand.NewPCG(1, 2))}
+	return &Faults{byOp: map[string]*Fault{}, rng: rand.New(rand.NewPCG(1, 2)), failures: map[string]string{}}
 }
 
 // Set installs (replacing) the fault for an operation.
@@ -75,6 +78,32 @@ func (f *Faults) Clear() {
 	defer f.mu.Unlock()
 	f.byOp = map[string]*Fault{}
 	f.force429 = 0
+	f.failures = map[string]string{}
+}
+
+// FailProvisioning makes the provisioning of every network or transit
+// gateway created with this name from now on end in failure, with reason
+// as Konnect's explanation: a network ends offline, a transit gateway in
+// error.
+func (f *Faults) FailProvisioning(name, reason string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.failures[name] = reason
+}
+
+// RemoveProvisioningFailure lets entities of this name provision again.
+func (f *Faults) RemoveProvisioningFailure(name string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	delete(f.failures, name)
+}
+
+// provisioningFailure is why an entity of this name fails to provision,
+// or "".
+func (f *Faults) provisioningFailure(name string) string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.failures[name]
 }
 
 // Force429 makes the next n authenticated requests (any operation, any

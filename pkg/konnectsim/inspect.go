@@ -120,6 +120,19 @@ func (s *Server) serveInspect(w http.ResponseWriter, r *http.Request) {
 	case strings.HasPrefix(path, "faults/") && r.Method == http.MethodDelete:
 		s.faults.Remove(strings.TrimPrefix(path, "faults/"))
 		w.WriteHeader(http.StatusNoContent)
+	case strings.HasPrefix(path, "provisioning-failures/") && r.Method == http.MethodPut:
+		var in struct {
+			Reason string `json:"reason"`
+		}
+		if err := json.NewDecoder(r.Body).Decode(&in); err != nil || in.Reason == "" {
+			fail(http.StatusBadRequest, errors.New(`body must be {"reason": "why provisioning fails"}`))
+			return
+		}
+		s.faults.FailProvisioning(strings.TrimPrefix(path, "provisioning-failures/"), in.Reason)
+		w.WriteHeader(http.StatusNoContent)
+	case strings.HasPrefix(path, "provisioning-failures/") && r.Method == http.MethodDelete:
+		s.faults.RemoveProvisioningFailure(strings.TrimPrefix(path, "provisioning-failures/"))
+		w.WriteHeader(http.StatusNoContent)
 	case path == "force429" && r.Method == http.MethodPost:
 		var in struct {
 			Count      int    `json:"count"`

@@ -91,6 +91,7 @@ func (s *Server) registerRoutes() {
 			{method: "GET", template: "/v2/control-planes/{controlPlaneId}/group-status", operationID: "get-control-planes-id-group-status", family: famProblem, handler: s.getGroupStatus},
 			{method: "GET", template: "/v3/organizations/me", operationID: "get-organizations-me", family: famProblem, handler: s.getOrganizationMe},
 		},
+		s.cloudGatewayRoutes(),
 	)
 	for _, rt := range s.routes {
 		s.mux.HandleFunc(rt.method+" "+rt.template, func(w http.ResponseWriter, r *http.Request) {
@@ -136,5 +137,32 @@ func (s *Server) childRoutes(parent, parentParam, parentEntity, collection, idPa
 		{method: "DELETE", template: item, operationID: "delete-" + suffix, family: famCore, handler: s.deleteChild(parent, parentParam, collection, idParam)},
 		{method: "GET", template: item, operationID: "get-" + suffix, family: famCore, handler: s.getChild(parent, parentParam, collection, idParam)},
 		{method: "PUT", template: item, operationID: "upsert-" + suffix, family: famCore, handler: s.upsertChild(parent, parentParam, collection, idParam)},
+	}
+}
+
+// cloudGateways is the prefix of the Dedicated Cloud Gateway API.
+const cloudGateways = "/v2/cloud-gateways"
+
+// cloudGatewayRoutes are the operations on provider accounts, networks,
+// their transit gateways and data-plane group configurations.
+func (s *Server) cloudGatewayRoutes() []*route {
+	network := cloudGateways + "/networks/{networkId}"
+	transit := network + "/transit-gateways"
+	return []*route{
+		{method: "GET", template: cloudGateways + "/provider-accounts", operationID: "list-provider-accounts", family: famProblem, handler: s.listProviderAccounts},
+		{method: "GET", template: cloudGateways + "/provider-accounts/{providerAccountId}", operationID: "get-provider-account", family: famProblem, handler: s.getProviderAccount},
+		{method: "GET", template: cloudGateways + "/networks", operationID: "list-networks", family: famProblem, handler: s.listNetworks},
+		{method: "POST", template: cloudGateways + "/networks", operationID: "create-network", family: famProblem, handler: s.createNetwork},
+		{method: "GET", template: network, operationID: "get-network", family: famProblem, handler: s.getNetwork},
+		{method: "PATCH", template: network, operationID: "update-network", family: famProblem, handler: s.updateNetwork},
+		{method: "DELETE", template: network, operationID: "delete-network", family: famProblem, handler: s.deleteNetwork},
+		{method: "GET", template: transit, operationID: "list-transit-gateways", family: famProblem, handler: s.listTransitGateways},
+		{method: "POST", template: transit, operationID: "create-transit-gateway", family: famProblem, handler: s.createTransitGateway},
+		{method: "GET", template: transit + "/{transitGatewayId}", operationID: "get-transit-gateway", family: famProblem, handler: s.getTransitGateway},
+		{method: "PATCH", template: transit + "/{transitGatewayId}", operationID: "update-transit-gateway", family: famProblem, handler: s.updateTransitGateway},
+		{method: "DELETE", template: transit + "/{transitGatewayId}", operationID: "delete-transit-gateway", family: famProblem, handler: s.deleteTransitGateway},
+		{method: "GET", template: cloudGateways + "/configurations", operationID: "list-configurations", family: famProblem, handler: s.listConfigurations},
+		{method: "PUT", template: cloudGateways + "/configurations", operationID: "create-configuration", family: famProblem, handler: s.putConfiguration},
+		{method: "GET", template: cloudGateways + "/configurations/{configurationId}", operationID: "get-configuration", family: famProblem, handler: s.getConfiguration},
 	}
 }

@@ -41,6 +41,9 @@ type Options struct {
 	Clock clock.PassiveClock
 	// RequestLogSize bounds the in-memory request log; 0 = 10000.
 	RequestLogSize int
+	// CloudGateways configures the Dedicated Cloud Gateway API: how long
+	// provisioning and termination take, and the provider accounts.
+	CloudGateways CloudGatewayOptions
 }
 
 // Server is an in-memory Konnect. It is an http.Handler; serve it over TLS

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -76,4 +77,19 @@ func ParseFaultSpec(spec string) (operation string, f Fault, err error) {
 		f.ErrorRate = 1
 	}
 	return operation, f, nil
+}
+
+// ParseProviderAccountSpec reads a provider account as given on a command
+// line: "PROVIDER=ID" or "PROVIDER=ID=CLOUD_ACCOUNT_ID", PROVIDER being
+// aws, azure or gcp.
+func ParseProviderAccountSpec(spec string) (ProviderAccount, error) {
+	parts := strings.Split(strings.TrimSpace(spec), "=")
+	if len(parts) < 2 || len(parts) > 3 || parts[1] == "" || !slices.Contains(cloudProviders, parts[0]) {
+		return ProviderAccount{}, fmt.Errorf("provider account spec %q: want PROVIDER=ID[=CLOUD_ACCOUNT_ID] with PROVIDER aws, azure or gcp", spec)
+	}
+	a := ProviderAccount{Provider: parts[0], ID: parts[1], CloudAccountID: parts[1]}
+	if len(parts) == 3 && parts[2] != "" {
+		a.CloudAccountID = parts[2]
+	}
+	return a, nil
 }

@@ -59,3 +59,21 @@ func TestParseFaultSpec(t *testing.T) {
 		})
 	}
 }
+
+func TestParseProviderAccountSpec(t *testing.T) {
+	for spec, want := range map[string]ProviderAccount{
+		"aws=1234":        {ID: "1234", Provider: "aws", CloudAccountID: "1234"},
+		"azure=abc=sub-7": {ID: "abc", Provider: "azure", CloudAccountID: "sub-7"},
+		" gcp=11111111-1111-1111-1111-111111111111 ": {ID: "11111111-1111-1111-1111-111111111111", Provider: "gcp", CloudAccountID: "11111111-1111-1111-1111-111111111111"},
+	} {
+		got, err := ParseProviderAccountSpec(spec)
+		if err != nil || got != want {
+			t.Errorf("ParseProviderAccountSpec(%q) = %+v, %v; want %+v", spec, got, err, want)
+		}
+	}
+	for _, bad := range []string{"", "aws", "aws=", "oracle=1", "aws=1=2=3"} {
+		if _, err := ParseProviderAccountSpec(bad); err == nil {
+			t.Errorf("ParseProviderAccountSpec(%q) was accepted", bad)
+		}
+	}
+}

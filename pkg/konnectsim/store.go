@@ -30,6 +30,9 @@ type organization struct {
 	createdAt time.Time
 	cps       map[string]*controlPlane
 	cpNames   map[string]string // name -> id
+	// cloud holds the Dedicated Cloud Gateway entities, made on first use
+	// (see Server.cloud).
+	cloud *cloudState
 }
 
 type controlPlane struct {

@@ -24,11 +24,19 @@ type TestServer struct {
 // the test.
 func Start(t testing.TB, opts Options) *TestServer {
 	t.Helper()
+	return StartFor(t, opts)
+}
+
+// StartFor is Start with a certificate that also names hosts, so that a
+// client that dials the simulator for them (Konnect's own host names, as
+// published manifests name them) verifies it.
+func StartFor(t testing.TB, opts Options, hosts ...string) *TestServer {
+	t.Helper()
 	sim, err := New(opts)
 	if err != nil {
 		t.Fatalf("konnectsim: %v", err)
 	}
-	cert, caPEM, err := SelfSignedCertificate()
+	cert, caPEM, err := SelfSignedCertificate(hosts...)
 	if err != nil {
 		t.Fatalf("konnectsim: %v", err)
 	}

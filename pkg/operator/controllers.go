@@ -48,6 +48,7 @@ func buildControllers(f *informerFactories, d dependencies) ([]runnable, error) 
 		Secrets:       f.secretInformer(),
 		SecretClient:  secretClient{kube: d.kube},
 		Grants:        informerOf(w, referenceGrants),
+		Networks:      informerOf(w, cloudNetworks),
 	}
 	services, routes := informerOf(w, kongServices), informerOf(w, kongRoutes)
 	consumers, consumerGroups := informerOf(w, kongConsumers), informerOf(w, kongConsumerGroups)
@@ -79,6 +80,9 @@ func buildControllers(f *informerFactories, d dependencies) ([]runnable, error) 
 	entity(w, kongKeys, entities.KeyKind(refs, informerOf(w, kongKeySets)))
 	entity(w, kongVaults, entities.VaultKind(refs, f.watches))
 	entity(w, kongDPCertificates, entities.DataPlaneCertificateKind(refs))
+	entity(w, cloudNetworks, entities.NetworkKind(refs))
+	entity(w, cloudTransitGateways, entities.TransitGatewayKind(refs, refs.Networks))
+	entity(w, cloudDPGroupConfigurations, entities.DataPlaneGroupConfigurationKind(refs, refs.Networks))
 
 	authController, err := entities.NewAuthConfigController(&entities.AuthConfigReconciler{
 		Refs: refs, Clients: statusClients(w, authConfigs), Konnect: d.konnect,

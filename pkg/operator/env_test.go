@@ -80,6 +80,17 @@ type envOptions struct {
 	// operatorDefaults runs the operator with the defaults of its flags
 	// (workers, Konnect rate, burst and timeout) instead of the tests' own.
 	operatorDefaults bool
+	// cloud configures the simulator's Dedicated Cloud Gateways: provider
+	// accounts and the provisioning and termination times.
+	cloud konnectsim.CloudGatewayOptions
+	// konnectHosts are host names (Konnect's own, as published manifests
+	// name them) that the simulator's certificate covers and that the
+	// operator reaches the simulator at; tokens are more tokens of the
+	// test's organisation.
+	konnectHosts, tokens []string
+	// watchAlso are namespaces the operator watches that the test neither
+	// creates nor deletes (default).
+	watchAlso []string
 }
 
 func newEnv(t testing.TB, opts envOptions) *env {
@@ -111,11 +122,16 @@ func newEnv(t testing.TB, opts envOptions) *env {
 		cs:   versioned.NewForConfigOrDie(restConfig),
 		opts: opts,
 	}
-	e.sim = konnectsim.Start(t, konnectsim.Options{
-		Tokens:             map[string]string{testToken: "org-" + e.ns},
+	tokens := map[string]string{testToken: "org-" + e.ns}
+	for _, token := range opts.tokens {
+		tokens[token] = "org-" + e.ns
+	}
+	e.sim = konnectsim.StartFor(t, konnectsim.Options{
+		Tokens:             tokens,
 		RateLimitPerMinute: opts.rateLimitPerMinute,
 		OmitRetryAfter:     opts.omitRetryAfter,
-	})
+		CloudGateways:      opts.cloud,
+	}, opts.konnectHosts...)
 	var ok bool
 	if e.orgID, ok = e.sim.OrganizationID("org-" + e.ns); !ok {
 		t.Fatal("the simulator does not know the test organisation")
@@ -168,9 +184,12 @@ func (e *env) startOperator() {
 		// As cmd/konnect-operator's flags leave them.
 		workers, konnectOpts = 4, konnect.Options{RootCAs: e.sim.CAPool}
 	}
+	if len(e.opts.konnectHosts) > 0 {
+		konnectOpts.DialContext = dialOnly(e.sim.URL)
+	}
 	op, err := operator.New(ctx, operator.Config{
 		RestConfig:      e.restConfig(),
-		WatchNamespaces: e.namespaces(),
+		WatchNamespaces: append(e.namespaces(), e.opts.watchAlso...),
 		SyncPeriod:      e.opts.syncPeriod,
 		WorkersPerKind:  workers,
 		Registry:        metrics.NewRegistry(),

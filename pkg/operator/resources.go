@@ -65,4 +65,8 @@ var (
 	kongACLs       = namespacedResource[configurationv1alpha1.KongCredentialACL](configurationv1alpha1.SchemeGroupVersion, "kongcredentialacls")
 	kongJWTs       = namespacedResource[configurationv1alpha1.KongCredentialJWT](configurationv1alpha1.SchemeGroupVersion, "kongcredentialjwts")
 	kongHMACs      = namespacedResource[configurationv1alpha1.KongCredentialHMAC](configurationv1alpha1.SchemeGroupVersion, "kongcredentialhmacs")
+
+	cloudNetworks              = namespacedResource[konnectv1alpha1.KonnectCloudGatewayNetwork](konnectv1alpha1.SchemeGroupVersion, "konnectcloudgatewaynetworks")
+	cloudTransitGateways       = namespacedResource[konnectv1alpha1.KonnectCloudGatewayTransitGateway](konnectv1alpha1.SchemeGroupVersion, "konnectcloudgatewaytransitgateways")
+	cloudDPGroupConfigurations = namespacedResource[konnectv1alpha1.KonnectCloudGatewayDataPlaneGroupConfiguration](konnectv1alpha1.SchemeGroupVersion, "konnectcloudgatewaydataplanegroupconfigurations")
 )

@@ -109,6 +109,12 @@ func (f *sharedInformerFactory) ForResource(resource schema.GroupVersionResource
 		// Group=konnect.konghq.com, Version=v1alpha1
 	case konnectv1alpha1.SchemeGroupVersion.WithResource("konnectapiauthconfigurations"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Konnect().V1alpha1().KonnectAPIAuthConfigurations().Informer()}, nil
+	case konnectv1alpha1.SchemeGroupVersion.WithResource("konnectcloudgatewaydataplanegroupconfigurations"):
+		return &genericInformer{resource: resource.GroupResource(), informer: f.Konnect().V1alpha1().KonnectCloudGatewayDataPlaneGroupConfigurations().Informer()}, nil
+	case konnectv1alpha1.SchemeGroupVersion.WithResource("konnectcloudgatewaynetworks"):
+		return &genericInformer{resource: resource.GroupResource(), informer: f.Konnect().V1alpha1().KonnectCloudGatewayNetworks().Informer()}, nil
+	case konnectv1alpha1.SchemeGroupVersion.WithResource("konnectcloudgatewaytransitgateways"):
+		return &genericInformer{resource: resource.GroupResource(), informer: f.Konnect().V1alpha1().KonnectCloudGatewayTransitGateways().Informer()}, nil
 
 		// Group=konnect.konghq.com, Version=v1alpha2
 	case v1alpha2.SchemeGroupVersion.WithResource("konnectgatewaycontrolplanes"):

@@ -71,11 +71,17 @@ finalizers are written (see below).
   resources:
   - konnectapiauthconfigurations
   - konnectgatewaycontrolplanes
+  - konnectcloudgatewaynetworks
+  - konnectcloudgatewaydataplanegroupconfigurations
+  - konnectcloudgatewaytransitgateways
   verbs: [list, watch, update]
 - apiGroups: [konnect.konghq.com]
   resources:
   - konnectapiauthconfigurations/status
   - konnectgatewaycontrolplanes/status
+  - konnectcloudgatewaynetworks/status
+  - konnectcloudgatewaydataplanegroupconfigurations/status
+  - konnectcloudgatewaytransitgateways/status
   verbs: [update]
 - apiGroups: [configuration.konghq.com]
   resources:

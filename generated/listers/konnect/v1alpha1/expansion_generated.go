@@ -25,3 +25,27 @@ type KonnectAPIAuthConfigurationListerExpansion interface{}
 // KonnectAPIAuthConfigurationNamespaceListerExpansion allows custom methods to be added to
 // KonnectAPIAuthConfigurationNamespaceLister.
 type KonnectAPIAuthConfigurationNamespaceListerExpansion interface{}
+
+// KonnectCloudGatewayDataPlaneGroupConfigurationListerExpansion allows custom methods to be added to
+// KonnectCloudGatewayDataPlaneGroupConfigurationLister.
+type KonnectCloudGatewayDataPlaneGroupConfigurationListerExpansion interface{}
+
+// KonnectCloudGatewayDataPlaneGroupConfigurationNamespaceListerExpansion allows custom methods to be added to
+// KonnectCloudGatewayDataPlaneGroupConfigurationNamespaceLister.
+type KonnectCloudGatewayDataPlaneGroupConfigurationNamespaceListerExpansion interface{}
+
+// KonnectCloudGatewayNetworkListerExpansion allows custom methods to be added to
+// KonnectCloudGatewayNetworkLister.
+type KonnectCloudGatewayNetworkListerExpansion interface{}
+
+// KonnectCloudGatewayNetworkNamespaceListerExpansion allows custom methods to be added to
+// KonnectCloudGatewayNetworkNamespaceLister.
+type KonnectCloudGatewayNetworkNamespaceListerExpansion interface{}
+
+// KonnectCloudGatewayTransitGatewayListerExpansion allows custom methods to be added to
+// KonnectCloudGatewayTransitGatewayLister.
+type KonnectCloudGatewayTransitGatewayListerExpansion interface{}
+
+// KonnectCloudGatewayTransitGatewayNamespaceListerExpansion allows custom methods to be added to
+// KonnectCloudGatewayTransitGatewayNamespaceLister.
+type KonnectCloudGatewayTransitGatewayNamespaceListerExpansion interface{}

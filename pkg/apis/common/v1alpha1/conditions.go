@@ -49,6 +49,9 @@ const (
 	// ConditionConfigStoreRefValid says whether the referenced config store
 	// is usable.
 	ConditionConfigStoreRefValid = "ConfigStoreRefValid"
+	// ConditionKonnectNetworkRefsValid says whether the Dedicated Cloud
+	// Gateway networks an object refers to exist and are ready.
+	ConditionKonnectNetworkRefsValid = "KonnectNetworkRefsValid"
 	// ConditionAdopted reports the outcome of adopting an existing entity.
 	ConditionAdopted = "Adopted"
 	// ConditionMirrored reports whether a mirrored control plane was found.
@@ -86,6 +89,15 @@ const (
 	ReasonResolved                            = "Resolved"
 	ReasonSomeMemberNotResolved               = "SomeMemberNotResolved"
 	ReasonSetGroupMemberFailed                = "SetGroupMemberFailed"
+	// ReasonProvisioning: Konnect is still provisioning the entity (or
+	// changing it); the operator reads it again shortly.
+	ReasonProvisioning = "Provisioning"
+	// ReasonProvisioningFailed: Konnect reports that it could not
+	// provision the entity.
+	ReasonProvisioningFailed = "ProvisioningFailed"
+	// ReasonDeleting: Konnect is deleting the entity; the object stays
+	// until Konnect has finished.
+	ReasonDeleting = "Deleting"
 )
 
 // Finalizers the operator puts on objects.

@@ -64,6 +64,12 @@ func addKnownTypes(scheme *runtime.Scheme) error {
 	scheme.AddKnownTypes(SchemeGroupVersion,
 		&KonnectAPIAuthConfiguration{},
 		&KonnectAPIAuthConfigurationList{},
+		&KonnectCloudGatewayDataPlaneGroupConfiguration{},
+		&KonnectCloudGatewayDataPlaneGroupConfigurationList{},
+		&KonnectCloudGatewayNetwork{},
+		&KonnectCloudGatewayNetworkList{},
+		&KonnectCloudGatewayTransitGateway{},
+		&KonnectCloudGatewayTransitGatewayList{},
 	)
 	// AddToGroupVersion allows the serialization of client types like ListOptions.
 	v1.AddToGroupVersion(scheme, SchemeGroupVersion)

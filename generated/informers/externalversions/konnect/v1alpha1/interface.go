@@ -26,6 +26,12 @@ import (
 type Interface interface {
 	// KonnectAPIAuthConfigurations returns a KonnectAPIAuthConfigurationInformer.
 	KonnectAPIAuthConfigurations() TypedKonnectAPIAuthConfigurationInformer
+	// KonnectCloudGatewayDataPlaneGroupConfigurations returns a KonnectCloudGatewayDataPlaneGroupConfigurationInformer.
+	KonnectCloudGatewayDataPlaneGroupConfigurations() TypedKonnectCloudGatewayDataPlaneGroupConfigurationInformer
+	// KonnectCloudGatewayNetworks returns a KonnectCloudGatewayNetworkInformer.
+	KonnectCloudGatewayNetworks() TypedKonnectCloudGatewayNetworkInformer
+	// KonnectCloudGatewayTransitGateways returns a KonnectCloudGatewayTransitGatewayInformer.
+	KonnectCloudGatewayTransitGateways() TypedKonnectCloudGatewayTransitGatewayInformer
 }
 
 type version struct {
@@ -42,4 +48,19 @@ func New(f internalinterfaces.SharedInformerFactory, namespace string, tweakList
 // KonnectAPIAuthConfigurations returns a TypedKonnectAPIAuthConfigurationInformer.
 func (v *version) KonnectAPIAuthConfigurations() TypedKonnectAPIAuthConfigurationInformer {
 	return &konnectAPIAuthConfigurationInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
+}
+
+// KonnectCloudGatewayDataPlaneGroupConfigurations returns a TypedKonnectCloudGatewayDataPlaneGroupConfigurationInformer.
+func (v *version) KonnectCloudGatewayDataPlaneGroupConfigurations() TypedKonnectCloudGatewayDataPlaneGroupConfigurationInformer {
+	return &konnectCloudGatewayDataPlaneGroupConfigurationInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
+}
+
+// KonnectCloudGatewayNetworks returns a TypedKonnectCloudGatewayNetworkInformer.
+func (v *version) KonnectCloudGatewayNetworks() TypedKonnectCloudGatewayNetworkInformer {
+	return &konnectCloudGatewayNetworkInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
+}
+
+// KonnectCloudGatewayTransitGateways returns a TypedKonnectCloudGatewayTransitGatewayInformer.
+func (v *version) KonnectCloudGatewayTransitGateways() TypedKonnectCloudGatewayTransitGatewayInformer {
+	return &konnectCloudGatewayTransitGatewayInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
 }

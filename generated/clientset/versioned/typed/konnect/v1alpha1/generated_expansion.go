@@ -19,3 +19,9 @@ limitations under the License.
 package v1alpha1
 
 type KonnectAPIAuthConfigurationExpansion interface{}
+
+type KonnectCloudGatewayDataPlaneGroupConfigurationExpansion interface{}
+
+type KonnectCloudGatewayNetworkExpansion interface{}
+
+type KonnectCloudGatewayTransitGatewayExpansion interface{}

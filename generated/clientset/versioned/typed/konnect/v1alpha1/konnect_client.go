@@ -29,6 +29,9 @@ import (
 type KonnectV1alpha1Interface interface {
 	RESTClient() rest.Interface
 	KonnectAPIAuthConfigurationsGetter
+	KonnectCloudGatewayDataPlaneGroupConfigurationsGetter
+	KonnectCloudGatewayNetworksGetter
+	KonnectCloudGatewayTransitGatewaysGetter
 }
 
 // KonnectV1alpha1Client is used to interact with features provided by the konnect.konghq.com group.
@@ -38,6 +41,18 @@ type KonnectV1alpha1Client struct {
 
 func (c *KonnectV1alpha1Client) KonnectAPIAuthConfigurations(namespace string) KonnectAPIAuthConfigurationInterface {
 	return newKonnectAPIAuthConfigurations(c, namespace)
+}
+
+func (c *KonnectV1alpha1Client) KonnectCloudGatewayDataPlaneGroupConfigurations(namespace string) KonnectCloudGatewayDataPlaneGroupConfigurationInterface {
+	return newKonnectCloudGatewayDataPlaneGroupConfigurations(c, namespace)
+}
+
+func (c *KonnectV1alpha1Client) KonnectCloudGatewayNetworks(namespace string) KonnectCloudGatewayNetworkInterface {
+	return newKonnectCloudGatewayNetworks(c, namespace)
+}
+
+func (c *KonnectV1alpha1Client) KonnectCloudGatewayTransitGateways(namespace string) KonnectCloudGatewayTransitGatewayInterface {
+	return newKonnectCloudGatewayTransitGateways(c, namespace)
 }
 
 // NewForConfig creates a new KonnectV1alpha1Client for the given config.

@@ -32,6 +32,18 @@ func (c *FakeKonnectV1alpha1) KonnectAPIAuthConfigurations(namespace string) v1a
 	return newFakeKonnectAPIAuthConfigurations(c, namespace)
 }
 
+func (c *FakeKonnectV1alpha1) KonnectCloudGatewayDataPlaneGroupConfigurations(namespace string) v1alpha1.KonnectCloudGatewayDataPlaneGroupConfigurationInterface {
+	return newFakeKonnectCloudGatewayDataPlaneGroupConfigurations(c, namespace)
+}
+
+func (c *FakeKonnectV1alpha1) KonnectCloudGatewayNetworks(namespace string) v1alpha1.KonnectCloudGatewayNetworkInterface {
+	return newFakeKonnectCloudGatewayNetworks(c, namespace)
+}
+
+func (c *FakeKonnectV1alpha1) KonnectCloudGatewayTransitGateways(namespace string) v1alpha1.KonnectCloudGatewayTransitGatewayInterface {
+	return newFakeKonnectCloudGatewayTransitGateways(c, namespace)
+}
+
 // RESTClient returns a RESTClient that is used to communicate
 // with API server by this client implementation.
 func (c *FakeKonnectV1alpha1) RESTClient() rest.Interface {
