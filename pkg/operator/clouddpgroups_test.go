@@ -2,6 +2,7 @@ package operator_test
 
 import (
 	"fmt"
+	konnectv1alpha2 "github.com/konnect-operator/konnect-operator/pkg/apis/konnect/v1alpha2"
 	"strings"
 	"testing"
 	"time"
@@ -46,7 +47,10 @@ func TestCloudGatewayDataPlaneGroupConfigurationFollowsItsGroups(t *testing.T) {
 	if n, err := getNetwork(); err != nil || n.Status.State == "ready" {
 		t.Fatalf("network %+v, %v: the configuration must be seen waiting while the network is not ready", n, err)
 	}
-	cpID := e.controlPlane("cp").Status.ID
+	// The control plane may still be on its way into Konnect.
+	cpID := waitObject(e, "control plane Programmed", func() (*konnectv1alpha2.KonnectGatewayControlPlane, error) {
+		return e.cs.KonnectV1alpha2().KonnectGatewayControlPlanes(e.ns).Get(e.ctx, "cp", metav1.GetOptions{})
+	}, func(cp *konnectv1alpha2.KonnectGatewayControlPlane) error { return programmed(cp) }).Status.ID
 	if cfg := e.sim.Configuration(e.orgID, cpID); cfg != nil {
 		t.Fatalf("configuration written before its network was ready: %v", cfg)
 	}
