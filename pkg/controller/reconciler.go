@@ -72,6 +72,7 @@ func NewEntityReconciler[T Entity, D any](kind *Kind[T, D], informer *Informer[T
 	if opts.ReferenceGracePeriod == 0 {
 		opts.ReferenceGracePeriod = DefaultReferenceGracePeriod
 	}
+	opts.Metrics.InitKind(kind.KindName())
 	return &EntityReconciler[T, D]{
 		kind:       kind,
 		informer:   informer,
