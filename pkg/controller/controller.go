@@ -51,6 +51,12 @@ type Options struct {
 	RateLimiter workqueue.TypedRateLimiter[cache.ObjectName]
 }
 
+// backgroundRunner is a reconciler with work of its own besides the queue
+// (the EntityReconciler's drift lister), run while the workers run.
+type backgroundRunner interface {
+	RunBackground(ctx context.Context, enqueue func(cache.ObjectName))
+}
+
 // Controller runs the work queue of one kind.
 type Controller[T Object] struct {
 	kind       string
@@ -231,6 +237,10 @@ func (c *Controller[T]) Run(ctx context.Context) error {
 	}
 	logger.Info("Starting workers", "count", c.workers)
 	var wg sync.WaitGroup
+	if b, ok := c.reconciler.(backgroundRunner); ok {
+		// The drift lister; it stops with ctx, before the queue drains.
+		wg.Go(func() { b.RunBackground(ctx, c.Enqueue) })
+	}
 	for range c.workers {
 		wg.Go(func() {
 			for c.processNextItem(ctx) {

@@ -26,6 +26,7 @@ type dependencies struct {
 	konnect      *konnect.ClientFactory
 	recorder     record.EventRecorder
 	syncPeriod   time.Duration
+	drift        string
 	workers      int
 	queueMetrics *metrics.WorkqueueMetrics
 	metrics      *metrics.ControllerMetrics
@@ -38,7 +39,7 @@ func (d dependencies) options() controller.Options {
 }
 
 func (d dependencies) reconcilerOptions() controller.ReconcilerOptions {
-	return controller.ReconcilerOptions{SyncPeriod: d.syncPeriod, Metrics: d.metrics}
+	return controller.ReconcilerOptions{SyncPeriod: d.syncPeriod, Metrics: d.metrics, DriftDetection: d.drift}
 }
 
 // kindController builds the controller of one kind described as data. Its
