@@ -47,6 +47,9 @@ func TestOperatorAsUsersRunIt(t *testing.T) {
 	step("the ServiceAccount has the access the operator needs and no more", func(t *testing.T) {
 		checkAccess(ctx, t, c, accessTable("default", "default"))
 	})
+	step("the operator may change nothing of a Secret but its finalizer", func(t *testing.T) {
+		checkSecretWrites(ctx, t, c)
+	})
 	step("two replicas start as the ServiceAccount and one leads", func(t *testing.T) {
 		ops = startOperators(ctx, t, c, 2)
 		for _, op := range ops {
@@ -94,6 +97,11 @@ func TestOperatorAsUsersRunIt(t *testing.T) {
 		}
 	})
 
+	step("/metrics answers only callers allowed to read it", func(t *testing.T) {
+		for _, op := range ops {
+			checkMetricsAccess(ctx, t, c, op)
+		}
+	})
 	var leaderScrape scrapeResult
 	step("only the leader reconciles, and its metrics moved", func(t *testing.T) {
 		leaderScrape = checkMetrics(ctx, t, ops, lead)

@@ -52,7 +52,7 @@ func checkDeployment(ctx context.Context, t *testing.T, c *clusterEnv) {
 		{"liveness probe on /healthz of the health port", probeOn(container.LivenessProbe, "/healthz", "health")},
 		{"readiness probe on /readyz of the health port", probeOn(container.ReadinessProbe, "/readyz", "health")},
 		{"health port is --health-probe-bind-address", hasFlag(container.Args, "--health-probe-bind-address=:8081") && portNamed(container, "health") == 8081},
-		{"metrics port is --metrics-bind-address", hasFlag(container.Args, "--metrics-bind-address=:8080") && portNamed(container, "metrics") == 8080},
+		{"metrics port is --metrics-bind-address", hasFlag(container.Args, "--metrics-bind-address=:8443") && portNamed(container, "metrics") == 8443},
 		{"cpu and memory requests and limits", !container.Resources.Requests.Cpu().IsZero() && !container.Resources.Requests.Memory().IsZero() &&
 			!container.Resources.Limits.Cpu().IsZero() && !container.Resources.Limits.Memory().IsZero()},
 		{"non-root", pod.SecurityContext != nil && pod.SecurityContext.RunAsNonRoot != nil && *pod.SecurityContext.RunAsNonRoot},

@@ -88,7 +88,7 @@ func startOperator(name, kubeconfig string, deploymentArgs []string, extra ...st
 	}
 	return &operatorProcess{
 		process:    p,
-		metricsURL: fmt.Sprintf("http://127.0.0.1:%d/metrics", ports[0]),
+		metricsURL: fmt.Sprintf("https://127.0.0.1:%d/metrics", ports[0]),
 		healthURL:  fmt.Sprintf("http://127.0.0.1:%d", ports[1]),
 	}, nil
 }
@@ -130,7 +130,9 @@ func (o *operatorProcess) waitReady(ctx context.Context, timeout time.Duration) 
 	})
 }
 
-// metrics scrapes /metrics and parses it with the Prometheus text parser.
+// metrics scrapes /metrics as Prometheus does (HTTPS, the token of the
+// ServiceAccount the shipped metrics-reader binding names) and parses it
+// with the Prometheus text parser.
 func (o *operatorProcess) metrics(ctx context.Context) (map[string]*dto.MetricFamily, error) {
 	text, err := o.scrape(ctx)
 	if err != nil {
@@ -140,14 +142,14 @@ func (o *operatorProcess) metrics(ctx context.Context) (map[string]*dto.MetricFa
 	return parser.TextToMetricFamilies(bytes.NewReader(text))
 }
 
-// scrape GETs /metrics in the Prometheus text format.
+// scrape GETs /metrics in the Prometheus text format, with the token of the
+// ServiceAccount allowed to read it.
 func (o *operatorProcess) scrape(ctx context.Context) ([]byte, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, o.metricsURL, nil)
+	token, err := prometheusToken(ctx, suite.cluster)
 	if err != nil {
 		return nil, err
 	}
-	req.Header.Set("Accept", string(expfmt.NewFormat(expfmt.TypeTextPlain)))
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := scrapeAs(ctx, o.metricsURL, token)
 	if err != nil {
 		return nil, err
 	}

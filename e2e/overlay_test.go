@@ -46,6 +46,9 @@ func TestNamespacedOverlay(t *testing.T) {
 		{"list", cfg, "kongservices", "", "team-a", true},
 		{"update", cfg, "kongroutes", "status", "team-b", true},
 		{"list", "", "secrets", "", "team-b", true},
+		{"patch", "", "secrets", "", "team-a", true},
+		{"patch", "", "secrets", "", "team-c", false},
+		{"create", "authentication.k8s.io", "tokenreviews", "", "", true},
 		{"create", "", "events", "", "team-a", true},
 		{"create", "", "events", "", "default", true}, // Events of cluster-scoped objects
 		{"list", cfg, "kongvaults", "", "", true},

@@ -4,17 +4,23 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"slices"
 	"testing"
+	"time"
 
 	authorizationv1 "k8s.io/api/authorization/v1"
+	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
+	"k8s.io/client-go/kubernetes"
 
 	"github.com/konnect-operator/konnect-operator/pkg/localcluster"
 )
@@ -28,8 +34,10 @@ type access struct {
 
 // accessTable is what the shipped RBAC must allow and deny (least privilege):
 // the operator reads what it watches, writes finalizers and status of the
-// kinds it reconciles, creates and deletes only the objects it manages, and
-// never writes Secrets or user objects it only reads.
+// kinds it reconciles, creates and deletes only the objects it manages,
+// patches Secrets (their finalizers alone, which the admission policy
+// enforces; see checkSecretWrites), never updates, creates or deletes them,
+// and asks the API server about the callers of /metrics.
 func accessTable(watched, unwatched string) []access {
 	const cfg, knt = "configuration.konghq.com", "konnect.konghq.com"
 	return []access{
@@ -46,6 +54,7 @@ func accessTable(watched, unwatched string) []access {
 		{"create", cfg, "kongplugins", "", watched, false},
 		{"list", "", "secrets", "", watched, true},
 		{"get", "", "secrets", "", watched, true},
+		{"patch", "", "secrets", "", watched, true},
 		{"create", "", "events", "", watched, true},
 		{"patch", "", "events", "", watched, true},
 		{"list", cfg, "kongvaults", "", "", true},
@@ -67,7 +76,9 @@ func accessTable(watched, unwatched string) []access {
 		{"update", "coordination.k8s.io", "leases", "", unwatched, false},
 		{"list", "", "configmaps", "", watched, false},
 		{"list", "", "pods", "", watched, false},
-		{"create", "authentication.k8s.io", "tokenreviews", "", "", false},
+		{"create", "authentication.k8s.io", "tokenreviews", "", "", true},
+		{"create", "authorization.k8s.io", "subjectaccessreviews", "", "", true},
+		{"patch", "", "configmaps", "", watched, false},
 		{"update", "apiextensions.k8s.io", "customresourcedefinitions", "", "", false},
 	}
 }
@@ -97,6 +108,64 @@ func checkAccess(ctx context.Context, t *testing.T, c *clusterEnv, table []acces
 			}
 			t.Errorf("%s %s/%s %s in %s: allowed=%v, want %v", a.verb, a.group, a.resource, a.subresource, where, review.Status.Allowed, a.allowed)
 		}
+	}
+}
+
+// checkSecretWrites patches a token Secret as the operator's
+// ServiceAccount: adding and removing the operator's finalizer goes
+// through; any other change is refused by the shipped admission policy,
+// although RBAC's patch would allow it.
+func checkSecretWrites(ctx context.Context, t *testing.T, c *clusterEnv) {
+	t.Helper()
+	const namespace = "e2e-secret-writes"
+	if _, err := c.kube.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: namespace}}, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		_ = c.kube.CoreV1().Namespaces().Delete(context.WithoutCancel(ctx), namespace, metav1.DeleteOptions{})
+	}()
+	secret := &corev1.Secret{
+		ObjectMeta: metav1.ObjectMeta{Name: "token", Labels: map[string]string{"konghq.com/credential": "konnect"}},
+		StringData: map[string]string{"token": "kpat_not_a_real_one"},
+	}
+	if _, err := c.kube.CoreV1().Secrets(namespace).Create(ctx, secret, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := c.ServiceAccountConfig(ctx, operatorNamespace, operatorServiceAccount)
+	if err != nil {
+		t.Fatal(err)
+	}
+	asOperator := kubernetes.NewForConfigOrDie(cfg).CoreV1().Secrets(namespace)
+	patch := func(body string) error {
+		_, err := asOperator.Patch(ctx, "token", types.MergePatchType, []byte(body), metav1.PatchOptions{})
+		return err
+	}
+	const ours = `{"metadata":{"finalizers":["gateway.konghq.com/secret-in-use-by-konnect-resource"]}}`
+	refused := []struct{ what, patch string }{
+		{"a change of the data", `{"data":{"token":"cGxhbnRlZA=="}}`},
+		{"a new label", `{"metadata":{"labels":{"planted":"yes"}}}`},
+		{"another finalizer", `{"metadata":{"finalizers":["gateway.konghq.com/secret-in-use-by-konnect-resource","example.com/other"]}}`},
+	}
+	// A new policy takes a moment to be enforced.
+	err = eventually(ctx, 30*time.Second, func(context.Context) error {
+		if err := patch(refused[0].patch); !apierrors.IsInvalid(err) {
+			return fmt.Errorf("the operator's ServiceAccount changed a Secret's data (%w)", err)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range refused[1:] {
+		if err := patch(r.patch); !apierrors.IsInvalid(err) {
+			t.Errorf("%s by the operator's ServiceAccount was not refused: %v", r.what, err)
+		}
+	}
+	if err := patch(ours); err != nil {
+		t.Errorf("adding the operator's finalizer was refused: %v", err)
+	}
+	if err := patch(`{"metadata":{"finalizers":[]}}`); err != nil {
+		t.Errorf("removing the operator's finalizer was refused: %v", err)
 	}
 }
 

@@ -142,6 +142,7 @@ operator_args=(
   --kubeconfig "${KUBECONFIG_PATH}"
   --leader-elect=false
   --metrics-bind-address "127.0.0.1:${METRICS_PORT}"
+  --metrics-insecure-loopback
   --health-probe-bind-address "127.0.0.1:${HEALTH_PORT}"
 )
 

@@ -49,8 +49,12 @@ type options struct {
 	konnectTimeout time.Duration
 	konnectCAFile  string
 
-	metricsAddr string
-	healthAddr  string
+	metricsAddr             string
+	metricsInsecureLoopback bool
+	metricsCertFile         string
+	metricsKeyFile          string
+	healthAddr              string
+	shutdownTimeout         time.Duration
 
 	leaderElect        string
 	leaseName          string
@@ -77,7 +81,10 @@ func parseFlags(fs *flag.FlagSet, args []string) (*options, error) {
 	fs.IntVar(&o.konnectBurst, "konnect-burst", konnect.DefaultBurst, "Burst of requests to Konnect, per organisation (never more than a second's worth of the current rate).")
 	fs.DurationVar(&o.konnectTimeout, "konnect-request-timeout", 30*time.Second, "Timeout of one request to Konnect.")
 	fs.StringVar(&o.konnectCAFile, "konnect-ca-file", "", "PEM file of extra certificate authorities to trust for Konnect (for example a Konnect simulator's).")
-	fs.StringVar(&o.metricsAddr, "metrics-bind-address", ":8080", "Address of the /metrics endpoint. Empty or 0 disables it.")
+	fs.StringVar(&o.metricsAddr, "metrics-bind-address", ":8443", "Address of the /metrics endpoint (HTTPS; callers need a bearer token allowed to GET /metrics). Empty or 0 disables it.")
+	fs.BoolVar(&o.metricsInsecureLoopback, "metrics-insecure-loopback", false, "Serve /metrics over plain HTTP without authentication, on a loopback address only (a missing host means 127.0.0.1).")
+	fs.StringVar(&o.metricsCertFile, "metrics-cert-file", "", "PEM certificate of the /metrics endpoint. Empty: a self-signed certificate made at start.")
+	fs.StringVar(&o.metricsKeyFile, "metrics-key-file", "", "PEM private key of --metrics-cert-file.")
 	fs.StringVar(&o.healthAddr, "health-probe-bind-address", ":8081", "Address of the /healthz and /readyz endpoints. Empty or 0 disables them.")
 	fs.StringVar(&o.leaderElect, "leader-elect", "auto", "Run controllers only while holding a Lease: true, false, or auto (true in a cluster, false outside).")
 	fs.StringVar(&o.leaseName, "leader-elect-resource-name", "konnect-operator", "Name of the leader-election Lease.")
@@ -87,6 +94,7 @@ func parseFlags(fs *flag.FlagSet, args []string) (*options, error) {
 	fs.DurationVar(&o.leaseRetryPeriod, "leader-elect-retry-period", 2*time.Second, "How often candidates try to acquire or renew the lease.")
 	fs.StringVar(&o.logFormat, "log-format", "text", "Log format: text or json.")
 	fs.BoolVar(&o.printVersion, "version", false, "Print the version, the commit and the Go version, then exit.")
+	fs.DurationVar(&o.shutdownTimeout, "shutdown-timeout", 20*time.Second, "How long to wait, once stopping (SIGTERM or a fatal error), for work in progress before exiting anyway.")
 	klog.InitFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		return nil, err
@@ -145,6 +153,12 @@ func run() error {
 		},
 		MetricsAddr: disabledIfZero(o.metricsAddr),
 		HealthAddr:  disabledIfZero(o.healthAddr),
+		Metrics: operator.MetricsServing{
+			InsecureLoopback: o.metricsInsecureLoopback,
+			CertFile:         o.metricsCertFile,
+			KeyFile:          o.metricsKeyFile,
+		},
+		ShutdownTimeout: o.shutdownTimeout,
 	}
 	if o.watchNamespaces != "" {
 		for _, ns := range strings.Split(o.watchNamespaces, ",") {

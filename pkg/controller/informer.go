@@ -11,10 +11,14 @@ import (
 // Informer is a typed, read-only view of one kind over one shared informer
 // per watched namespace, or over one informer for the whole cluster. Lookups
 // in a namespace that is not watched answer NotFound.
+//
+// A namespace may also be covered by several informers, each selecting
+// different objects of the kind (Secrets by label, for example): the view
+// then holds the union of what they hold.
 type Informer[T Object] struct {
 	resource    schema.GroupResource
-	clusterWide cache.SharedIndexInformer
-	namespaced  map[string]cache.SharedIndexInformer
+	clusterWide []cache.SharedIndexInformer
+	namespaced  map[string][]cache.SharedIndexInformer
 	refs        *referrers
 }
 
@@ -22,30 +26,41 @@ type Informer[T Object] struct {
 // watches; the key "" is an informer for every namespace (or for a
 // cluster-scoped kind).
 func NewInformer[T Object](resource schema.GroupResource, informers map[string]cache.SharedIndexInformer) *Informer[T] {
-	i := &Informer[T]{resource: resource, namespaced: map[string]cache.SharedIndexInformer{}, refs: &referrers{}}
+	several := make(map[string][]cache.SharedIndexInformer, len(informers))
 	for ns, inf := range informers {
+		several[ns] = []cache.SharedIndexInformer{inf}
+	}
+	return NewUnionInformer[T](resource, several)
+}
+
+// NewUnionInformer returns a view over several informers per namespace
+// (key "" for every namespace), each holding a disjoint or overlapping
+// selection of the kind's objects.
+func NewUnionInformer[T Object](resource schema.GroupResource, informers map[string][]cache.SharedIndexInformer) *Informer[T] {
+	i := &Informer[T]{resource: resource, namespaced: map[string][]cache.SharedIndexInformer{}, refs: &referrers{}}
+	for ns, infs := range informers {
 		if ns == "" {
-			i.clusterWide = inf
+			i.clusterWide = append(i.clusterWide, infs...)
 			continue
 		}
-		i.namespaced[ns] = inf
+		i.namespaced[ns] = append(i.namespaced[ns], infs...)
 	}
 	return i
 }
 
 func (i *Informer[T]) all() []cache.SharedIndexInformer {
-	if i.clusterWide != nil {
-		return []cache.SharedIndexInformer{i.clusterWide}
+	if len(i.clusterWide) > 0 {
+		return i.clusterWide
 	}
-	out := make([]cache.SharedIndexInformer, 0, len(i.namespaced))
-	for _, inf := range i.namespaced {
-		out = append(out, inf)
+	var out []cache.SharedIndexInformer
+	for _, infs := range i.namespaced {
+		out = append(out, infs...)
 	}
 	return out
 }
 
-func (i *Informer[T]) forNamespace(namespace string) cache.SharedIndexInformer {
-	if i.clusterWide != nil {
+func (i *Informer[T]) forNamespace(namespace string) []cache.SharedIndexInformer {
+	if len(i.clusterWide) > 0 {
 		return i.clusterWide
 	}
 	return i.namespaced[namespace]
@@ -54,51 +69,61 @@ func (i *Informer[T]) forNamespace(namespace string) cache.SharedIndexInformer {
 // Get returns the cached object. Callers must not modify it.
 func (i *Informer[T]) Get(namespace, name string) (T, error) {
 	var zero T
-	inf := i.forNamespace(namespace)
-	if inf == nil {
-		return zero, apierrors.NewNotFound(i.resource, name)
-	}
 	key := cache.NewObjectName(namespace, name).String()
-	item, exists, err := inf.GetIndexer().GetByKey(key)
-	if err != nil {
-		return zero, err
+	for _, inf := range i.forNamespace(namespace) {
+		item, exists, err := inf.GetIndexer().GetByKey(key)
+		if err != nil {
+			return zero, err
+		}
+		if !exists {
+			continue
+		}
+		obj, ok := item.(T)
+		if !ok {
+			return zero, fmt.Errorf("cache for %s holds %T", i.resource, item)
+		}
+		return obj, nil
 	}
-	if !exists {
-		return zero, apierrors.NewNotFound(i.resource, name)
-	}
-	obj, ok := item.(T)
-	if !ok {
-		return zero, fmt.Errorf("cache for %s holds %T", i.resource, item)
-	}
-	return obj, nil
+	return zero, apierrors.NewNotFound(i.resource, name)
 }
 
-// ByIndex returns the cached objects whose index values include key.
+// ByIndex returns the cached objects whose index values include key. An
+// object held by several informers of a namespace is returned once.
 func (i *Informer[T]) ByIndex(index, key string) ([]T, error) {
 	var out []T
+	seen := map[cache.ObjectName]bool{}
 	for _, inf := range i.all() {
 		items, err := inf.GetIndexer().ByIndex(index, key)
 		if err != nil {
 			return nil, err
 		}
-		for _, item := range items {
-			if obj, ok := item.(T); ok {
-				out = append(out, obj)
-			}
-		}
+		out = appendUnseen(out, seen, items)
 	}
 	return out, nil
 }
 
-// List returns every cached object.
+// List returns every cached object, each once.
 func (i *Informer[T]) List() []T {
 	var out []T
+	seen := map[cache.ObjectName]bool{}
 	for _, inf := range i.all() {
-		for _, item := range inf.GetIndexer().List() {
-			if obj, ok := item.(T); ok {
-				out = append(out, obj)
-			}
+		out = appendUnseen(out, seen, inf.GetIndexer().List())
+	}
+	return out
+}
+
+func appendUnseen[T Object](out []T, seen map[cache.ObjectName]bool, items []any) []T {
+	for _, item := range items {
+		obj, ok := item.(T)
+		if !ok {
+			continue
 		}
+		name := cache.MetaObjectToName(obj)
+		if seen[name] {
+			continue
+		}
+		seen[name] = true
+		out = append(out, obj)
 	}
 	return out
 }

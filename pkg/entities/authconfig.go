@@ -26,8 +26,26 @@ type authConfig = *konnectv1alpha1.KonnectAPIAuthConfiguration
 
 // Event reasons of KonnectAPIAuthConfigurations.
 const (
-	EventTokenValid   = "TokenValid"
+	EventTokenValid = "TokenValid"
+	// EventTokenInvalid: Konnect rejected the token, or it cannot be sent
+	// as it is (it ends with a newline).
 	EventTokenInvalid = "TokenInvalid"
+	// EventTokenUnavailable: the token cannot be read (its Secret is
+	// missing, unlabelled, or has no data key token).
+	EventTokenUnavailable = "TokenUnavailable"
+	// EventKonnectAPIOpFailed: Konnect could not be asked (unreachable,
+	// timed out, or answered 5xx); nothing is known about the token.
+	EventKonnectAPIOpFailed = commonv1alpha1.ReasonKonnectAPIOpFailed
+	// EventDeletionBlocked: a configuration being deleted waits for the
+	// control planes that still use it.
+	EventDeletionBlocked = "DeletionBlocked"
+)
+
+// The condition a KonnectAPIAuthConfiguration being deleted carries while
+// control planes still use it.
+const (
+	ConditionDeletionBlocked = "DeletionBlocked"
+	ReasonInUse              = "InUse"
 )
 
 const indexControlPlanesByAuthConfig = "byAuthConfig"
@@ -35,8 +53,13 @@ const indexControlPlanesByAuthConfig = "byAuthConfig"
 // AuthConfigReconciler validates the token of each
 // KonnectAPIAuthConfiguration with Konnect (GET /v3/organizations/me),
 // records the organisation and the normalised server URL, and holds the
-// configuration with a finalizer while control planes use it, so that
-// their entities can still be deleted from Konnect.
+// configuration with a finalizer until no control plane uses it, so that
+// their entities can still be deleted from Konnect. The finalizer is put on
+// before the first validation, hence before any control plane can use the
+// configuration (they wait for APIAuthValid), and the token's Secret is
+// protected the same way (see TokenSecretReconciler): whatever is deleted
+// first, and however often the operator restarts, the token stays readable
+// for as long as something needs it.
 type AuthConfigReconciler struct {
 	Refs       *Refs
 	Clients    controller.ClientGetter[authConfig]
@@ -135,36 +158,58 @@ func (r *AuthConfigReconciler) Reconcile(ctx context.Context, k cache.ObjectName
 	}
 	client := r.Clients(obj.Namespace)
 	if isBeingDeleted(obj) {
-		if len(users) > 0 {
-			// Kept until the control planes using it are gone; their
-			// deletions enqueue it again.
-			return controller.Result{}, nil
-		}
-		if err := controller.SetFinalizer(ctx, client, obj, commonv1alpha1.FinalizerAPIAuthInUse, false); err != nil {
-			return controller.Result{}, err
-		}
-		r.Refs.ForgetToken(obj.UID)
-		r.forget(k)
-		return controller.Result{}, nil
+		return r.finalize(ctx, k, cached, obj, users)
 	}
-	if err := controller.SetFinalizer(ctx, client, obj, commonv1alpha1.FinalizerAPIAuthInUse, len(users) > 0); err != nil {
+	if err := controller.SetFinalizer(ctx, client, obj, commonv1alpha1.FinalizerAPIAuthInUse, true); err != nil {
 		return controller.Result{}, err
 	}
 
-	result, err := r.validate(ctx, k, obj)
+	result, warning, err := r.validate(ctx, k, obj)
 	written, werr := controller.WriteStatus(ctx, client, cached, obj)
 	if written {
 		r.Metrics.StatusWritten("KonnectAPIAuthConfiguration")
 	}
+	if warning != nil && conditionChanged(cached, obj, commonv1alpha1.ConditionAPIAuthValid) {
+		r.Recorder.Event(obj, corev1.EventTypeWarning, warning.reason, warning.message)
+	}
 	return result, errors.Join(err, werr)
 }
 
-// validate checks the token and fills in obj's status.
-func (r *AuthConfigReconciler) validate(ctx context.Context, k cache.ObjectName, obj authConfig) (controller.Result, error) {
+// finalize releases a configuration being deleted once no control plane
+// uses it; until then it says which ones do.
+func (r *AuthConfigReconciler) finalize(ctx context.Context, k cache.ObjectName, cached, obj authConfig, users []controlPlane) (controller.Result, error) {
+	client := r.Clients(obj.Namespace)
+	if len(users) > 0 {
+		// Kept until the control planes using it are gone; their deletions
+		// enqueue it again.
+		message := blockedBy(users)
+		controller.SetCondition(obj, controller.TrueCondition(ConditionDeletionBlocked, ReasonInUse, message))
+		written, err := controller.WriteStatus(ctx, client, cached, obj)
+		if written {
+			r.Metrics.StatusWritten("KonnectAPIAuthConfiguration")
+		}
+		if conditionChanged(cached, obj, ConditionDeletionBlocked) {
+			r.Recorder.Event(obj, corev1.EventTypeWarning, EventDeletionBlocked, message)
+		}
+		return controller.Result{}, err
+	}
+	if err := controller.SetFinalizer(ctx, client, obj, commonv1alpha1.FinalizerAPIAuthInUse, false); err != nil {
+		return controller.Result{}, err
+	}
+	r.forget(k)
+	return controller.Result{}, nil
+}
+
+// warning is an Event to record when a condition changes for the worse.
+type warning struct{ reason, message string }
+
+// validate checks the token and fills in obj's status. It returns the
+// Warning Event that goes with a failure.
+func (r *AuthConfigReconciler) validate(ctx context.Context, k cache.ObjectName, obj authConfig) (controller.Result, *warning, error) {
 	serverURL, err := konnect.NormalizeServerURL(obj.Spec.ServerURL)
 	if err != nil {
 		r.invalid(obj, "", err.Error())
-		return controller.Result{}, controller.Permanent(err, 0)
+		return controller.Result{}, &warning{EventTokenInvalid, err.Error()}, controller.Permanent(err, 0)
 	}
 	obj.Status.ServerURL = serverURL
 
@@ -178,47 +223,64 @@ func (r *AuthConfigReconciler) validate(ctx context.Context, k cache.ObjectName,
 				message := "no KongReferenceGrant allows the reference to " + grantFor(from, groupCore, kindSecret, namespace, ref.Name)
 				controller.SetCondition(obj, controller.FalseCondition(commonv1alpha1.ConditionResolvedRefs, commonv1alpha1.ReasonRefNotPermitted, message))
 				r.invalid(obj, "", message)
-				return controller.Result{}, nil
+				return controller.Result{}, &warning{EventTokenUnavailable, message}, nil
 			}
 			controller.SetCondition(obj, controller.TrueCondition(commonv1alpha1.ConditionResolvedRefs, commonv1alpha1.ReasonResolvedRefs, ""))
 		} else {
 			controller.RemoveCondition(obj, commonv1alpha1.ConditionResolvedRefs)
 		}
+		// Before the token is used: what uses it must be able to delete.
+		if err := r.Refs.protectTokenSecret(ctx, namespace, ref.Name); err != nil {
+			return controller.Result{}, nil, err
+		}
 	} else {
 		controller.RemoveCondition(obj, commonv1alpha1.ConditionResolvedRefs)
 	}
 
-	token, err := r.Refs.Token(obj, false)
+	token, err := r.Refs.Token(obj)
 	if err != nil {
 		// The Secret's own changes enqueue the configuration again.
+		err = r.Refs.explainUncached(ctx, err)
 		r.invalid(obj, "", err.Error())
-		return controller.Result{}, nil
+		reason := EventTokenUnavailable
+		if errors.Is(err, errTokenInvalid) {
+			reason = EventTokenInvalid
+		}
+		return controller.Result{}, &warning{reason, err.Error()}, nil
 	}
 
 	fp := tokenFingerprint(serverURL, token)
 	now := r.Clock.Now()
 	if wait := r.untilNextCheck(k, fp, now); wait > 0 && controller.IsConditionTrue(obj.Status.Conditions, commonv1alpha1.ConditionAPIAuthValid) {
-		return controller.Result{RequeueAfter: wait}, nil
+		// The same token on the same server was valid a moment ago; the
+		// spec may still have changed (another Secret holding it).
+		controller.SetCondition(obj, controller.TrueCondition(commonv1alpha1.ConditionAPIAuthValid, commonv1alpha1.ReasonValid, source+" is valid"))
+		return controller.Result{RequeueAfter: wait}, nil, nil
 	}
 	org, err := r.Konnect.Organization(ctx, serverURL, token)
 	if err != nil {
 		if refused := (*konnect.InvalidInputError)(nil); errors.As(err, &refused) && refused.StatusCode == 0 {
 			// Refused before anything was sent: only a change can fix it.
 			r.invalid(obj, obj.Status.OrganizationID, err.Error())
-			return controller.Result{}, controller.Permanent(err, 0)
+			return controller.Result{}, &warning{EventTokenInvalid, err.Error()}, controller.Permanent(err, 0)
 		}
 		if delay, limited := konnect.IsRateLimited(err); limited {
-			return controller.Result{}, &controller.RateLimitedError{Delay: delay, Err: err}
+			return controller.Result{}, nil, &controller.RateLimitedError{Delay: delay, Err: err}
 		}
 		if konnect.IsAuth(err) {
-			r.invalid(obj, "", "Konnect rejected the token: "+err.Error())
-			r.Recorder.Event(obj, corev1.EventTypeWarning, EventTokenInvalid, "Konnect rejected the token: "+err.Error())
-			return controller.Result{}, controller.Permanent(err, r.SyncPeriod)
+			message := "Konnect rejected the token: " + err.Error()
+			r.invalid(obj, "", message)
+			return controller.Result{}, &warning{EventTokenInvalid, message}, controller.Permanent(err, r.SyncPeriod)
 		}
+		// Konnect did not answer (or answered 5xx): nothing is known about
+		// the token. A configuration that was valid stays so meanwhile.
 		if !controller.IsConditionTrue(obj.Status.Conditions, commonv1alpha1.ConditionAPIAuthValid) {
-			r.invalid(obj, "", "could not validate the token: "+err.Error())
+			message := fmt.Sprintf("could not ask Konnect at %s whether the token is valid (retrying): %v", serverURL, err)
+			obj.Status.OrganizationID = ""
+			controller.SetCondition(obj, controller.Condition(commonv1alpha1.ConditionAPIAuthValid, metav1.ConditionUnknown, commonv1alpha1.ReasonKonnectAPIOpFailed, message))
+			return controller.Result{}, &warning{EventKonnectAPIOpFailed, message}, err
 		}
-		return controller.Result{}, err
+		return controller.Result{}, nil, err
 	}
 	wasValid := controller.IsConditionTrue(obj.Status.Conditions, commonv1alpha1.ConditionAPIAuthValid)
 	obj.Status.OrganizationID = org.ID
@@ -229,7 +291,7 @@ func (r *AuthConfigReconciler) validate(ctx context.Context, k cache.ObjectName,
 	r.mu.Lock()
 	r.checked[k] = tokenCheck{fingerprint: fp, at: now}
 	r.mu.Unlock()
-	return controller.Result{RequeueAfter: r.SyncPeriod}, nil
+	return controller.Result{RequeueAfter: r.SyncPeriod}, nil, nil
 }
 
 func (r *AuthConfigReconciler) invalid(obj authConfig, orgID, message string) {

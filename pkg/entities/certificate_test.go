@@ -39,11 +39,22 @@ func withSecrets(refs *Refs) *Refs {
 	return refs
 }
 
+// tlsSecret is a kubernetes.io/tls Secret labelled for certificates.
 func tlsSecret(namespace, name string, data map[string]string) *corev1.Secret {
-	s := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name}, Type: corev1.SecretTypeTLS, Data: map[string][]byte{}}
+	s := &corev1.Secret{
+		ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name, Labels: map[string]string{commonv1alpha1.LabelSecret: "true"}},
+		Type:       corev1.SecretTypeTLS, Data: map[string][]byte{},
+	}
 	for k, v := range data {
 		s.Data[k] = []byte(v)
 	}
+	return s
+}
+
+// labelledFalse sets the certificate label of s to false, as on a Secret the cache
+// holds for another use.
+func labelledFalse(s *corev1.Secret) *corev1.Secret {
+	s.Labels = map[string]string{commonv1alpha1.LabelSecret: "false"}
 	return s
 }
 
@@ -71,7 +82,8 @@ func TestCertificateSecretsAreResolvedOnlyToWrite(t *testing.T) {
 	put(t, refs.Secrets,
 		tlsSecret(testNamespace, "rsa", map[string]string{secretKeyTLSCert: "c", secretKeyTLSKey: "k"}),
 		tlsSecret(testNamespace, "no-key", map[string]string{secretKeyTLSCert: "c"}),
-		tlsSecret("other", "remote", map[string]string{secretKeyTLSCert: "c", secretKeyTLSKey: "k"}))
+		tlsSecret("other", "remote", map[string]string{secretKeyTLSCert: "c", secretKeyTLSKey: "k"}),
+		labelledFalse(tlsSecret(testNamespace, "credential", map[string]string{secretKeyTLSCert: "c", secretKeyTLSKey: "k"})))
 	kind := CertificateKind(refs)
 	cases := []struct {
 		name           string
@@ -88,6 +100,11 @@ func TestCertificateSecretsAreResolvedOnlyToWrite(t *testing.T) {
 			name:   "a missing Secret",
 			mutate: fromSecretRefs(&commonv1alpha1.NamespacedRef{Name: "rsa"}, &commonv1alpha1.NamespacedRef{Name: "ecdsa"}),
 			ready:  false, secretRefValid: "False", message: "Secret ns/ecdsa not found",
+		},
+		{
+			name:   "a Secret cached for another use, without konghq.com/secret",
+			mutate: fromSecretRefs(&commonv1alpha1.NamespacedRef{Name: "credential"}, nil),
+			ready:  false, secretRefValid: "False", message: "Secret ns/credential lacks the label konghq.com/secret=true (it has konghq.com/secret=false)",
 		},
 		{
 			name:   "a Secret without tls.key",

@@ -41,7 +41,7 @@ func ConsumerKind(refs *Refs, groups *controller.Informer[kongConsumerGroup], cr
 					if b.forDelete() {
 						return
 					}
-					checkCredentialSecrets(b, refs.Secrets, credentials, consumer)
+					checkCredentialSecrets(b, refs, credentials, consumer)
 					checkConsumerGroups(b, groups, consumer)
 				},
 				dependencies: []controller.Dependency[kongConsumer]{

@@ -42,8 +42,8 @@ func ControlPlaneKind(refs *Refs) controller.Kind[controlPlane, ControlPlaneDesi
 	return controller.Kind[controlPlane, ControlPlaneDesired]{
 		GVK:        gvk,
 		Conditions: []string{commonv1alpha1.ConditionAPIAuthResolvedRef, commonv1alpha1.ConditionAPIAuthValid},
-		Resolve: func(_ context.Context, cp controlPlane, purpose controller.Purpose) (controller.Resolution, error) {
-			b := newResolver(purpose)
+		Resolve: func(ctx context.Context, cp controlPlane, purpose controller.Purpose) (controller.Resolution, error) {
+			b := newResolver(ctx, purpose)
 			b.res.Placement.Auth = refs.auth(b, cp, true)
 			if id := mirrorID(cp); cp.IsMirror() && cp.Status.ID != "" && cp.Status.ID != id {
 				// The mirror now names another control plane: read that one.

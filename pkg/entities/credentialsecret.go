@@ -73,16 +73,17 @@ func credentialSecretKind(kinds []CredentialKind, secret *corev1.Secret) (Creden
 // checkCredentialSecrets sets CredentialSecretRefsValid: every Secret a
 // consumer lists exists, carries a credential label and holds the data
 // keys of its kind.
-func checkCredentialSecrets(b *resolver, secrets *controller.Informer[*corev1.Secret], kinds []CredentialKind, consumer kongConsumer) {
+func checkCredentialSecrets(b *resolver, refs *Refs, kinds []CredentialKind, consumer kongConsumer) {
 	if len(consumer.Credentials) == 0 {
 		return
 	}
 	var problems []string
 	for _, name := range consumer.Credentials {
 		what := "Secret " + consumer.Namespace + "/" + name
-		secret, err := secrets.Get(consumer.Namespace, name)
+		secret, err := refs.Secrets.Get(consumer.Namespace, name)
 		if err != nil {
-			problems = append(problems, fmt.Sprintf("%s not found (it must carry the label %s)", what, commonv1alpha1.LabelCredential))
+			err = &uncachedSecretError{namespace: consumer.Namespace, name: name, label: credentialSecretLabel}
+			problems = append(problems, refs.explainUncached(b.ctx, err).Error())
 			continue
 		}
 		if _, p := credentialSecretKind(kinds, secret); len(p) > 0 {

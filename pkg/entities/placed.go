@@ -61,8 +61,8 @@ func (p placed[T]) with(ref reference[T]) placed[T] {
 }
 
 // resolve runs every step.
-func (p placed[T]) resolve(_ context.Context, obj T, purpose controller.Purpose) (controller.Resolution, error) {
-	b := newResolver(purpose)
+func (p placed[T]) resolve(ctx context.Context, obj T, purpose controller.Purpose) (controller.Resolution, error) {
+	b := newResolver(ctx, purpose)
 	for _, step := range p.steps {
 		step(b, obj)
 	}

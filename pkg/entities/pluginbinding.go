@@ -133,7 +133,7 @@ func (src PluginBindingSources) targets(b *resolver, pb kongPluginBinding) (targ
 	}
 	// Targets are checked without conditions of their own and reported
 	// together under TargetRefsValid.
-	sub := newResolver(b.purpose)
+	sub := newResolver(b.ctx, b.purpose)
 	if ref := t.ServiceRef; ref != nil {
 		if ref.Kind != "KongService" {
 			sub.invalid(ConditionTargetRefsValid, commonv1alpha1.ReasonInvalid, "serviceRef of kind %s is not supported with Konnect; use a KongService", ref.Kind)

@@ -19,7 +19,9 @@ import (
 // identity tags and the konghq.com/tags annotations of the plugin and of
 // the binding; the binding's spec.tags are not sent.
 func (src PluginBindingSources) body(refs *Refs, pb kongPluginBinding) (components.Plugin, error) {
-	b := newResolver(controller.ForSync)
+	// The references were resolved a moment ago; this reads them again from
+	// the caches only, so there is nothing to bound.
+	b := newResolver(context.Background(), controller.ForSync)
 	tmpl := src.plugin(b, refs, pb)
 	ids, ok := src.targets(b, pb)
 	if tmpl == nil || !ok {

@@ -3,14 +3,13 @@ package entities
 import (
 	"errors"
 	"fmt"
-	"sync"
+	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/tools/cache"
 
 	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
@@ -36,16 +35,18 @@ const (
 
 // Refs resolves the references that many kinds share — control planes,
 // their KonnectAPIAuthConfiguration and its token, KongReferenceGrants —
-// through informers. It remembers the last token read for each
-// configuration so that entities can still be deleted from Konnect after
-// the token's Secret is gone (as when a whole namespace is deleted at once).
+// through informers. It keeps no token in memory: deletes read the token
+// from its Secret, which a finalizer keeps while a configuration uses it
+// (see TokenSecretReconciler), so a restarted operator can still delete.
 type Refs struct {
 	ControlPlanes *controller.Informer[*konnectv1alpha2.KonnectGatewayControlPlane]
 	AuthConfigs   *controller.Informer[*konnectv1alpha1.KonnectAPIAuthConfiguration]
-	Secrets       *controller.Informer[*corev1.Secret]
-	Grants        *controller.Informer[*configurationv1alpha1.KongReferenceGrant]
-
-	tokens sync.Map // types.UID of a KonnectAPIAuthConfiguration -> string
+	// Secrets holds only the Secrets with the operator's labels.
+	Secrets *controller.Informer[*corev1.Secret]
+	Grants  *controller.Informer[*configurationv1alpha1.KongReferenceGrant]
+	// SecretClient reads Secrets past the cache and protects token
+	// Secrets; nil in tests that need neither.
+	SecretClient SecretClient
 }
 
 // referrer is the object that holds a reference.
@@ -226,14 +227,17 @@ func (r *Refs) auth(b *resolver, cp *konnectv1alpha2.KonnectGatewayControlPlane,
 		valid := meta.FindStatusCondition(authConfig.Status.Conditions, commonv1alpha1.ConditionAPIAuthValid)
 		if valid == nil || valid.Status != metav1.ConditionTrue {
 			message := what + " has not been validated yet"
-			if valid != nil && valid.Message != "" {
+			switch {
+			case valid != nil && valid.Status == metav1.ConditionUnknown && valid.Message != "":
+				message = what + " could not be validated yet: " + valid.Message
+			case valid != nil && valid.Message != "":
 				message = what + " is not valid: " + valid.Message
 			}
 			b.invalid(commonv1alpha1.ConditionAPIAuthValid, commonv1alpha1.ReasonInvalid, "%s", message)
 			return controller.Auth{}
 		}
 	}
-	token, err := r.Token(authConfig, b.forDelete())
+	token, err := r.Token(authConfig)
 	if err != nil {
 		b.invalid(commonv1alpha1.ConditionAPIAuthValid, commonv1alpha1.ReasonInvalid, "%s: %v", what, err)
 		return controller.Auth{}
@@ -253,24 +257,25 @@ func (r *Refs) auth(b *resolver, cp *konnectv1alpha2.KonnectGatewayControlPlane,
 var errTokenUnavailable = errors.New("token unavailable")
 
 // Token returns the token of a KonnectAPIAuthConfiguration, inline or from
-// its Secret. With useLast, a token read earlier is returned when the
-// Secret can no longer be read.
-func (r *Refs) Token(authConfig *konnectv1alpha1.KonnectAPIAuthConfiguration, useLast bool) (string, error) {
+// its Secret.
+func (r *Refs) Token(authConfig *konnectv1alpha1.KonnectAPIAuthConfiguration) (string, error) {
 	token, err := r.readToken(authConfig)
-	if err == nil {
-		r.tokens.Store(authConfig.UID, token)
-		return token, nil
+	if err != nil {
+		return "", err
 	}
-	if useLast {
-		if last, ok := r.tokens.Load(authConfig.UID); ok {
-			return last.(string), nil
-		}
+	// Go refuses such a header value, and the answer would only say
+	// "invalid header field value".
+	if trimmed := strings.TrimRight(token, "\r\n"); trimmed != token && !strings.ContainsAny(trimmed, "\r\n") {
+		return "", fmt.Errorf("%w: the token ends with a newline (write it without one: printf %%s \"$TOKEN\", or kubectl create secret --from-literal)", errTokenInvalid)
 	}
-	return "", err
+	if strings.ContainsAny(token, "\r\n") {
+		return "", fmt.Errorf("%w: the token contains a line break", errTokenInvalid)
+	}
+	return token, nil
 }
 
-// ForgetToken drops the remembered token of a deleted configuration.
-func (r *Refs) ForgetToken(uid types.UID) { r.tokens.Delete(uid) }
+// errTokenInvalid wraps what makes a token unusable as it is.
+var errTokenInvalid = errors.New("invalid token")
 
 func (r *Refs) readToken(authConfig *konnectv1alpha1.KonnectAPIAuthConfiguration) (string, error) {
 	switch authConfig.Spec.Type {
@@ -287,13 +292,13 @@ func (r *Refs) readToken(authConfig *konnectv1alpha1.KonnectAPIAuthConfiguration
 		namespace := namespaceOr(ref.Namespace, authConfig.Namespace)
 		secret, err := r.Secrets.Get(namespace, ref.Name)
 		if apierrors.IsNotFound(err) {
-			return "", fmt.Errorf("%w: Secret %s/%s not found", errTokenUnavailable, namespace, ref.Name)
+			return "", fmt.Errorf("%w: %w", errTokenUnavailable, &uncachedSecretError{namespace: namespace, name: ref.Name, label: tokenSecretLabel})
 		}
 		if err != nil {
 			return "", err
 		}
-		if secret.Labels[commonv1alpha1.LabelCredential] != "konnect" {
-			return "", fmt.Errorf("%w: Secret %s/%s lacks the label %s=konnect", errTokenUnavailable, namespace, ref.Name, commonv1alpha1.LabelCredential)
+		if !tokenSecretLabel.on(secret) {
+			return "", fmt.Errorf("%w: %w", errTokenUnavailable, unlabelled(namespace, ref.Name, tokenSecretLabel, hasLabel(secret, tokenSecretLabel.key)))
 		}
 		token := string(secret.Data["token"])
 		if token == "" {

@@ -1,6 +1,8 @@
 package entities
 
 import (
+	"context"
+
 	"fmt"
 	"sort"
 	"strings"
@@ -13,6 +15,8 @@ import (
 
 // resolver accumulates the outcome of resolving one object's references.
 type resolver struct {
+	// ctx bounds what a step reads past the informers' caches.
+	ctx     context.Context
 	purpose controller.Purpose
 	res     controller.Resolution
 	// refused and granted are the cross-namespace references seen, for the
@@ -21,8 +25,8 @@ type resolver struct {
 	granted int
 }
 
-func newResolver(purpose controller.Purpose) *resolver {
-	return &resolver{purpose: purpose, res: controller.Resolution{Ready: true}}
+func newResolver(ctx context.Context, purpose controller.Purpose) *resolver {
+	return &resolver{ctx: ctx, purpose: purpose, res: controller.Resolution{Ready: true}}
 }
 
 func (b *resolver) forDelete() bool { return b.purpose == controller.ForDelete }

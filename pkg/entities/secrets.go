@@ -1,9 +1,12 @@
 package entities
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"strings"
 
+	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
@@ -50,9 +53,91 @@ func readingSecrets[T placedEntity](p placed[T], refs *Refs, gvk schema.GroupVer
 	})
 }
 
+// SecretClient reads and writes Secrets through the API server. The
+// operator caches only the Secrets that carry its labels; the client reads
+// one named Secret past that cache (to tell a missing Secret from an
+// unlabelled one) and writes the finalizer that protects token Secrets.
+type SecretClient interface {
+	// Get reads one Secret.
+	Get(ctx context.Context, namespace, name string) (*corev1.Secret, error)
+	// SetFinalizers replaces the finalizers of secret, failing with a
+	// conflict when the Secret changed since secret was read.
+	SetFinalizers(ctx context.Context, secret *corev1.Secret, finalizers []string) error
+}
+
+// uncachedSecretError is a Secret the label-filtered cache does not hold:
+// it does not exist, or it lacks the label the operator selects it by.
+type uncachedSecretError struct {
+	namespace, name string
+	// label is the label the Secret needs; value "" means any value.
+	label secretLabel
+}
+
+// secretLabel is a label a Secret needs for one use.
+type secretLabel struct {
+	key, value string
+	// values describes the accepted values when any value is taken.
+	values string
+}
+
+func (l secretLabel) String() string {
+	switch {
+	case l.value != "":
+		return l.key + "=" + l.value
+	case l.values != "":
+		return l.key + " (" + l.values + ")"
+	}
+	return l.key
+}
+
+func (l secretLabel) on(secret *corev1.Secret) bool {
+	if l.value == "" {
+		return secret.Labels[l.key] != ""
+	}
+	return secret.Labels[l.key] == l.value
+}
+
+func (e *uncachedSecretError) Error() string {
+	return fmt.Sprintf("%s %s/%s not found, or not labelled %s (only Secrets with that label are read)", kindSecret, e.namespace, e.name, e.label)
+}
+
+// unlabelled is the error of a Secret that exists without the label its use
+// needs.
+func unlabelled(namespace, name string, label secretLabel, has string) error {
+	message := fmt.Sprintf("%s %s/%s lacks the label %s", kindSecret, namespace, name, label)
+	if has != "" {
+		message += " (it has " + has + ")"
+	}
+	return errors.New(message + ": add it, the operator only reads Secrets so labelled")
+}
+
+// explainUncached replaces an uncachedSecretError with what one read of
+// the Secret past the cache finds: missing, or there without the label.
+// Other errors are returned as they are.
+func (r *Refs) explainUncached(ctx context.Context, err error) error {
+	var uncached *uncachedSecretError
+	if !errors.As(err, &uncached) || r.SecretClient == nil {
+		return err
+	}
+	secret, getErr := r.SecretClient.Get(ctx, uncached.namespace, uncached.name)
+	switch {
+	case apierrors.IsNotFound(getErr):
+		return fmt.Errorf("%s %s/%s not found", kindSecret, uncached.namespace, uncached.name)
+	case getErr != nil:
+		return fmt.Errorf("%w; reading it from the API server failed: %w", err, getErr)
+	}
+	if !uncached.label.on(secret) {
+		return unlabelled(uncached.namespace, uncached.name, uncached.label, hasLabel(secret, uncached.label.key))
+	}
+	// Labelled a moment ago: the cache will hold it soon, and its arrival
+	// reconciles the objects that refer to it.
+	return fmt.Errorf("%s %s/%s is not in the operator's cache yet", kindSecret, uncached.namespace, uncached.name)
+}
+
 // secretRefs resolves the Secrets a certificate reads its material from,
-// each of which must hold the given data keys, and sets SecretRefValid.
-// Secrets in other namespaces need a KongReferenceGrant to core/Secret.
+// each of which must carry konghq.com/secret=true and hold the given data
+// keys, and sets SecretRefValid. Secrets in other namespaces need a
+// KongReferenceGrant to core/Secret.
 func (r *Refs) secretRefs(b *resolver, from referrer, keys []string, refs ...*commonv1alpha1.NamespacedRef) {
 	var problems []string
 	refused := false
@@ -68,7 +153,7 @@ func (r *Refs) secretRefs(b *resolver, from referrer, keys []string, refs ...*co
 			continue
 		}
 		if _, err := r.secretData(namespace, ref.Name, keys...); err != nil {
-			problems = append(problems, err.Error())
+			problems = append(problems, r.explainUncached(b.ctx, err).Error())
 		}
 	}
 	if len(problems) > 0 {
@@ -80,6 +165,22 @@ func (r *Refs) secretRefs(b *resolver, from referrer, keys []string, refs ...*co
 	}
 }
 
+// Labels of the Secrets the operator reads: a certificate's, a token's
+// and a consumer credential's.
+var (
+	tlsSecretLabel        = secretLabel{key: commonv1alpha1.LabelSecret, value: "true"}
+	tokenSecretLabel      = secretLabel{key: commonv1alpha1.LabelCredential, value: "konnect"}
+	credentialSecretLabel = secretLabel{key: commonv1alpha1.LabelCredential, values: "basic-auth, key-auth, acl, jwt or hmac"}
+)
+
+// hasLabel describes the value a Secret has for key, "" when none.
+func hasLabel(secret *corev1.Secret, key string) string {
+	if v, ok := secret.Labels[key]; ok {
+		return key + "=" + v
+	}
+	return ""
+}
+
 // pemKeys are the data keys holding certificates or keys, which may be PEM
 // or DER, and how to turn each into the PEM Konnect reads.
 var pemKeys = map[string]func([]byte) (string, error){
@@ -88,16 +189,21 @@ var pemKeys = map[string]func([]byte) (string, error){
 	secretKeyTLSKey:  privateKeyPEM,
 }
 
-// secretData returns the values of the given data keys of a Secret, all of
-// which must be present and non-empty. Certificates and keys are returned
-// as PEM, whether the Secret holds them as PEM or DER.
+// secretData returns the values of the given data keys of a certificate's
+// Secret, which must carry konghq.com/secret=true and hold every key with a
+// non-empty value. Certificates and keys are returned as PEM, whether the
+// Secret holds them as PEM or DER.
 func (r *Refs) secretData(namespace, name string, keys ...string) (map[string]string, error) {
 	secret, err := r.Secrets.Get(namespace, name)
 	if apierrors.IsNotFound(err) {
-		return nil, fmt.Errorf("%s %s/%s not found", kindSecret, namespace, name)
+		return nil, &uncachedSecretError{namespace: namespace, name: name, label: tlsSecretLabel}
 	}
 	if err != nil {
 		return nil, err
+	}
+	if !tlsSecretLabel.on(secret) {
+		// Cached for another use (a credential label).
+		return nil, unlabelled(namespace, name, tlsSecretLabel, hasLabel(secret, tlsSecretLabel.key))
 	}
 	out := make(map[string]string, len(keys))
 	var missing []string

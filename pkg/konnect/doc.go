@@ -1,14 +1,14 @@
-// Package konnect is the operator's only way to Kong Konnect.
+// Package konnect is the operator's only way to Kong Konnect, on Kong's
+// official Go SDK (github.com/Kong/sdk-konnect-go).
 //
-// It wraps the client generated from Konnect's OpenAPI document
-// (generated/konnectapi) behind narrow per-entity operations that take and
-// return this package's own entity types, so that the generated client can be
-// replaced (for example by Kong's official SDK) without touching the
-// controllers. Around every request it adds what the controllers rely on:
-// server-URL normalisation, bearer authentication, one HTTP client per
-// (server URL, token), a client-side rate limiter per organisation that adapts
-// to Konnect's RateLimit-* and Retry-After headers, Prometheus metrics, and
-// errors classified into types (NotFoundError, ConflictError,
-// RateLimitedError, InvalidInputError, AuthError, TransientError) whose text
-// does not change between attempts.
+// It adds only what the SDK does not do: server-URL normalisation; one SDK
+// per (server URL, token), reused, with the operator's http.Client (extra CA
+// trust, timeouts, keep-alive) and the SDK's own retries off, since the work
+// queues retry; bearer authentication; a client-side rate limiter per
+// organisation that follows Konnect's RateLimit-* and Retry-After headers;
+// Prometheus metrics; paging through whole collections (ListAll); and errors
+// classified into types (NotFoundError, ConflictError, RateLimitedError,
+// InvalidInputError, AuthError, TransientError) whose text does not change
+// between attempts. API gathers the SDK's narrow per-entity interfaces, which
+// are all that the kinds in pkg/entities depend on.
 package konnect

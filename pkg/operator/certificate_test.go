@@ -7,8 +7,10 @@ import (
 	"sync"
 	"testing"
 
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 
 	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
 	configurationv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/configuration/v1alpha1"
@@ -214,6 +216,30 @@ func TestCertificateFromSecrets(t *testing.T) {
 		pair := newKeyPair(t, "later.example", false)
 		e.tlsSecret(e.ns, "later", pair)
 		if ent := entity("absent"); ent["cert"] != pair.cert {
+			t.Fatalf("Konnect certificate %v", ent)
+		}
+	})
+	t.Run("a Secret without konghq.com/secret=true is refused until labelled", func(t *testing.T) {
+		defer e.use(t)()
+		pair := newKeyPair(t, "unlabelled.example", false)
+		unlabelled := &corev1.Secret{
+			ObjectMeta: metav1.ObjectMeta{Name: "unlabelled"},
+			Type:       corev1.SecretTypeTLS,
+			Data:       map[string][]byte{"tls.crt": []byte(pair.cert), "tls.key": []byte(pair.key)},
+		}
+		if _, err := e.kube.CoreV1().Secrets(e.ns).Create(e.ctx, unlabelled, metav1.CreateOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		e.createCertificate("unlabelled", fromSecrets(&commonv1alpha1.NamespacedRef{Name: "unlabelled"}, nil))
+		c := certificates.refused(e, "unlabelled", commonv1alpha1.ConditionSecretRefValid, commonv1alpha1.ReasonInvalid)
+		if msg := meta.FindStatusCondition(c.Status.Conditions, commonv1alpha1.ConditionSecretRefValid).Message; !strings.Contains(msg, "lacks the label konghq.com/secret=true") {
+			t.Fatalf("message %q does not name the missing label", msg)
+		}
+		patch := fmt.Sprintf(`{"metadata":{"labels":{%q:"true"}}}`, commonv1alpha1.LabelSecret)
+		if _, err := e.kube.CoreV1().Secrets(e.ns).Patch(e.ctx, "unlabelled", types.MergePatchType, []byte(patch), metav1.PatchOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		if ent := entity("unlabelled"); ent["cert"] != pair.cert {
 			t.Fatalf("Konnect certificate %v", ent)
 		}
 	})

@@ -3,17 +3,11 @@ package operator
 import (
 	"time"
 
-	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/record"
 
 	"github.com/konnect-operator/konnect-operator/generated/clientset/versioned"
-	"github.com/konnect-operator/konnect-operator/generated/informers/externalversions"
 	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
-	configurationv1 "github.com/konnect-operator/konnect-operator/pkg/apis/configuration/v1"
-	configurationv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/configuration/v1alpha1"
-	configurationv1beta1 "github.com/konnect-operator/konnect-operator/pkg/apis/configuration/v1beta1"
-	konnectv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/konnect/v1alpha1"
-	konnectv1alpha2 "github.com/konnect-operator/konnect-operator/pkg/apis/konnect/v1alpha2"
 	"github.com/konnect-operator/konnect-operator/pkg/controller"
 	"github.com/konnect-operator/konnect-operator/pkg/entities"
 	"github.com/konnect-operator/konnect-operator/pkg/konnect"
@@ -22,6 +16,7 @@ import (
 
 // dependencies are what every controller is built from.
 type dependencies struct {
+	kube         kubernetes.Interface
 	clientset    versioned.Interface
 	konnect      *konnect.ClientFactory
 	recorder     record.EventRecorder
@@ -42,157 +37,66 @@ func (d dependencies) reconcilerOptions() controller.ReconcilerOptions {
 	return controller.ReconcilerOptions{SyncPeriod: d.syncPeriod, Metrics: d.metrics, DriftDetection: d.drift}
 }
 
-// kindController builds the controller of one kind described as data. Its
-// objects are counted by their Programmed condition in the objects metric.
-func kindController[T controller.Entity, D any](d dependencies, kind controller.Kind[T, D], informer *controller.Informer[T], clients controller.ClientGetter[T]) (runnable, error) {
-	c, err := controller.NewEntityController(kind, informer, clients, d.konnect, d.recorder, d.reconcilerOptions(), d.options())
-	if err != nil {
-		return nil, err
-	}
-	metrics.AddObjects(d.objects, c.Kind(), commonv1alpha1.ConditionProgrammed, informer.List)
-	return c, nil
-}
-
-// bindingCleanupController builds the controller of the
-// cleanup-plugin-binding finalizer of one kind that bindings target.
-func bindingCleanupController[T controller.Entity, D any](d dependencies, kind controller.Kind[T, D], informer *controller.Informer[T], bindings *controller.Informer[*configurationv1alpha1.KongPluginBinding], clients controller.ClientGetter[T]) (runnable, error) {
-	return entities.NewBindingCleanupController(&entities.BindingCleanupReconciler[T]{
-		Kind: &kind, Targets: informer, Bindings: bindings, Clients: clients,
-		BindingClients: func(ns string) entities.ObjectWriter[*configurationv1alpha1.KongPluginBinding] {
-			return d.clientset.ConfigurationV1alpha1().KongPluginBindings(ns)
-		},
-		Recorder: d.recorder,
-	}, d.options())
-}
-
-// buildControllers constructs every controller over the informers of f.
+// buildControllers constructs every controller over the informers of f:
+// one line per kind reconciled into Konnect, and the controllers that help
+// them (finalizers on Secrets and on binding targets, credentials made from
+// Secrets, bindings made from plugin annotations).
 func buildControllers(f *informerFactories, d dependencies) ([]runnable, error) {
-	cs := d.clientset
-
+	w := newWiring(f, d)
 	refs := &entities.Refs{
-		ControlPlanes: namespaced[*konnectv1alpha2.KonnectGatewayControlPlane](f, konnectv1alpha2.Resource("konnectgatewaycontrolplanes"),
-			func(f externalversions.SharedInformerFactory) cache.SharedIndexInformer {
-				return f.Konnect().V1alpha2().KonnectGatewayControlPlanes().Informer()
-			}),
-		AuthConfigs: namespaced[*konnectv1alpha1.KonnectAPIAuthConfiguration](f, konnectv1alpha1.Resource("konnectapiauthconfigurations"),
-			func(f externalversions.SharedInformerFactory) cache.SharedIndexInformer {
-				return f.Konnect().V1alpha1().KonnectAPIAuthConfigurations().Informer()
-			}),
-		Secrets: f.secretInformer(),
-		Grants: namespaced[*configurationv1alpha1.KongReferenceGrant](f, configurationv1alpha1.Resource("kongreferencegrants"),
-			func(f externalversions.SharedInformerFactory) cache.SharedIndexInformer {
-				return f.Configuration().V1alpha1().KongReferenceGrants().Informer()
-			}),
+		ControlPlanes: informerOf(w, controlPlanes),
+		AuthConfigs:   informerOf(w, authConfigs),
+		Secrets:       f.secretInformer(),
+		SecretClient:  secretClient{kube: d.kube},
+		Grants:        informerOf(w, referenceGrants),
 	}
-	services := namespaced[*configurationv1alpha1.KongService](f, configurationv1alpha1.Resource("kongservices"),
-		func(f externalversions.SharedInformerFactory) cache.SharedIndexInformer {
-			return f.Configuration().V1alpha1().KongServices().Informer()
-		})
-	routes := namespaced[*configurationv1alpha1.KongRoute](f, configurationv1alpha1.Resource("kongroutes"),
-		func(f externalversions.SharedInformerFactory) cache.SharedIndexInformer {
-			return f.Configuration().V1alpha1().KongRoutes().Informer()
-		})
-	consumers := namespaced[*configurationv1.KongConsumer](f, configurationv1.Resource("kongconsumers"),
-		func(f externalversions.SharedInformerFactory) cache.SharedIndexInformer {
-			return f.Configuration().V1().KongConsumers().Informer()
-		})
-	consumerGroups := namespaced[*configurationv1beta1.KongConsumerGroup](f, configurationv1beta1.Resource("kongconsumergroups"),
-		func(f externalversions.SharedInformerFactory) cache.SharedIndexInformer {
-			return f.Configuration().V1beta1().KongConsumerGroups().Informer()
-		})
-	plugins := namespaced[*configurationv1.KongPlugin](f, configurationv1.Resource("kongplugins"),
-		func(f externalversions.SharedInformerFactory) cache.SharedIndexInformer {
-			return f.Configuration().V1().KongPlugins().Informer()
-		})
-	clusterPlugins := clusterScoped[*configurationv1.KongClusterPlugin](f, configurationv1.Resource("kongclusterplugins"),
-		func(f externalversions.SharedInformerFactory) cache.SharedIndexInformer {
-			return f.Configuration().V1().KongClusterPlugins().Informer()
-		})
-	certs := newCertificateInformers(f)
-	bindings := namespaced[*configurationv1alpha1.KongPluginBinding](f, configurationv1alpha1.Resource("kongpluginbindings"),
-		func(f externalversions.SharedInformerFactory) cache.SharedIndexInformer {
-			return f.Configuration().V1alpha1().KongPluginBindings().Informer()
-		})
+	services, routes := informerOf(w, kongServices), informerOf(w, kongRoutes)
+	consumers, consumerGroups := informerOf(w, kongConsumers), informerOf(w, kongConsumerGroups)
+	certificates, caCertificates := informerOf(w, kongCertificates), informerOf(w, kongCACertificates)
+	plugins, bindings := informerOf(w, kongPlugins), informerOf(w, kongPluginBindings)
+
+	credentials := []entities.CredentialKind{
+		credential(w, refs, kongBasicAuths, entities.BasicAuthKind),
+		credential(w, refs, kongAPIKeys, entities.APIKeyKind),
+		credential(w, refs, kongACLs, entities.ACLKind),
+		credential(w, refs, kongJWTs, entities.JWTKind),
+		credential(w, refs, kongHMACs, entities.HMACKind),
+	}
+	entity(w, controlPlanes, entities.ControlPlaneKind(refs))
+	bindingTarget(w, kongServices, entities.ServiceKind(refs, certificates, caCertificates))
+	bindingTarget(w, kongRoutes, entities.RouteKind(refs, services))
+	bindingTarget(w, kongConsumerGroups, entities.ConsumerGroupKind(refs))
+	bindingTarget(w, kongConsumers, entities.ConsumerKind(refs, consumerGroups, credentials))
+	entity(w, kongPluginBindings, entities.PluginBindingKind(refs, entities.PluginBindingSources{
+		Plugins: plugins, ClusterPlugins: informerOf(w, kongClusterPlugins),
+		Services: services, Routes: routes, Consumers: consumers, ConsumerGroups: consumerGroups,
+	}))
+	entity(w, kongUpstreams, entities.UpstreamKind(refs, certificates))
+	entity(w, kongTargets, entities.TargetKind(refs, informerOf(w, kongUpstreams)))
+	entity(w, kongCertificates, entities.CertificateKind(refs))
+	entity(w, kongCACertificates, entities.CACertificateKind(refs))
+	entity(w, kongSNIs, entities.SNIKind(refs, certificates))
+	entity(w, kongKeySets, entities.KeySetKind(refs))
+	entity(w, kongKeys, entities.KeyKind(refs, informerOf(w, kongKeySets)))
+	entity(w, kongVaults, entities.VaultKind(refs, f.watches))
+	entity(w, kongDPCertificates, entities.DataPlaneCertificateKind(refs))
 
 	authController, err := entities.NewAuthConfigController(&entities.AuthConfigReconciler{
-		Refs: refs,
-		Clients: func(ns string) controller.Client[*konnectv1alpha1.KonnectAPIAuthConfiguration] {
-			return cs.KonnectV1alpha1().KonnectAPIAuthConfigurations(ns)
-		},
-		Konnect:    d.konnect,
-		Recorder:   d.recorder,
-		SyncPeriod: d.syncPeriod,
-		Metrics:    d.metrics,
+		Refs: refs, Clients: statusClients(w, authConfigs), Konnect: d.konnect,
+		Recorder: d.recorder, SyncPeriod: d.syncPeriod, Metrics: d.metrics,
 	}, d.options())
-	if err != nil {
-		return nil, err
+	if err == nil {
+		metrics.AddObjects(d.objects, authController.Kind(), commonv1alpha1.ConditionAPIAuthValid, refs.AuthConfigs.List)
 	}
-	metrics.AddObjects(d.objects, authController.Kind(), commonv1alpha1.ConditionAPIAuthValid, refs.AuthConfigs.List)
-	credentials, credentialRunnables, err := credentialControllers(f, d, refs, consumers)
-	if err != nil {
-		return nil, err
-	}
-	serviceKind := entities.ServiceKind(refs, certs.certificates, certs.caCertificates)
-	serviceClients := func(ns string) controller.Client[*configurationv1alpha1.KongService] {
-		return cs.ConfigurationV1alpha1().KongServices(ns)
-	}
-	routeKind := entities.RouteKind(refs, services)
-	routeClients := func(ns string) controller.Client[*configurationv1alpha1.KongRoute] {
-		return cs.ConfigurationV1alpha1().KongRoutes(ns)
-	}
-	consumerGroupKind := entities.ConsumerGroupKind(refs)
-	consumerGroupClients := func(ns string) controller.Client[*configurationv1beta1.KongConsumerGroup] {
-		return cs.ConfigurationV1beta1().KongConsumerGroups(ns)
-	}
-	consumerKind := entities.ConsumerKind(refs, consumerGroups, credentials)
-	consumerClients := func(ns string) controller.Client[*configurationv1.KongConsumer] {
-		return cs.ConfigurationV1().KongConsumers(ns)
-	}
-	built := append([]runnable{authController}, credentialRunnables...)
-	add := func(c runnable, err error) error {
-		if err == nil {
-			built = append(built, c)
-		}
-		return err
-	}
-	for _, err := range []error{
-		add(kindController(d, entities.ControlPlaneKind(refs), refs.ControlPlanes,
-			func(ns string) controller.Client[*konnectv1alpha2.KonnectGatewayControlPlane] {
-				return cs.KonnectV1alpha2().KonnectGatewayControlPlanes(ns)
-			})),
-		add(kindController(d, serviceKind, services, serviceClients)),
-		add(bindingCleanupController(d, serviceKind, services, bindings, serviceClients)),
-		add(kindController(d, routeKind, routes, routeClients)),
-		add(bindingCleanupController(d, routeKind, routes, bindings, routeClients)),
-		add(kindController(d, consumerGroupKind, consumerGroups, consumerGroupClients)),
-		add(bindingCleanupController(d, consumerGroupKind, consumerGroups, bindings, consumerGroupClients)),
-		add(kindController(d, consumerKind, consumers, consumerClients)),
-		add(bindingCleanupController(d, consumerKind, consumers, bindings, consumerClients)),
-		add(kindController(d, entities.PluginBindingKind(refs, entities.PluginBindingSources{
-			Plugins: plugins, ClusterPlugins: clusterPlugins,
-			Services: services, Routes: routes, Consumers: consumers, ConsumerGroups: consumerGroups,
-		}), bindings,
-			func(ns string) controller.Client[*configurationv1alpha1.KongPluginBinding] {
-				return cs.ConfigurationV1alpha1().KongPluginBindings(ns)
-			})),
-		add(entities.NewPluginAnnotationController(&entities.PluginAnnotationReconciler{
-			Plugins: plugins, Bindings: bindings,
-			Services: services, Routes: routes, Consumers: consumers, ConsumerGroups: consumerGroups,
-			PluginClients: func(ns string) controller.Client[*configurationv1.KongPlugin] {
-				return cs.ConfigurationV1().KongPlugins(ns)
-			},
-			BindingClients: func(ns string) entities.ObjectWriter[*configurationv1alpha1.KongPluginBinding] {
-				return cs.ConfigurationV1alpha1().KongPluginBindings(ns)
-			},
-		}, d.options())),
-	} {
-		if err != nil {
-			return nil, err
-		}
-	}
-	more, err := buildUpstreamAndTLSControllers(f, d, refs, certs)
-	if err != nil {
-		return nil, err
-	}
-	return append(built, more...), nil
+	w.add(authController, err)
+	w.add(entities.NewTokenSecretController(&entities.TokenSecretReconciler{Refs: refs, Recorder: d.recorder}, d.options()))
+	w.add(entities.NewCredentialSecretController(&entities.CredentialSecretReconciler{
+		Consumers: consumers, Secrets: refs.Secrets, Kinds: credentials,
+	}, d.options()))
+	w.add(entities.NewPluginAnnotationController(&entities.PluginAnnotationReconciler{
+		Plugins: plugins, Bindings: bindings,
+		Services: services, Routes: routes, Consumers: consumers, ConsumerGroups: consumerGroups,
+		PluginClients: statusClients(w, kongPlugins), BindingClients: writers(w, kongPluginBindings),
+	}, d.options()))
+	return w.built, w.err
 }

@@ -193,11 +193,16 @@ func (e *env) grant(ns, name, toGroup, toKind string, from ...grantFrom) {
 	}
 }
 
-// tlsSecret creates a kubernetes.io/tls Secret holding pair.
+// certificateSecretLabels are the labels that let the operator read a
+// certificate's Secret.
+var certificateSecretLabels = map[string]string{commonv1alpha1.LabelSecret: "true"}
+
+// tlsSecret creates a kubernetes.io/tls Secret holding pair, labelled for
+// certificates.
 func (e *env) tlsSecret(ns, name string, pair keyPair) {
 	e.t.Helper()
 	s := &corev1.Secret{
-		ObjectMeta: metav1.ObjectMeta{Name: name},
+		ObjectMeta: metav1.ObjectMeta{Name: name, Labels: certificateSecretLabels},
 		Type:       corev1.SecretTypeTLS,
 		Data:       map[string][]byte{"tls.crt": []byte(pair.cert), "tls.key": []byte(pair.key)},
 	}
@@ -217,19 +222,20 @@ func der(t testing.TB, pemText string) []byte {
 	return block.Bytes
 }
 
-// binarySecret creates an opaque Secret with binary data.
+// binarySecret creates an opaque Secret with binary data, labelled for
+// certificates.
 func (e *env) binarySecret(ns, name string, data map[string][]byte) {
 	e.t.Helper()
-	s := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: name}, Data: data}
+	s := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: name, Labels: certificateSecretLabels}, Data: data}
 	if _, err := e.kube.CoreV1().Secrets(ns).Create(e.ctx, s, metav1.CreateOptions{}); err != nil {
 		e.t.Fatal(err)
 	}
 }
 
-// secret creates an opaque Secret with data.
+// secret creates an opaque Secret with data, labelled for certificates.
 func (e *env) secret(ns, name string, data map[string]string) {
 	e.t.Helper()
-	s := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: name}, StringData: data}
+	s := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: name, Labels: certificateSecretLabels}, StringData: data}
 	if _, err := e.kube.CoreV1().Secrets(ns).Create(e.ctx, s, metav1.CreateOptions{}); err != nil {
 		e.t.Fatal(err)
 	}

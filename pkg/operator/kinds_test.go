@@ -224,13 +224,34 @@ func TestDeletionInAnyOrderFinishes(t *testing.T) {
 	// environment's cleanup deletes the namespace and checks that nothing
 	// is left in Konnect.
 	orders := []struct {
-		name  string
-		first func(e *env) error
-		then  func(e *env)
+		name string
+		// tokenInSecret keeps the token in a Secret rather than inline.
+		tokenInSecret bool
+		first         func(e *env) error
+		then          func(e *env)
 	}{
 		{
 			name:  "namespace at once",
 			first: func(*env) error { return nil },
+		},
+		{
+			name:          "namespace at once, token in a Secret",
+			tokenInSecret: true,
+			first:         func(*env) error { return nil },
+		},
+		{
+			name:          "token Secret first",
+			tokenInSecret: true,
+			first: func(e *env) error {
+				return e.kube.CoreV1().Secrets(e.ns).Delete(e.ctx, "token", metav1.DeleteOptions{})
+			},
+			then: func(e *env) {
+				// Held by its finalizer while the auth configuration reads it.
+				s, err := e.kube.CoreV1().Secrets(e.ns).Get(e.ctx, "token", metav1.GetOptions{})
+				if err != nil || s.DeletionTimestamp == nil || !slices.Contains(s.Finalizers, commonv1alpha1.FinalizerSecretInUse) {
+					e.t.Fatalf("the token Secret should wait for its auth configuration: %v", err)
+				}
+			},
 		},
 		{
 			name: "auth configuration first",
@@ -294,7 +315,11 @@ func TestDeletionInAnyOrderFinishes(t *testing.T) {
 	for _, order := range orders {
 		t.Run(order.name, func(t *testing.T) {
 			e := newEnv(t, envOptions{})
-			e.ready()
+			if order.tokenInSecret {
+				e.readyFromSecret()
+			} else {
+				e.ready()
+			}
 			e.createService("svc")
 			e.createRoute("route", withService("svc"))
 			e.createConsumerGroup("group")

@@ -2,6 +2,7 @@ package operator_test
 
 import (
 	"fmt"
+	"net/http"
 	"slices"
 	"strings"
 	"testing"
@@ -357,7 +358,8 @@ func TestRateLimitStormConvergesWithoutFailures(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, envOptions{})
 	cpID := e.ready()
-	e.sim.Faults().Force429(40, time.Second)
+	const storm = 40
+	e.sim.Faults().Force429(storm, time.Second)
 	const n = 15
 	for i := range n {
 		e.createService(fmt.Sprintf("svc-%02d", i))
@@ -386,9 +388,42 @@ func TestRateLimitStormConvergesWithoutFailures(t *testing.T) {
 			t.Errorf("a 429 was reported as a failure: %s %s: %s", ev.InvolvedObject.Name, ev.Reason, ev.Message)
 		}
 	}
-	if limited := e.metricValue("konnect_operator_reconcile_total", map[string]string{"result": "rate_limited"}); limited == 0 {
-		t.Log("every 429 was absorbed by the client's limiter before reaching a reconcile")
+	served, early := rateLimitObeyed(e.sim.Requests())
+	if served != storm {
+		t.Fatalf("the simulator served %d 429s, want the %d forced", served, storm)
 	}
+	for _, r := range early {
+		t.Errorf("%s %s started %s after a 429 that asked for a second's wait", r.Method, r.Path, r.Time.Sub(r.after).Round(time.Millisecond))
+	}
+}
+
+// earlyRequest is a request sent while a 429 asked to wait.
+type earlyRequest struct {
+	konnectsim.RequestRecord
+	after time.Time // when the 429 was answered
+}
+
+// rateLimitObeyed counts the 429s in a request log and lists the requests
+// that started while one of them (Retry-After: 1) asked to wait: from a
+// quarter of a second after it was answered (time for the answer to reach
+// the client, and for requests already sent to arrive) to three quarters
+// of a second.
+func rateLimitObeyed(log []konnectsim.RequestRecord) (int, []earlyRequest) {
+	served := 0
+	var early []earlyRequest
+	for _, limited := range log {
+		if limited.Status != http.StatusTooManyRequests {
+			continue
+		}
+		served++
+		answered := limited.Time.Add(limited.Duration)
+		for _, r := range log {
+			if r.Organization == limited.Organization && r.Time.After(answered.Add(250*time.Millisecond)) && r.Time.Before(answered.Add(750*time.Millisecond)) {
+				early = append(early, earlyRequest{RequestRecord: r, after: answered})
+			}
+		}
+	}
+	return served, early
 }
 
 func TestLostStatusIsAdoptedByUIDNotDuplicated(t *testing.T) {

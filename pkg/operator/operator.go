@@ -16,7 +16,10 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"golang.org/x/sync/errgroup"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	"k8s.io/client-go/kubernetes"
+	kubescheme "k8s.io/client-go/kubernetes/scheme"
 	typedcorev1 "k8s.io/client-go/kubernetes/typed/core/v1"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/cache"
@@ -26,7 +29,7 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/konnect-operator/konnect-operator/generated/clientset/versioned"
-	"github.com/konnect-operator/konnect-operator/generated/clientset/versioned/scheme"
+	konnectscheme "github.com/konnect-operator/konnect-operator/generated/clientset/versioned/scheme"
 	"github.com/konnect-operator/konnect-operator/pkg/controller"
 	"github.com/konnect-operator/konnect-operator/pkg/konnect"
 	"github.com/konnect-operator/konnect-operator/pkg/metrics"
@@ -59,6 +62,11 @@ type Config struct {
 	// Identity names this process in the lease and in Events; defaults to
 	// the host name.
 	Identity string
+	// ShutdownTimeout bounds how long Run waits, once stopping, for the
+	// workers and informers; default 20s (a pod's grace period is 30s).
+	ShutdownTimeout time.Duration
+	// Metrics configures how /metrics is protected.
+	Metrics MetricsServing
 }
 
 // LeaderElection configures the lease that elects the active replica.
@@ -70,6 +78,15 @@ type LeaderElection struct {
 	RenewDeadline time.Duration
 	RetryPeriod   time.Duration
 }
+
+// eventScheme names the kinds Events are recorded about: the operator's own
+// and the core kinds (token Secrets).
+var eventScheme = func() *runtime.Scheme {
+	s := runtime.NewScheme()
+	utilruntime.Must(kubescheme.AddToScheme(s))
+	utilruntime.Must(konnectscheme.AddToScheme(s))
+	return s
+}()
 
 // Operator is a configured, not yet running, operator.
 type Operator struct {
@@ -109,6 +126,9 @@ func New(ctx context.Context, cfg Config) (*Operator, error) {
 	if cfg.WorkersPerKind <= 0 {
 		cfg.WorkersPerKind = 4
 	}
+	if cfg.ShutdownTimeout <= 0 {
+		cfg.ShutdownTimeout = 20 * time.Second
+	}
 	registry := cfg.Registry
 	if registry == nil {
 		registry = metrics.NewRegistry()
@@ -131,13 +151,14 @@ func New(ctx context.Context, cfg Config) (*Operator, error) {
 		factories: newInformerFactories(kube, clientset, cfg.WatchNamespaces),
 	}
 	o.broadcaster = record.NewBroadcaster(record.WithContext(ctx))
-	recorder := o.broadcaster.NewRecorder(scheme.Scheme, corev1.EventSource{Component: "konnect-operator"})
+	recorder := o.broadcaster.NewRecorder(eventScheme, corev1.EventSource{Component: "konnect-operator"})
 
 	metrics.RegisterLeader(registry, o.leading.Load)
 	metrics.RegisterBuildInfo(registry)
 	objects := metrics.NewObjectsCollector()
 	registry.MustRegister(objects)
 	deps := dependencies{
+		kube:         kube,
 		clientset:    clientset,
 		konnect:      konnect.NewClientFactory(cfg.Konnect),
 		recorder:     recorder,
@@ -158,24 +179,29 @@ func New(ctx context.Context, cfg Config) (*Operator, error) {
 }
 
 // Run starts the informers and the servers, and runs the controllers (while
-// leading, when leader election is on) until ctx is cancelled. It returns
-// after the workers have finished and the lease is released.
+// leading, when leader election is on) until ctx is cancelled or something
+// fails for good: a server that cannot listen, a lost lease. It returns
+// after the workers have finished, the informers have stopped and the lease
+// is released, or once ShutdownTimeout has passed since the stop began.
 func (o *Operator) Run(ctx context.Context) error {
 	logger := klog.FromContext(ctx)
+	// Listen first: a port in use fails the start before anything runs.
+	servers, err := o.listen(ctx)
+	if err != nil {
+		return err
+	}
 	o.broadcaster.StartRecordingToSink(&typedcorev1.EventSinkImpl{Interface: o.kube.CoreV1().Events("")})
 	defer o.broadcaster.Shutdown()
 
+	// Everything runs under the group's context, which the first failure
+	// (or the caller) cancels; the informers too, so that their factories'
+	// Shutdown, which waits for them, returns.
+	g, ctx := errgroup.WithContext(ctx)
 	// Informers run on every replica, so that a standby takes over with warm
 	// caches and reports ready.
 	o.factories.start(ctx.Done())
-	defer o.factories.shutdown()
-
-	g, ctx := errgroup.WithContext(ctx)
-	if o.cfg.MetricsAddr != "" {
-		g.Go(func() error { return serve(ctx, o.cfg.MetricsAddr, o.metricsMux()) })
-	}
-	if o.cfg.HealthAddr != "" {
-		g.Go(func() error { return serve(ctx, o.cfg.HealthAddr, o.healthMux()) })
+	for _, srv := range servers {
+		g.Go(func() error { return srv.serve(ctx) })
 	}
 	g.Go(func() error {
 		if !cache.WaitForNamedCacheSyncWithContext(ctx, o.hasSynced) {
@@ -192,7 +218,25 @@ func (o *Operator) Run(ctx context.Context) error {
 		}
 		return o.runElected(ctx)
 	})
-	return g.Wait()
+
+	stopped := make(chan error, 1)
+	go func() {
+		err := g.Wait()
+		o.factories.shutdown()
+		stopped <- err
+	}()
+	select {
+	case err := <-stopped:
+		return err
+	case <-ctx.Done():
+	}
+	logger.Info("Stopping", "cause", context.Cause(ctx))
+	select {
+	case err := <-stopped:
+		return err
+	case <-time.After(o.cfg.ShutdownTimeout):
+		return fmt.Errorf("still stopping %s after %w: giving up", o.cfg.ShutdownTimeout, context.Cause(ctx))
+	}
 }
 
 func (o *Operator) hasSynced() bool {
@@ -207,6 +251,13 @@ func (o *Operator) hasSynced() bool {
 // runControllers runs every controller until ctx is cancelled and waits for
 // all of them to stop.
 func (o *Operator) runControllers(ctx context.Context) error {
+	// Every cache first, not only each controller's own: a control plane
+	// reads its token from the Secret cache, which no control-plane event
+	// refreshes; reconciled before that cache had synced, it would report
+	// the Secret missing and wait for a change that never comes.
+	if !cache.WaitForNamedCacheSyncWithContext(ctx, o.hasSynced) {
+		return nil
+	}
 	g, ctx := errgroup.WithContext(ctx)
 	for _, c := range o.controllers {
 		g.Go(func() error { return c.Run(ctx) })
@@ -214,6 +265,10 @@ func (o *Operator) runControllers(ctx context.Context) error {
 	return g.Wait()
 }
 
+// runElected runs the controllers while this process holds the Lease. It
+// returns when ctx is cancelled (releasing the Lease) or, with an error,
+// when the Lease is lost: the process then exits, to restart as a standby
+// rather than go on without the Lease.
 func (o *Operator) runElected(ctx context.Context) error {
 	le := o.cfg.LeaderElection
 	identity := o.cfg.Identity
@@ -223,7 +278,10 @@ func (o *Operator) runElected(ctx context.Context) error {
 		return fmt.Errorf("creating the leader-election lock: %w", err)
 	}
 	logger := klog.FromContext(ctx)
-	var runErr error
+	// The elector calls OnStartedLeading on a goroutine of its own and does
+	// not wait for it; the controllers run here instead, so that they are
+	// joined before this returns.
+	leading := make(chan context.Context, 1)
 	elector, err := leaderelection.NewLeaderElector(leaderelection.LeaderElectionConfig{
 		Lock:            lock,
 		LeaseDuration:   le.LeaseDuration,
@@ -233,11 +291,7 @@ func (o *Operator) runElected(ctx context.Context) error {
 		Name:            le.LeaseName,
 		WatchDog:        o.electionHealth,
 		Callbacks: leaderelection.LeaderCallbacks{
-			OnStartedLeading: func(ctx context.Context) {
-				logger.Info("Became the leader; starting controllers", "identity", identity)
-				o.leading.Store(true)
-				runErr = o.runControllers(ctx)
-			},
+			OnStartedLeading: func(leaderCtx context.Context) { leading <- leaderCtx },
 			OnStoppedLeading: func() {
 				o.leading.Store(false)
 				logger.Info("Stopped leading", "identity", identity)
@@ -252,13 +306,29 @@ func (o *Operator) runElected(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("configuring leader election: %w", err)
 	}
-	elector.Run(ctx)
-	if ctx.Err() == nil && runErr == nil {
-		// The lease was lost while the process goes on: stop, so that the
-		// process restarts as a standby rather than acting without the lease.
-		return errors.New("lost the leader-election lease")
+	electorDone := make(chan struct{})
+	go func() {
+		defer close(electorDone)
+		elector.Run(ctx)
+	}()
+	var runErr error
+	select {
+	case <-electorDone:
+	case leaderCtx := <-leading:
+		// leaderCtx ends when the Lease is lost or ctx is cancelled.
+		logger.Info("Became the leader; starting controllers", "identity", identity)
+		o.leading.Store(true)
+		runErr = o.runControllers(leaderCtx)
+		<-electorDone
 	}
-	return runErr
+	if ctx.Err() != nil {
+		// Stopping; the controllers' "caches did not sync" is no failure.
+		return nil
+	}
+	if runErr != nil && !errors.Is(runErr, context.Canceled) {
+		return fmt.Errorf("lost the leader-election lease: %w", runErr)
+	}
+	return errors.New("lost the leader-election lease")
 }
 
 func (o *Operator) metricsMux() http.Handler {
@@ -293,18 +363,3 @@ func (o *Operator) Leading() bool { return o.leading.Load() }
 
 // Registry returns the operator's metrics registry.
 func (o *Operator) Registry() *prometheus.Registry { return o.registry }
-
-// serve runs an HTTP server until ctx is cancelled.
-func serve(ctx context.Context, addr string, handler http.Handler) error {
-	srv := &http.Server{Addr: addr, Handler: handler, ReadHeaderTimeout: 10 * time.Second}
-	errs := make(chan error, 1)
-	go func() { errs <- srv.ListenAndServe() }()
-	select {
-	case err := <-errs:
-		return fmt.Errorf("serving on %s: %w", addr, err)
-	case <-ctx.Done():
-		shutdownCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-		defer cancel()
-		return srv.Shutdown(shutdownCtx)
-	}
-}

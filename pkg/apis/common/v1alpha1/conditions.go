@@ -120,4 +120,8 @@ const (
 	// LabelCredential marks a Secret as a Konnect token (value konnect) or a
 	// consumer credential (basic-auth, key-auth, acl, jwt, hmac).
 	LabelCredential = "konghq.com/credential"
+	// LabelSecret, set to "true", marks a Secret of TLS material that
+	// KongCertificates and KongCACertificates may read (Kong's convention
+	// for the Secrets its controllers read).
+	LabelSecret = "konghq.com/secret"
 )

@@ -1,0 +1,167 @@
+package entities
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/tools/record"
+	"k8s.io/klog/v2"
+
+	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
+	konnectv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/konnect/v1alpha1"
+	"github.com/konnect-operator/konnect-operator/pkg/controller"
+)
+
+const indexAuthConfigsByTokenSecret = "byTokenSecret"
+
+// TokenSecretReconciler keeps the finalizer
+// gateway.konghq.com/secret-in-use-by-konnect-resource on every token
+// Secret (labelled konghq.com/credential=konnect) that a
+// KonnectAPIAuthConfiguration reads, for as long as one does, and removes
+// it once none does. Deleting a namespace deletes its Secrets together with
+// everything else; without the finalizer the token could be gone before
+// the control planes and entities that need it are deleted from Konnect,
+// and a restarted operator could never delete them.
+//
+// The configuration itself protects its Secret before its first use (see
+// AuthConfigReconciler); this controller, keyed by Secret, also sees the
+// configurations that stopped referring to a Secret or went away, the
+// grants that were revoked and the labels that were removed, including
+// while the operator was not running.
+type TokenSecretReconciler struct {
+	Refs     *Refs
+	Recorder record.EventRecorder
+}
+
+// NewTokenSecretController returns the controller of token Secrets.
+func NewTokenSecretController(r *TokenSecretReconciler, opts controller.Options) (*controller.Controller[*corev1.Secret], error) {
+	if err := r.Refs.AuthConfigs.AddIndex(indexAuthConfigsByTokenSecret, tokenSecretKeys); err != nil {
+		return nil, err
+	}
+	c, err := controller.New("TokenSecret", r.Refs.Secrets, r, opts)
+	if err != nil {
+		return nil, err
+	}
+	deps := []controller.Dependency[*corev1.Secret]{
+		{
+			Name:   "tokenUsers",
+			Source: r.Refs.AuthConfigs,
+			Keys:   func(s *corev1.Secret) []string { return []string{key(s.Namespace, s.Name)} },
+			SourceKeys: func(obj metav1.Object) []string {
+				if ac, ok := obj.(authConfig); ok {
+					return tokenSecretKeys(ac)
+				}
+				return nil
+			},
+		},
+		// A grant decides whether a configuration of another namespace may
+		// use (and so hold) the Secret.
+		grantDependency(r.Refs, func(s *corev1.Secret) []string { return []string{s.Namespace} }),
+	}
+	for _, dep := range deps {
+		if err := c.Watch(dep); err != nil {
+			return nil, err
+		}
+	}
+	return c, nil
+}
+
+// tokenSecretKeys returns the key of the Secret a configuration reads its
+// token from.
+func tokenSecretKeys(ac *konnectv1alpha1.KonnectAPIAuthConfiguration) []string {
+	ref := ac.Spec.SecretRef
+	if ac.Spec.Type != konnectv1alpha1.KonnectAPIAuthTypeSecretRef || ref == nil || ref.Name == "" {
+		return nil
+	}
+	return []string{key(namespaceOr(ref.Namespace, ac.Namespace), ref.Name)}
+}
+
+// Reconcile implements controller.Reconciler.
+func (r *TokenSecretReconciler) Reconcile(ctx context.Context, k cache.ObjectName) (controller.Result, error) {
+	secret, err := r.Refs.Secrets.Get(k.Namespace, k.Name)
+	if apierrors.IsNotFound(err) {
+		if r.Refs.SecretClient == nil {
+			return controller.Result{}, nil
+		}
+		// Gone, or no longer labelled: a Secret without the label is no
+		// token (its configurations say so), and nothing may hold it.
+		secret, err = r.Refs.SecretClient.Get(ctx, k.Namespace, k.Name)
+		if apierrors.IsNotFound(err) {
+			return controller.Result{}, nil
+		}
+		if err != nil {
+			return controller.Result{}, err
+		}
+		return controller.Result{}, r.Refs.setSecretFinalizer(ctx, secret, false)
+	}
+	if err != nil {
+		return controller.Result{}, err
+	}
+	users, err := r.users(secret)
+	if err != nil {
+		return controller.Result{}, err
+	}
+	inUse := len(users) > 0 && tokenSecretLabel.on(secret)
+	if inUse && isBeingDeleted(secret) && slices.Contains(secret.Finalizers, commonv1alpha1.FinalizerSecretInUse) {
+		r.Recorder.Eventf(secret, corev1.EventTypeNormal, EventDeletionBlocked,
+			"kept by the finalizer %s until no KonnectAPIAuthConfiguration uses it; still used by %s",
+			commonv1alpha1.FinalizerSecretInUse, strings.Join(users, ", "))
+	}
+	return controller.Result{}, r.Refs.setSecretFinalizer(ctx, secret, inUse)
+}
+
+// users names the configurations that read the Secret's token: those
+// allowed to (same namespace, or a KongReferenceGrant), and those being
+// deleted whatever the grants say, since their control planes may still
+// need the token to delete.
+func (r *TokenSecretReconciler) users(secret *corev1.Secret) ([]string, error) {
+	configs, err := r.Refs.AuthConfigs.ByIndex(indexAuthConfigsByTokenSecret, key(secret.Namespace, secret.Name))
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, ac := range configs {
+		from := referrer{group: groupKonnect, kind: kindAuthConfig, namespace: ac.Namespace}
+		if isBeingDeleted(ac) || r.Refs.permitted(from, groupCore, kindSecret, secret.Namespace, secret.Name) {
+			out = append(out, fmt.Sprintf("%s %s/%s", kindAuthConfig, ac.Namespace, ac.Name))
+		}
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+// protectTokenSecret puts the in-use finalizer on a cached token Secret
+// that lacks it. A Secret that is missing, unlabelled or already being
+// deleted is left alone: the token read that follows reports the first two,
+// and a Secret being deleted can take no new finalizer.
+func (r *Refs) protectTokenSecret(ctx context.Context, namespace, name string) error {
+	secret, err := r.Secrets.Get(namespace, name)
+	if err != nil || !tokenSecretLabel.on(secret) || isBeingDeleted(secret) {
+		return nil
+	}
+	return r.setSecretFinalizer(ctx, secret, true)
+}
+
+// setSecretFinalizer adds or removes the in-use finalizer of a Secret.
+func (r *Refs) setSecretFinalizer(ctx context.Context, secret *corev1.Secret, present bool) error {
+	has := slices.Contains(secret.Finalizers, commonv1alpha1.FinalizerSecretInUse)
+	if has == present || r.SecretClient == nil || (present && isBeingDeleted(secret)) {
+		return nil
+	}
+	finalizers := slices.DeleteFunc(slices.Clone(secret.Finalizers), func(f string) bool { return f == commonv1alpha1.FinalizerSecretInUse })
+	if present {
+		finalizers = append(finalizers, commonv1alpha1.FinalizerSecretInUse)
+	}
+	if err := r.SecretClient.SetFinalizers(ctx, secret, finalizers); err != nil {
+		return fmt.Errorf("setting the finalizers of Secret %s/%s: %w", secret.Namespace, secret.Name, err)
+	}
+	klog.FromContext(ctx).V(2).Info("Set the token Secret's finalizer", "secret", klog.KObj(secret), "present", present)
+	return nil
+}

@@ -1,0 +1,47 @@
+package operator
+
+import (
+	"context"
+	"encoding/json"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/kubernetes"
+
+	"github.com/konnect-operator/konnect-operator/pkg/controller"
+)
+
+// secretClient is the operator's only access to Secrets past its
+// label-filtered caches: one read of a named Secret, and writes of
+// finalizers. It never writes anything else of a Secret.
+type secretClient struct {
+	kube kubernetes.Interface
+}
+
+// Get implements entities.SecretClient.
+func (c secretClient) Get(ctx context.Context, namespace, name string) (*corev1.Secret, error) {
+	return c.kube.CoreV1().Secrets(namespace).Get(ctx, name, metav1.GetOptions{})
+}
+
+// SetFinalizers implements entities.SecretClient with a JSON merge patch of
+// metadata.finalizers alone, conditional on the resource version read (a
+// conflict when the Secret changed meanwhile, as an update would give), so
+// that the operator needs patch on Secrets, never update, and sends no data.
+func (c secretClient) SetFinalizers(ctx context.Context, secret *corev1.Secret, finalizers []string) error {
+	if finalizers == nil {
+		finalizers = []string{}
+	}
+	patch, err := json.Marshal(map[string]any{
+		"metadata": map[string]any{
+			"resourceVersion": secret.ResourceVersion,
+			"finalizers":      finalizers,
+		},
+	})
+	if err != nil {
+		return err
+	}
+	_, err = c.kube.CoreV1().Secrets(secret.Namespace).Patch(ctx, secret.Name, types.MergePatchType, patch,
+		metav1.PatchOptions{FieldManager: controller.FieldManager})
+	return err
+}

@@ -1,0 +1,129 @@
+package operator
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"time"
+
+	"k8s.io/klog/v2"
+
+	"github.com/konnect-operator/konnect-operator/pkg/metricsauth"
+)
+
+// MetricsServing configures how /metrics is served.
+type MetricsServing struct {
+	// InsecureLoopback serves /metrics over plain HTTP without
+	// authentication, on a loopback address only (for make run and local
+	// debugging). Otherwise it is served over HTTPS to callers that the API
+	// server authenticates (TokenReview) and authorises to GET the path
+	// (SubjectAccessReview, non-resource URL /metrics).
+	InsecureLoopback bool
+	// CertFile and KeyFile hold the serving certificate (PEM); empty means
+	// a self-signed certificate made at start, as Kubernetes components do.
+	CertFile, KeyFile string
+}
+
+// server is a bound listener and what it serves.
+type server struct {
+	name     string
+	listener net.Listener
+	srv      *http.Server
+}
+
+// listen binds the metrics and health addresses, so that a port in use
+// stops the start at once.
+func (o *Operator) listen(ctx context.Context) ([]*server, error) {
+	var servers []*server
+	closeAll := func() {
+		for _, s := range servers {
+			_ = s.listener.Close()
+		}
+	}
+	if o.cfg.MetricsAddr != "" {
+		s, err := o.metricsServer()
+		if err != nil {
+			return nil, err
+		}
+		servers = append(servers, s)
+	}
+	if o.cfg.HealthAddr != "" {
+		ln, err := net.Listen("tcp", o.cfg.HealthAddr)
+		if err != nil {
+			closeAll()
+			return nil, fmt.Errorf("serving health probes: %w", err)
+		}
+		servers = append(servers, newServer("health", ln, o.healthMux()))
+	}
+	for _, s := range servers {
+		klog.FromContext(ctx).Info("Serving", "server", s.name, "address", s.listener.Addr().String())
+	}
+	return servers, nil
+}
+
+func (o *Operator) metricsServer() (*server, error) {
+	m := o.cfg.Metrics
+	if m.InsecureLoopback {
+		addr, err := loopbackAddress(o.cfg.MetricsAddr)
+		if err != nil {
+			return nil, err
+		}
+		ln, err := net.Listen("tcp", addr)
+		if err != nil {
+			return nil, fmt.Errorf("serving metrics: %w", err)
+		}
+		return newServer("metrics (plain HTTP, loopback)", ln, o.metricsMux()), nil
+	}
+	cert, err := servingCertificate(m.CertFile, m.KeyFile)
+	if err != nil {
+		return nil, err
+	}
+	ln, err := net.Listen("tcp", o.cfg.MetricsAddr)
+	if err != nil {
+		return nil, fmt.Errorf("serving metrics: %w", err)
+	}
+	tlsConfig := &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12, NextProtos: []string{"http/1.1"}}
+	authz := metricsauth.New(o.kube.AuthenticationV1().TokenReviews(), o.kube.AuthorizationV1().SubjectAccessReviews())
+	s := newServer("metrics (HTTPS, TokenReview and SubjectAccessReview)", tls.NewListener(ln, tlsConfig), authz.Wrap(o.metricsMux()))
+	return s, nil
+}
+
+// loopbackAddress checks that addr is on a loopback interface; a missing
+// host means 127.0.0.1.
+func loopbackAddress(addr string) (string, error) {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return "", fmt.Errorf("metrics address %q: %w", addr, err)
+	}
+	if host == "" {
+		host = "127.0.0.1"
+	}
+	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+		return "", fmt.Errorf("plain-HTTP metrics are only served on a loopback address, not %q", host)
+	}
+	return net.JoinHostPort(host, port), nil
+}
+
+func newServer(name string, ln net.Listener, handler http.Handler) *server {
+	return &server{name: name, listener: ln, srv: &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}}
+}
+
+// serve runs the server until ctx is cancelled, then shuts it down.
+func (s *server) serve(ctx context.Context) error {
+	errs := make(chan error, 1)
+	go func() { errs <- s.srv.Serve(s.listener) }()
+	select {
+	case err := <-errs:
+		if errors.Is(err, http.ErrServerClosed) {
+			return nil
+		}
+		return fmt.Errorf("serving %s on %s: %w", s.name, s.listener.Addr(), err)
+	case <-ctx.Done():
+		shutdownCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		defer cancel()
+		return s.srv.Shutdown(shutdownCtx)
+	}
+}
