@@ -70,6 +70,10 @@ type Controller[T Object] struct {
 	// 1s, 2s, 4s … up to 30s, jittered); kept apart from the queue's
 	// failure backoff because a 429 is no failure.
 	throttle workqueue.TypedRateLimiter[cache.ObjectName]
+	// fresh and later hold work that yields to user changes (see tiers.go):
+	// new objects, and periodic or drift work.
+	fresh, later workqueue.TypedDelayingInterface[cache.ObjectName]
+	wake         chan struct{}
 }
 
 // New returns a controller for kind that enqueues an object whenever its
@@ -95,9 +99,12 @@ func New[T Object](kind string, informer *Informer[T], reconciler Reconciler, op
 		reconciler: reconciler,
 		workers:    opts.Workers,
 		metrics:    opts.Metrics,
+		fresh:      workqueue.NewTypedDelayingQueue[cache.ObjectName](),
+		later:      workqueue.NewTypedDelayingQueue[cache.ObjectName](),
+		wake:       make(chan struct{}, 1),
 	}
 	err := informer.AddEventHandler(cache.TypedResourceEventHandlerFuncs[T]{
-		AddFunc: func(obj T) { c.Enqueue(cache.MetaObjectToName(obj)) },
+		AddFunc: func(obj T) { c.enqueueFresh(cache.MetaObjectToName(obj)) },
 		UpdateFunc: func(oldObj, newObj T) {
 			if specOrMetadataChanged(oldObj, newObj) {
 				c.Enqueue(cache.MetaObjectToName(newObj))
@@ -239,8 +246,9 @@ func (c *Controller[T]) Run(ctx context.Context) error {
 	var wg sync.WaitGroup
 	if b, ok := c.reconciler.(backgroundRunner); ok {
 		// The drift lister; it stops with ctx, before the queue drains.
-		wg.Go(func() { b.RunBackground(ctx, c.Enqueue) })
+		wg.Go(func() { b.RunBackground(ctx, c.enqueueLater) })
 	}
+	wg.Go(func() { c.feed(ctx) })
 	for range c.workers {
 		wg.Go(func() {
 			for c.processNextItem(ctx) {
@@ -260,6 +268,7 @@ func (c *Controller[T]) processNextItem(ctx context.Context) bool {
 		return false
 	}
 	defer c.queue.Done(key)
+	defer c.poke() // a worker is free: the feeder may hand it waiting work
 
 	logger := klog.FromContext(ctx).WithValues("object", key)
 	ctx = klog.NewContext(ctx, logger)
@@ -280,7 +289,8 @@ func (c *Controller[T]) handleResult(ctx context.Context, key cache.ObjectName, 
 		c.queue.Forget(key)
 		c.throttle.Forget(key)
 		if result.RequeueAfter > 0 {
-			c.queue.AddAfter(key, result.RequeueAfter)
+			// Periodic work yields to user changes.
+			c.later.AddAfter(key, result.RequeueAfter)
 		}
 		return metrics.ResultSuccess
 	case errors.As(err, &rateLimited):
