@@ -119,12 +119,17 @@ func New[T Object](kind string, informer *Informer[T], reconciler Reconciler, op
 }
 
 // specOrMetadataChanged reports whether an update is one the loop acts on.
-// Status-only updates (the operator's own status writes among them) are not.
+// Status-only updates (the operator's own status writes among them) are not;
+// nor is a change of finalizers before deletion (the echo of the cleanup
+// finalizer the loop adds before a create: reconciling it again would only
+// write the status a second time). While an object is being deleted its
+// finalizers count: another controller's going may be what it waits for.
 func specOrMetadataChanged(oldObj, newObj metav1.Object) bool {
+	deleting := newObj.GetDeletionTimestamp() != nil
 	return oldObj.GetGeneration() != newObj.GetGeneration() ||
 		!reflect.DeepEqual(oldObj.GetLabels(), newObj.GetLabels()) ||
 		!reflect.DeepEqual(oldObj.GetAnnotations(), newObj.GetAnnotations()) ||
-		!reflect.DeepEqual(oldObj.GetFinalizers(), newObj.GetFinalizers()) ||
+		deleting && !reflect.DeepEqual(oldObj.GetFinalizers(), newObj.GetFinalizers()) ||
 		!oldObj.GetDeletionTimestamp().Equal(newObj.GetDeletionTimestamp())
 }
 
