@@ -116,7 +116,9 @@ func (w *hostWatch) result() string {
 	if len(w.took) == 0 {
 		return fmt.Sprintf("none arrived (%d missing)", len(w.want))
 	}
-	pct := func(p float64) time.Duration { return w.took[int(p*float64(len(w.took)-1))].Round(10 * time.Millisecond) }
+	pct := func(p float64) time.Duration {
+		return w.took[int(p*float64(len(w.took)-1))].Round(10 * time.Millisecond)
+	}
 	s := fmt.Sprintf("p50 %s, p99 %s, max %s", pct(0.5), pct(0.99), w.took[len(w.took)-1].Round(10*time.Millisecond))
 	if len(w.want) > 0 {
 		s += fmt.Sprintf(" (%d never arrived)", len(w.want))
