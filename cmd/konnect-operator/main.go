@@ -72,7 +72,7 @@ func parseFlags(fs *flag.FlagSet, args []string) (*options, error) {
 	o := &options{}
 	fs.StringVar(&o.kubeconfig, "kubeconfig", os.Getenv("KUBECONFIG"), "Path to a kubeconfig. Empty: the in-cluster configuration.")
 	fs.StringVar(&o.watchNamespaces, "watch-namespaces", "", "Comma-separated namespaces to watch. Empty: every namespace.")
-	fs.DurationVar(&o.syncPeriod, "sync-period", time.Minute, "How often an unchanged entity is written to Konnect again, overwriting changes made outside the cluster.")
+	fs.DurationVar(&o.syncPeriod, "sync-period", time.Minute, "How often changes made in Konnect outside the cluster are looked for and overwritten (see --drift-detection).")
 	fs.StringVar(&o.driftDetection, "drift-detection", controller.DriftList, "How changes made in Konnect outside the cluster are found and overwritten each sync period: list (list each control plane's entities in pages of 1,000 and write only those that differ from what the operator last wrote, or are missing) or update (write every entity again every period, as the seed algorithm does).")
 	fs.IntVar(&o.workersPerKind, "workers-per-kind", 4, "How many objects of one kind are reconciled at once.")
 	fs.Float64Var(&o.kubeAPIQPS, "kube-api-qps", 50, "Queries per second to the Kubernetes API server.")
