@@ -206,10 +206,3 @@ func (d *driftIndex) takeMark(key cache.ObjectName, uid types.UID) (driftMark, b
 	delete(d.marks, key)
 	return m, ok && m.uid == uid
 }
-
-// snapshotOf returns key's last snapshot, for tests and the benchmark.
-func (d *driftIndex) snapshotOf(key cache.ObjectName) Snapshot {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	return d.members[key].snapshot
-}
