@@ -36,5 +36,5 @@ FROM ${BASE_IMAGE}
 COPY --from=builder /out/konnect-operator /konnect-operator
 # 65532 is the distroless "nonroot" user; the Deployment runs as it too.
 USER 65532:65532
-EXPOSE 8080 8081
+EXPOSE 8443 8081
 ENTRYPOINT ["/konnect-operator"]

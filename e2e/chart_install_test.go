@@ -14,6 +14,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
 )
 
 // helmObjects are a control plane and a service that refer to the auth
@@ -56,10 +58,13 @@ var (
 // TestHelmChartInstallUpgradeUninstall is the Helm user's journey on a
 // control plane of its own: install the chart (with an auth configuration
 // and its token Secret), run two replicas out of cluster as the release's
-// ServiceAccount and reconcile a control plane and a service; upgrade to one
-// replica watching one namespace with the ServiceMonitor, the alerts and the
-// dashboard, and reconcile a change with the narrower RBAC; delete the
-// objects; uninstall, leaving nothing of the release but the CRDs.
+// ServiceAccount, serving /metrics to Prometheus's ServiceAccount alone and
+// holding the token Secret with their finalizer, and reconcile a control
+// plane and a service; upgrade to one replica watching one namespace with
+// the ServiceMonitor, the alerts and the dashboard, and reconcile a change
+// with the narrower RBAC; delete the objects and the auth configuration,
+// which frees the token Secret; uninstall, leaving nothing of the release
+// but the CRDs.
 func TestHelmChartInstallUpgradeUninstall(t *testing.T) {
 	ctx := t.Context()
 	c, err := startCluster(ctx, filepath.Join(suite.workDir, "cluster-helm"))
@@ -108,8 +113,11 @@ func TestHelmChartInstallUpgradeUninstall(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	values := writeValues(t, "helm-values.yaml", fmt.Sprintf("konnectAuth:\n  create: true\n  namespace: team-a\n  serverURL: %q\n  token: %q\n",
-		suite.sim.url, suite.sim.token))
+	// Prometheus's ServiceAccount (prometheusNamespace/prometheusServiceAccount)
+	// may read /metrics, as the kustomize manifests let it.
+	values := writeValues(t, "helm-values.yaml", fmt.Sprintf("konnectAuth:\n  create: true\n  namespace: team-a\n  serverURL: %q\n  token: %q\n"+
+		"metrics:\n  readerRole:\n    serviceAccounts: [{namespace: %s, name: %s}]\n",
+		suite.sim.url, suite.sim.token, prometheusNamespace, prometheusServiceAccount))
 
 	step("helm install installs the CRDs, the operator and the auth configuration", func(t *testing.T) {
 		out, err := h.run(ctx, "install", "konnect-operator", chartDir, "--namespace", operatorNamespace, "--values", values)
@@ -126,6 +134,7 @@ func TestHelmChartInstallUpgradeUninstall(t *testing.T) {
 		checkCRDsInstalled(ctx, t, c)
 		checkDeployment(ctx, t, c)
 		checkAccess(ctx, t, c, accessTable("team-a", "team-b"))
+		checkSecretWrites(ctx, t, c)
 		secret, err := c.kube.CoreV1().Secrets("team-a").Get(ctx, "konnect-auth-token", metav1.GetOptions{})
 		if err != nil {
 			t.Fatal(err)
@@ -135,15 +144,23 @@ func TestHelmChartInstallUpgradeUninstall(t *testing.T) {
 		}
 	})
 
-	step("two replicas run as the release's ServiceAccount and reconcile", func(t *testing.T) {
+	step("two replicas run as the release's ServiceAccount, serve /metrics to Prometheus alone and reconcile", func(t *testing.T) {
 		ops = startOperators(ctx, t, c, 2)
 		if _, err := leader(ctx, c, ops, 30*time.Second); err != nil {
 			t.Fatal(err)
+		}
+		for _, op := range ops {
+			checkMetricsAccess(ctx, t, c, op)
 		}
 		if _, err := c.kubectl(ctx, helmObjects, "apply", "--server-side", "-f", "-"); err != nil {
 			t.Fatal(err)
 		}
 		waitReady(ctx, t, c, authConfigKind, "konnect-auth", controlPlaneKind, "helm-cp", serviceKind, "orders")
+		// The chart's RBAC and admission policy let the operator hold the
+		// token Secret while the configuration reads it.
+		if err := eventually(ctx, 30*time.Second, tokenSecretHeld(c, true)); err != nil {
+			t.Fatal(err)
+		}
 	})
 
 	upgrade := writeValues(t, "helm-upgrade.yaml", `
@@ -241,7 +258,7 @@ metrics:
 		}
 	})
 
-	step("deleting the objects while the operator runs empties Konnect", func(t *testing.T) {
+	step("deleting the objects and the chart's auth configuration while the operator runs empties Konnect and frees the token", func(t *testing.T) {
 		if _, err := c.kubectl(ctx, helmObjects, "delete", "-f", "-", "--timeout=90s"); err != nil {
 			t.Fatal(err)
 		}
@@ -258,6 +275,15 @@ metrics:
 		if err != nil {
 			t.Fatal(err)
 		}
+		// helm uninstall deletes the operator's RBAC and ServiceAccount
+		// before the auth configuration: the operator could not release it
+		// and its Secret then, so users delete it first, as NOTES.txt says.
+		if _, err := c.kubectl(ctx, "", "delete", "konnectapiauthconfiguration", "konnect-auth", "-n", "team-a", "--timeout=60s"); err != nil {
+			t.Fatal(err)
+		}
+		if err := eventually(ctx, 30*time.Second, tokenSecretHeld(c, false)); err != nil {
+			t.Fatal(err)
+		}
 	})
 
 	step("helm uninstall removes the release and keeps the CRDs", func(t *testing.T) {
@@ -268,7 +294,8 @@ metrics:
 		}
 		t.Logf("helm uninstall: %s", strings.TrimSpace(out))
 		left, err := c.kubectl(ctx, "", "get", "deployments,serviceaccounts,services,poddisruptionbudgets,roles,rolebindings,configmaps,secrets,"+
-			"clusterroles,clusterrolebindings,servicemonitors,prometheusrules,konnectapiauthconfigurations",
+			"clusterroles,clusterrolebindings,validatingadmissionpolicies,validatingadmissionpolicybindings,"+
+			"servicemonitors,prometheusrules,konnectapiauthconfigurations",
 			"--all-namespaces", "-l", releaseSelector, "-o", "name")
 		if err != nil {
 			t.Fatal(err)
@@ -285,6 +312,21 @@ metrics:
 			t.Errorf("helm still lists releases: %s", releases)
 		}
 	})
+}
+
+// tokenSecretHeld checks whether the token Secret of the chart's auth
+// configuration carries the operator's finalizer as wanted.
+func tokenSecretHeld(c *clusterEnv, want bool) func(context.Context) error {
+	return func(ctx context.Context) error {
+		secret, err := c.kube.CoreV1().Secrets("team-a").Get(ctx, "konnect-auth-token", metav1.GetOptions{})
+		if err != nil {
+			return err
+		}
+		if held := slices.Contains(secret.Finalizers, commonv1alpha1.FinalizerSecretInUse); held != want {
+			return fmt.Errorf("the token Secret's finalizers are %v; want %s there: %v", secret.Finalizers, commonv1alpha1.FinalizerSecretInUse, want)
+		}
+		return nil
+	}
 }
 
 // waitReady waits for objects given as (kind, name) pairs in team-a to be

@@ -51,7 +51,7 @@ spec:
 // checkMonitoringObjects checks what the chart created for Prometheus and
 // Grafana: the alerts and the dashboard as shipped in manifests/monitoring,
 // and a ServiceMonitor that selects the metrics Service by its labels and
-// port.
+// port and scrapes it over HTTPS with a bearer token.
 func checkMonitoringObjects(ctx context.Context, t *testing.T, c *clusterEnv) {
 	t.Helper()
 	rule, err := c.get(ctx, schema.GroupVersionKind{Group: "monitoring.coreos.com", Version: "v1", Kind: "PrometheusRule"}, operatorNamespace, "konnect-operator")
@@ -109,6 +109,8 @@ func checkMonitoringObjects(ctx context.Context, t *testing.T, c *clusterEnv) {
 	}
 	if len(endpoints) != 1 || endpoints[0].(map[string]any)["port"] != svc.Spec.Ports[0].Name || endpoints[0].(map[string]any)["path"] != "/metrics" {
 		t.Errorf("the ServiceMonitor's endpoints %v do not scrape /metrics on the Service's port %q", endpoints, svc.Spec.Ports[0].Name)
+	} else if e := endpoints[0].(map[string]any); e["scheme"] != "https" || e["bearerTokenFile"] == nil {
+		t.Errorf("the ServiceMonitor's endpoint %v does not scrape over HTTPS with Prometheus's token", e)
 	}
 	if monitor.GetLabels()["release"] != "prometheus" {
 		t.Errorf("the ServiceMonitor lacks the labels given in metrics.serviceMonitor.labels: %v", monitor.GetLabels())

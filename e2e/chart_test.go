@@ -83,7 +83,13 @@ func (r rendered) ofKind(kind string) []*unstructured.Unstructured {
 // namespace with the given values files and --set flags.
 func (h *helm) template(ctx context.Context, t *testing.T, valuesFiles []string, sets ...string) rendered {
 	t.Helper()
-	args := []string{"template", "konnect-operator", chartDir, "--namespace", operatorNamespace}
+	return h.templateRelease(ctx, t, "konnect-operator", operatorNamespace, valuesFiles, sets...)
+}
+
+// templateRelease renders the chart as release in namespace.
+func (h *helm) templateRelease(ctx context.Context, t *testing.T, release, namespace string, valuesFiles []string, sets ...string) rendered {
+	t.Helper()
+	args := []string{"template", release, chartDir, "--namespace", namespace}
 	for _, f := range valuesFiles {
 		args = append(args, "--values", f)
 	}
@@ -94,19 +100,28 @@ func (h *helm) template(ctx context.Context, t *testing.T, valuesFiles []string,
 	if err != nil {
 		t.Fatal(err)
 	}
-	objects, err := decodeObjects([]byte(out))
+	r, err := renderedOf([]byte(out))
 	if err != nil {
 		t.Fatalf("helm template: %v", err)
+	}
+	return r
+}
+
+// renderedOf decodes the objects of a YAML stream, refusing duplicates.
+func renderedOf(data []byte) (rendered, error) {
+	objects, err := decodeObjects(data)
+	if err != nil {
+		return nil, err
 	}
 	r := rendered{}
 	for _, o := range objects {
 		key := renderedKey(o.GetKind(), o.GetNamespace(), o.GetName())
 		if _, dup := r[key]; dup {
-			t.Fatalf("the chart renders %s twice", key)
+			return nil, fmt.Errorf("%s appears twice", key)
 		}
 		r[key] = o
 	}
-	return r
+	return r, nil
 }
 
 func decodeObjects(data []byte) ([]*unstructured.Unstructured, error) {
@@ -237,10 +252,8 @@ func TestHelmChartTemplates(t *testing.T) {
 		sameGrants(t, r.get(t, "ClusterRole", "", "konnect-operator"), filepath.Join("rbac", "cluster", "role.yaml"))
 		sameGrants(t, r.get(t, "ClusterRole", "", "konnect-operator-cluster-scoped"), filepath.Join("rbac", "cluster-scoped", "role.yaml"))
 		sameGrants(t, r.get(t, "Role", operatorNamespace, "konnect-operator-leader-election"), filepath.Join("operator", "leader-election-role.yaml"))
-		reader := grantsOf(rulesOf(t, r.get(t, "ClusterRole", "", "konnect-operator-metrics-reader")))
-		if !slices.Equal(reader, []string{"get /metrics"}) {
-			t.Errorf("the metrics reader role grants %v, want get /metrics only", reader)
-		}
+		sameGrants(t, r.get(t, "ClusterRole", "", "konnect-operator-metrics-auth"), filepath.Join("rbac", "metrics", "auth-delegator.yaml"))
+		sameGrants(t, r.get(t, "ClusterRole", "", "konnect-operator-metrics-reader"), filepath.Join("rbac", "metrics", "reader.yaml"))
 		for _, kind := range []string{"ClusterRoleBinding", "RoleBinding"} {
 			for _, b := range r.ofKind(kind) {
 				boundTo(t, r, b)
@@ -258,7 +271,7 @@ func TestHelmChartTemplates(t *testing.T) {
 		r.get(t, "PodDisruptionBudget", operatorNamespace, "konnect-operator")
 		r.get(t, "Service", operatorNamespace, "konnect-operator-metrics")
 		args := deploymentArgsOf(t, r)
-		for _, flag := range []string{"--leader-elect=true", "--leader-elect-resource-name=konnect-operator", "--metrics-bind-address=:8080",
+		for _, flag := range []string{"--leader-elect=true", "--leader-elect-resource-name=konnect-operator", "--metrics-bind-address=:8443",
 			"--health-probe-bind-address=:8081", "--sync-period=1m", "--konnect-rate-limit=0", "--log-format=json"} {
 			if !slices.Contains(args, flag) {
 				t.Errorf("the Deployment's arguments %v lack %s", args, flag)
@@ -276,6 +289,10 @@ func TestHelmChartTemplates(t *testing.T) {
 			boundTo(t, r, r.get(t, "RoleBinding", ns, "konnect-operator"))
 		}
 		sameGrants(t, r.get(t, "Role", "default", "konnect-operator-events"), filepath.Join("rbac", "events", "role.yaml"))
+		// As overlays/namespaced: the metrics roles and the Secret policy stay.
+		sameGrants(t, r.get(t, "ClusterRole", "", "konnect-operator-metrics-auth"), filepath.Join("rbac", "metrics", "auth-delegator.yaml"))
+		r.get(t, "ValidatingAdmissionPolicy", "", "konnect-operator-secret-writes")
+		r.get(t, "ValidatingAdmissionPolicyBinding", "", "konnect-operator-secret-writes")
 		sameGrants(t, r.get(t, "ClusterRole", "", "konnect-operator-cluster-scoped"), filepath.Join("rbac", "cluster-scoped", "role.yaml"))
 		if _, ok := r[renderedKey("ClusterRole", "", "konnect-operator")]; ok {
 			t.Error("namespaced, the chart still grants the namespaced kinds cluster-wide")
@@ -303,6 +320,10 @@ func TestHelmChartTemplates(t *testing.T) {
 			{"watchNamespaces={Team_A}", "at '/watchNamespaces/0'"},
 			{"metrics.port=70000", "at '/metrics/port': maximum"},
 			{"metrics.scheme=ftp", "at '/metrics/scheme'"},
+			{"metrics.scheme=http", "set metrics.service.enabled=false too"},
+			{"metrics.scheme=http,metrics.service.enabled=false,metrics.serviceMonitor.enabled=true", "metrics.serviceMonitor.enabled needs metrics.scheme=https"},
+			{"metrics.tls.secretName=Metrics_TLS", "at '/metrics/tls/secretName'"},
+			{"metrics.readerRole.serviceAccounts[0].name=prometheus", "at '/metrics/readerRole/serviceAccounts/0'"},
 			{"image.digest=latest", "at '/image/digest'"},
 			{"konnect.rateLimit=-1", "at '/konnect/rateLimit'"},
 			{"konnectAuth.create=true", "at '/konnectAuth/serverURL': minLength"},

@@ -135,7 +135,7 @@ func checkPlatformImage(t *testing.T, layout string, d ociDescriptor, wantVersio
 		{"the config's platform is the index's", cfg.OS == d.Platform.OS && cfg.Architecture == d.Platform.Architecture},
 		{"runs as the non-root user 65532", cfg.Config.User == "65532:65532"},
 		{"runs the operator", len(cfg.Config.Entrypoint) == 1 && cfg.Config.Entrypoint[0] == "/konnect-operator"},
-		{"exposes the metrics and health ports", len(cfg.Config.ExposedPorts) == 2 && hasKey(cfg.Config.ExposedPorts, "8080/tcp") && hasKey(cfg.Config.ExposedPorts, "8081/tcp")},
+		{"exposes the metrics and health ports", len(cfg.Config.ExposedPorts) == 2 && hasKey(cfg.Config.ExposedPorts, "8443/tcp") && hasKey(cfg.Config.ExposedPorts, "8081/tcp")},
 		{"labels title, version, revision, created and source", labels["org.opencontainers.image.title"] == "konnect-operator" &&
 			labels["org.opencontainers.image.version"] == wantVersion && labels["org.opencontainers.image.revision"] == wantCommit &&
 			labels["org.opencontainers.image.created"] != "" && strings.HasPrefix(labels["org.opencontainers.image.source"], "https://")},

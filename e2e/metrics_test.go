@@ -47,24 +47,30 @@ func scrapeAs(ctx context.Context, url, token string) (*http.Response, error) {
 	return scrapeClient.Do(req)
 }
 
+// prometheus holds the token minted for Prometheus's ServiceAccount, per
+// control plane: the chart's journey runs one of its own, where the suite's
+// token means nothing.
 var prometheus struct {
 	sync.Mutex
-	token string
+	tokens map[*clusterEnv]string
 }
 
 // prometheusToken creates the ServiceAccount a Prometheus install would
-// have (once) and mints a token for it with the TokenRequest API.
+// have in c (once) and mints a token for it with the TokenRequest API.
 func prometheusToken(ctx context.Context, c *clusterEnv) (string, error) {
 	prometheus.Lock()
 	defer prometheus.Unlock()
-	if prometheus.token != "" {
-		return prometheus.token, nil
+	if token, ok := prometheus.tokens[c]; ok {
+		return token, nil
 	}
 	token, err := serviceAccountToken(ctx, c, prometheusNamespace, prometheusServiceAccount)
 	if err != nil {
 		return "", err
 	}
-	prometheus.token = token
+	if prometheus.tokens == nil {
+		prometheus.tokens = map[*clusterEnv]string{}
+	}
+	prometheus.tokens[c] = token
 	return token, nil
 }
 

@@ -104,7 +104,7 @@ func image(o options, b platformBinary, base, app v1.Layer) (v1.Image, error) {
 		Entrypoint:   []string{"/" + imageName},
 		WorkingDir:   "/",
 		Env:          []string{"PATH=/"},
-		ExposedPorts: map[string]struct{}{"8080/tcp": {}, "8081/tcp": {}},
+		ExposedPorts: map[string]struct{}{"8443/tcp": {}, "8081/tcp": {}},
 		Labels:       o.labels(),
 	}
 	img, err = mutate.ConfigFile(img, cfg)

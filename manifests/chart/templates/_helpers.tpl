@@ -63,7 +63,8 @@ that they stay equal).
   update on /status  the kinds it reconciles: status, conditions, IDs
   create, delete     the objects it manages itself
   events             create, patch (client-go event recorder)
-Never: get, patch or delete of user objects, or any write to Secrets.
+Never: get, patch or delete of user objects; of Secrets, only their
+finalizers are written (see below).
 */}}
 {{- define "konnect-operator.namespacedRules" -}}
 - apiGroups: [konnect.konghq.com]
@@ -145,10 +146,17 @@ Never: get, patch or delete of user objects, or any write to Secrets.
   resources:
   - kongreferencegrants
   verbs: [list, watch]
-# Tokens, consumer credentials and TLS material: read-only.
+# Secrets: list and watch with label selectors only (tokens and credentials
+# konghq.com/credential, TLS material konghq.com/secret=true; RBAC cannot
+# restrict by label, the code does); get for one Secret the caches miss.
+# patch puts the finalizer gateway.konghq.com/secret-in-use-by-konnect-resource
+# on token Secrets in use, so that deleting a namespace cannot take a token
+# before what needs it; the ValidatingAdmissionPolicy of
+# secret-writes-policy.yaml refuses any other change of a Secret by the
+# operator. Never update, create or delete.
 - apiGroups: [""]
   resources: [secrets]
-  verbs: [get, list, watch]
+  verbs: [get, list, watch, patch]
 - apiGroups: [""]
   resources: [events]
   verbs: [create, patch]
