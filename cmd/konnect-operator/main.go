@@ -22,6 +22,7 @@ import (
 	"k8s.io/client-go/tools/clientcmd"
 	"k8s.io/klog/v2"
 
+	"github.com/konnect-operator/konnect-operator/pkg/controller"
 	"github.com/konnect-operator/konnect-operator/pkg/konnect"
 	"github.com/konnect-operator/konnect-operator/pkg/operator"
 	"github.com/konnect-operator/konnect-operator/pkg/version"
@@ -38,6 +39,7 @@ type options struct {
 	kubeconfig      string
 	watchNamespaces string
 	syncPeriod      time.Duration
+	driftDetection  string
 	workersPerKind  int
 	kubeAPIQPS      float64
 	kubeAPIBurst    int
@@ -70,7 +72,8 @@ func parseFlags(fs *flag.FlagSet, args []string) (*options, error) {
 	o := &options{}
 	fs.StringVar(&o.kubeconfig, "kubeconfig", os.Getenv("KUBECONFIG"), "Path to a kubeconfig. Empty: the in-cluster configuration.")
 	fs.StringVar(&o.watchNamespaces, "watch-namespaces", "", "Comma-separated namespaces to watch. Empty: every namespace.")
-	fs.DurationVar(&o.syncPeriod, "sync-period", time.Minute, "How often an unchanged entity is written to Konnect again, overwriting changes made outside the cluster.")
+	fs.DurationVar(&o.syncPeriod, "sync-period", time.Minute, "How often changes made in Konnect outside the cluster are looked for and overwritten (see --drift-detection).")
+	fs.StringVar(&o.driftDetection, "drift-detection", controller.DriftList, "How changes made in Konnect outside the cluster are found and overwritten each sync period: list (list each control plane's entities in pages of 1,000 and write only those that differ from what the operator last wrote, or are missing) or update (write every entity again every period, as the seed algorithm does).")
 	fs.IntVar(&o.workersPerKind, "workers-per-kind", 4, "How many objects of one kind are reconciled at once.")
 	fs.Float64Var(&o.kubeAPIQPS, "kube-api-qps", 50, "Queries per second to the Kubernetes API server.")
 	fs.IntVar(&o.kubeAPIBurst, "kube-api-burst", 100, "Burst of queries to the Kubernetes API server.")
@@ -140,6 +143,7 @@ func run() error {
 	cfg := operator.Config{
 		RestConfig:     restConfig,
 		SyncPeriod:     o.syncPeriod,
+		DriftDetection: o.driftDetection,
 		WorkersPerKind: o.workersPerKind,
 		Konnect: konnect.Options{
 			RequestsPerSecond: o.konnectRate,

@@ -42,15 +42,15 @@ func (f *reconcilerFixture) withAsync(a *fakeAsync) {
 		},
 	}
 	create, update := k.Create, k.Update
-	k.Create = func(ctx context.Context, api konnect.API, s svc, p Placement, desired string) (string, error) {
+	k.Create = func(ctx context.Context, api konnect.API, s svc, p Placement, desired string) (string, Snapshot, error) {
 		a.recorded = a.progress
 		return create(ctx, api, s, p, desired)
 	}
-	k.Update = func(ctx context.Context, api konnect.API, s svc, p Placement, id, desired string) error {
+	k.Update = func(ctx context.Context, api konnect.API, s svc, p Placement, id, desired string) (Snapshot, error) {
 		a.recorded = a.progress
 		if a.busy {
 			f.counts.updates++
-			return ErrInTransition
+			return Snapshot{}, ErrInTransition
 		}
 		return update(ctx, api, s, p, id, desired)
 	}

@@ -51,6 +51,12 @@ type Options struct {
 	RateLimiter workqueue.TypedRateLimiter[cache.ObjectName]
 }
 
+// backgroundRunner is a reconciler with work of its own besides the queue
+// (the EntityReconciler's drift lister), run while the workers run.
+type backgroundRunner interface {
+	RunBackground(ctx context.Context, enqueue func(cache.ObjectName))
+}
+
 // Controller runs the work queue of one kind.
 type Controller[T Object] struct {
 	kind       string
@@ -64,6 +70,10 @@ type Controller[T Object] struct {
 	// 1s, 2s, 4s … up to 30s, jittered); kept apart from the queue's
 	// failure backoff because a 429 is no failure.
 	throttle workqueue.TypedRateLimiter[cache.ObjectName]
+	// fresh and later hold work that yields to user changes (see tiers.go):
+	// new objects, and periodic or drift work.
+	fresh, later workqueue.TypedDelayingInterface[cache.ObjectName]
+	wake         chan struct{}
 }
 
 // New returns a controller for kind that enqueues an object whenever its
@@ -89,9 +99,12 @@ func New[T Object](kind string, informer *Informer[T], reconciler Reconciler, op
 		reconciler: reconciler,
 		workers:    opts.Workers,
 		metrics:    opts.Metrics,
+		fresh:      workqueue.NewTypedDelayingQueue[cache.ObjectName](),
+		later:      workqueue.NewTypedDelayingQueue[cache.ObjectName](),
+		wake:       make(chan struct{}, 1),
 	}
 	err := informer.AddEventHandler(cache.TypedResourceEventHandlerFuncs[T]{
-		AddFunc: func(obj T) { c.Enqueue(cache.MetaObjectToName(obj)) },
+		AddFunc: func(obj T) { c.enqueueFresh(cache.MetaObjectToName(obj)) },
 		UpdateFunc: func(oldObj, newObj T) {
 			if specOrMetadataChanged(oldObj, newObj) {
 				c.Enqueue(cache.MetaObjectToName(newObj))
@@ -106,12 +119,17 @@ func New[T Object](kind string, informer *Informer[T], reconciler Reconciler, op
 }
 
 // specOrMetadataChanged reports whether an update is one the loop acts on.
-// Status-only updates (the operator's own status writes among them) are not.
+// Status-only updates (the operator's own status writes among them) are not;
+// nor is a change of finalizers before deletion (the echo of the cleanup
+// finalizer the loop adds before a create: reconciling it again would only
+// write the status a second time). While an object is being deleted its
+// finalizers count: another controller's going may be what it waits for.
 func specOrMetadataChanged(oldObj, newObj metav1.Object) bool {
+	deleting := newObj.GetDeletionTimestamp() != nil
 	return oldObj.GetGeneration() != newObj.GetGeneration() ||
 		!reflect.DeepEqual(oldObj.GetLabels(), newObj.GetLabels()) ||
 		!reflect.DeepEqual(oldObj.GetAnnotations(), newObj.GetAnnotations()) ||
-		!reflect.DeepEqual(oldObj.GetFinalizers(), newObj.GetFinalizers()) ||
+		deleting && !reflect.DeepEqual(oldObj.GetFinalizers(), newObj.GetFinalizers()) ||
 		!oldObj.GetDeletionTimestamp().Equal(newObj.GetDeletionTimestamp())
 }
 
@@ -231,6 +249,11 @@ func (c *Controller[T]) Run(ctx context.Context) error {
 	}
 	logger.Info("Starting workers", "count", c.workers)
 	var wg sync.WaitGroup
+	if b, ok := c.reconciler.(backgroundRunner); ok {
+		// The drift lister; it stops with ctx, before the queue drains.
+		wg.Go(func() { b.RunBackground(ctx, c.enqueueLater) })
+	}
+	wg.Go(func() { c.feed(ctx) })
 	for range c.workers {
 		wg.Go(func() {
 			for c.processNextItem(ctx) {
@@ -250,6 +273,7 @@ func (c *Controller[T]) processNextItem(ctx context.Context) bool {
 		return false
 	}
 	defer c.queue.Done(key)
+	defer c.poke() // a worker is free: the feeder may hand it waiting work
 
 	logger := klog.FromContext(ctx).WithValues("object", key)
 	ctx = klog.NewContext(ctx, logger)
@@ -270,7 +294,8 @@ func (c *Controller[T]) handleResult(ctx context.Context, key cache.ObjectName, 
 		c.queue.Forget(key)
 		c.throttle.Forget(key)
 		if result.RequeueAfter > 0 {
-			c.queue.AddAfter(key, result.RequeueAfter)
+			// Periodic work yields to user changes.
+			c.later.AddAfter(key, result.RequeueAfter)
 		}
 		return metrics.ResultSuccess
 	case errors.As(err, &rateLimited):

@@ -29,13 +29,16 @@ type Kind[T Entity, E any] struct {
 	Resolve func(ctx context.Context, obj T, purpose Purpose) (Resolution, error)
 	// Desired returns the entity obj asks for.
 	Desired func(ctx context.Context, obj T, p Placement) (E, error)
-	// Create creates the entity and returns its Konnect ID. It may record
-	// what Konnect answered in obj's status (obj is a copy).
-	Create func(ctx context.Context, api konnect.API, obj T, p Placement, desired E) (string, error)
-	// Update writes desired over the entity with the given ID. It answers a
+	// Create creates the entity and returns its Konnect ID and the snapshot
+	// of Konnect's answer (SnapshotOf; none when the kind cannot list, or
+	// its entity is more than the answer shows). It may record what Konnect
+	// answered in obj's status (obj is a copy).
+	Create func(ctx context.Context, api konnect.API, obj T, p Placement, desired E) (string, Snapshot, error)
+	// Update writes desired over the entity with the given ID and returns
+	// the snapshot of Konnect's answer, as Create does. It answers a
 	// konnect.NotFoundError when the entity no longer exists and cannot be
 	// upserted, so that the loop creates it again.
-	Update func(ctx context.Context, api konnect.API, obj T, p Placement, id string, desired E) error
+	Update func(ctx context.Context, api konnect.API, obj T, p Placement, id string, desired E) (Snapshot, error)
 	// Delete deletes the entity with the given ID; a konnect.NotFoundError
 	// counts as done.
 	Delete func(ctx context.Context, api konnect.API, obj T, p Placement, id string) error
@@ -73,6 +76,28 @@ type Kind[T Entity, E any] struct {
 	// Async, when set, says that Konnect provisions and deletes the entity
 	// asynchronously: see Async.
 	Async *Async[T]
+	// List, when set, lists the operator's entities of this kind in the
+	// control plane of p (ControlPlaneID and Auth; no parent, so nested
+	// collections use their flat endpoint), in pages of konnect.PageSize.
+	// It is how drift is found once per sync period in the list mode of
+	// drift detection. Nil: the kind's entities are written again every
+	// sync period, as the seed algorithm does.
+	List func(ctx context.Context, api konnect.API, p Placement) ([]Listed[E], error)
+}
+
+// Listed is one entity as a listing showed it.
+type Listed[E any] struct {
+	// ID is the entity's Konnect ID.
+	ID string
+	// Snapshot is the listed entity, to compare with the snapshot of the
+	// operator's last write.
+	Snapshot Snapshot
+	// Differences compares the listed entity with what an object asks for,
+	// field by field with Konnect's defaults (and hashes), and names the
+	// fields that differ: how an entity is checked when no write of this
+	// process left a snapshot (after a restart). Nil: it cannot be
+	// compared, and is written once to take the snapshot.
+	Differences func(desired E) []string
 }
 
 // Adoption is how a kind with spec.adopt takes over an existing entity

@@ -11,6 +11,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/record"
+	"k8s.io/client-go/util/workqueue"
 	"k8s.io/klog/v2"
 	"k8s.io/utils/clock"
 
@@ -45,6 +46,9 @@ type ReconcilerOptions struct {
 	// ReferenceGracePeriod is how long a reference problem lasts before a
 	// Warning Event reports it; default DefaultReferenceGracePeriod.
 	ReferenceGracePeriod time.Duration
+	// DriftDetection is DriftList (the default) or DriftUpdate: how changes
+	// made in Konnect outside the cluster are found each sync period.
+	DriftDetection string
 }
 
 // EntityReconciler implements the seed algorithm for one kind.
@@ -62,6 +66,11 @@ type EntityReconciler[T Entity, D any] struct {
 	// referenceGrace is how long a reference problem lasts before a
 	// Warning Event reports it.
 	referenceGrace time.Duration
+	// driftMode is DriftList or DriftUpdate; drift and planes are the
+	// lister's index and queue of control planes (lister.go).
+	driftMode string
+	drift     *driftIndex
+	planes    workqueue.TypedDelayingInterface[string]
 	// startedAt separates objects created while this reconciler runs (their
 	// entities can only come from it) from older ones, whose entity may
 	// have been created by an earlier process, or an earlier leader, that
@@ -86,7 +95,11 @@ func NewEntityReconciler[T Entity, D any](kind *Kind[T, D], informer *Informer[T
 	if opts.ReferenceGracePeriod == 0 {
 		opts.ReferenceGracePeriod = DefaultReferenceGracePeriod
 	}
-	return &EntityReconciler[T, D]{
+	if opts.DriftDetection == "" {
+		opts.DriftDetection = DriftList
+	}
+	opts.Metrics.InitKind(kind.KindName())
+	r := &EntityReconciler[T, D]{
 		kind:       kind,
 		informer:   informer,
 		clients:    clients,
@@ -102,7 +115,11 @@ func NewEntityReconciler[T Entity, D any](kind *Kind[T, D], informer *Informer[T
 		pendingBackoffMax: opts.PendingBackoffMax,
 		warnings:          newWarnings(),
 		referenceGrace:    opts.ReferenceGracePeriod,
+		driftMode:         opts.DriftDetection,
+		planes:            newPlaneQueue(),
 	}
+	r.drift = newDriftIndex(r.schedulePlane)
+	return r
 }
 
 // Started records when the reconciler's workers started.
@@ -113,6 +130,7 @@ func (r *EntityReconciler[T, D]) Reconcile(ctx context.Context, key cache.Object
 	cached, err := r.informer.Get(key.Namespace, key.Name)
 	if apierrors.IsNotFound(err) {
 		r.state.forget(key)
+		r.drift.forget(key)
 		r.warnings.forget(key)
 		return Result{}, nil
 	}
@@ -172,35 +190,42 @@ func (r *EntityReconciler[T, D]) sync(ctx context.Context, key cache.ObjectName,
 		r.state.forgetCreated(obj.GetUID())
 	}
 	var created, changed bool
+	var snapshot Snapshot
+	// A write the lister asked for: the entity drifted, or is missing.
+	mark, marked := r.drift.takeMark(key, obj.GetUID())
 	if id == "" {
-		if id, created, err = r.create(ctx, api, obj, res.Placement, desired); err != nil {
+		if id, snapshot, created, err = r.create(ctx, api, obj, res.Placement, desired); err != nil {
 			return Result{}, r.failed(ctx, cached, obj, commonv1alpha1.ReasonFailedToCreate, err)
 		}
 		r.state.rememberCreated(obj.GetUID(), id)
 		// Taking an existing entity over records its own Event.
 		changed = created
 	} else {
-		wait := r.state.due(key, obj.GetUID(), fp, IsProgrammed(cached), now, r.syncPeriod)
-		if wait > 0 && r.kind.Async != nil && r.kind.Async.Recorded(obj).Phase != Settled {
-			// Konnect is still working on the entity, or gave up: read it
-			// again.
-			return r.refresh(ctx, api, key, cached, obj, res.Placement, id)
-		}
-		if wait > 0 {
-			// Nothing to write to Konnect yet; the status may still need to
-			// say so again (a reference that was broken came back).
-			if r.kind.Async != nil {
+		if !marked {
+			if wait, write := r.due(key, cached, fp, now); !write {
+				if async := r.kind.Async; async != nil {
+					if async.Recorded(obj).Phase != Settled {
+						// Konnect is still working on the entity, or gave
+						// up: read it again.
+						return r.refresh(ctx, api, key, cached, obj, res.Placement, id)
+					}
+					r.warnings.programmed(key, obj.GetUID(), obj.GetGeneration())
+					return r.settle(ctx, key, cached, obj, res.Placement, id, async.Recorded(obj), wait)
+				}
+				// Nothing to write to Konnect yet; the status may still need
+				// to say so again (a reference that was broken came back).
+				r.markProgrammed(obj, res.Placement, id)
+				if r.listing() {
+					r.drift.ensure(key, obj.GetUID(), res.Placement, id)
+				}
+				_, err := r.writeStatus(ctx, cached, obj)
 				r.warnings.programmed(key, obj.GetUID(), obj.GetGeneration())
-				return r.settle(ctx, key, cached, obj, res.Placement, id, r.kind.Async.Recorded(obj), wait)
+				return Result{RequeueAfter: wait}, err
 			}
-			r.markProgrammed(obj, res.Placement, id)
-			_, err := r.writeStatus(ctx, cached, obj)
-			r.warnings.programmed(key, obj.GetUID(), obj.GetGeneration())
-			return Result{RequeueAfter: wait}, err
 		}
 		changed = !r.state.isSynced(key, obj.GetUID(), fp)
 		r.metrics.EntityOperation(r.kind.KindName(), "update")
-		err = r.kind.Update(ctx, api, obj, res.Placement, id, desired)
+		snapshot, err = r.kind.Update(ctx, api, obj, res.Placement, id, desired)
 		if errors.Is(err, ErrInTransition) {
 			// Not written: the next reconcile after the entity settles
 			// writes it (nothing is remembered as synced).
@@ -209,11 +234,15 @@ func (r *EntityReconciler[T, D]) sync(ctx context.Context, key cache.ObjectName,
 		}
 		if konnect.IsNotFound(err) {
 			logger.Info("Entity is gone from Konnect; creating it again", "id", id)
-			if id, created, err = r.create(ctx, api, obj, res.Placement, desired); err == nil {
+			if !marked {
+				mark, marked = driftMark{uid: obj.GetUID(), cause: driftMissing}, true
+			}
+			if id, snapshot, created, err = r.create(ctx, api, obj, res.Placement, desired); err == nil {
 				r.state.rememberCreated(obj.GetUID(), id)
 			}
 		}
 		if err != nil {
+			r.remark(key, mark, marked)
 			return Result{}, r.failed(ctx, cached, obj, commonv1alpha1.ReasonFailedToUpdate, err)
 		}
 	}
@@ -222,11 +251,21 @@ func (r *EntityReconciler[T, D]) sync(ctx context.Context, key cache.ObjectName,
 			// The entity was written but what follows it was not: whatever
 			// the spec says next, write again.
 			r.state.forgetSync(key)
+			r.remark(key, mark, marked)
 			r.markProgrammed(obj, res.Placement, id) // the entity exists: keep its ID
 			return Result{}, r.failed(ctx, cached, obj, commonv1alpha1.ReasonFailedToUpdate, err)
 		}
 	}
 	r.state.synced(key, obj.GetUID(), fp, now)
+	if r.listing() {
+		if snapshot.Known() {
+			r.drift.track(key, obj.GetUID(), res.Placement, id, snapshot, now)
+		} else {
+			// Nothing was written (an entity adopted in match mode, or
+			// borrowed): the first listing compares it with the spec.
+			r.drift.ensure(key, obj.GetUID(), res.Placement, id)
+		}
+	}
 	r.warnings.programmed(key, obj.GetUID(), obj.GetGeneration())
 	if r.kind.Async != nil {
 		r.recordWrite(obj, id, created, changed)
@@ -239,7 +278,15 @@ func (r *EntityReconciler[T, D]) sync(ctx context.Context, key cache.ObjectName,
 		r.state.forgetSync(key)
 		return Result{}, err
 	}
+	if marked && mark.counts() {
+		r.metrics.DriftCorrected(r.kind.KindName())
+		r.recorder.Eventf(obj, corev1.EventTypeWarning, EventDriftCorrected, "%s %s %s; wrote what the cluster declares again", r.kind.KindName(), id, mark.describe())
+	}
 	r.recordWrite(obj, id, created, changed)
+	if r.listing() {
+		// The lister finds drift; nothing is written until something changes.
+		return Result{}, nil
+	}
 	return Result{RequeueAfter: r.syncPeriod}, nil
 }
 
@@ -254,61 +301,84 @@ func (r *EntityReconciler[T, D]) recordWrite(obj T, id string, created, changed 
 	}
 }
 
+// due decides whether the entity must be written now and, when not, how
+// long until it must be (zero: never by itself). In list mode an entity is
+// written only when the spec or the metadata changed (or the lister marked
+// it); in update mode, and for kinds that cannot list, also every sync
+// period.
+func (r *EntityReconciler[T, D]) due(key cache.ObjectName, cached T, fp uint64, now time.Time) (time.Duration, bool) {
+	if r.listing() {
+		return 0, r.state.changed(key, cached.GetUID(), fp, IsProgrammed(cached), now)
+	}
+	wait := r.state.due(key, cached.GetUID(), fp, IsProgrammed(cached), now, r.syncPeriod)
+	return wait, wait == 0
+}
+
+// remark puts back the lister's request after a failed write, so that the
+// retry writes even though the spec did not change.
+func (r *EntityReconciler[T, D]) remark(key cache.ObjectName, mark driftMark, marked bool) {
+	if marked {
+		r.drift.mark(key, mark)
+	}
+}
+
 // create creates the entity, unless it already exists with this object's
 // UID, and returns its ID. Never a duplicate: an entity is looked up by its
 // UID before creating when it may exist already, and after a conflict.
 // created is false when an existing entity was taken over instead (by
 // spec.adopt or by its UID tag): it may hold more than was sent.
-func (r *EntityReconciler[T, D]) create(ctx context.Context, api konnect.API, obj T, p Placement, desired D) (id string, created bool, err error) {
+// The snapshot is Konnect's answer to the write, when the kind takes one.
+func (r *EntityReconciler[T, D]) create(ctx context.Context, api konnect.API, obj T, p Placement, desired D) (id string, snapshot Snapshot, created bool, err error) {
 	if opts := r.kind.adoptOptions(obj); opts != nil && opts.Konnect != nil {
-		id, err := r.adoptExisting(ctx, api, obj, p, desired, opts)
-		return id, false, err
+		id, snapshot, err := r.adoptExisting(ctx, api, obj, p, desired, opts)
+		return id, snapshot, false, err
 	}
 	if r.mayExistAlready(obj) {
-		if id, err := r.adopt(ctx, api, obj, p, desired); id != "" || err != nil {
-			return id, false, err
+		if id, snapshot, err := r.adopt(ctx, api, obj, p, desired); id != "" || err != nil {
+			return id, snapshot, false, err
 		}
 	}
 	r.metrics.EntityOperation(r.kind.KindName(), "create")
-	id, err = r.kind.Create(ctx, api, obj, p, desired)
+	id, snapshot, err = r.kind.Create(ctx, api, obj, p, desired)
 	switch {
 	case err == nil:
 		if r.kind.borrows(obj) {
 			// A borrowed entity is only read, never created.
 			r.recorder.Eventf(obj, corev1.EventTypeNormal, EventBorrowed, "Using %s %s, which exists in Konnect; it is never changed or deleted from here", r.kind.KindName(), id)
-			return id, false, nil
+			return id, snapshot, false, nil
 		}
-		return id, true, nil
+		return id, snapshot, true, nil
 	case konnect.IsConflict(err):
-		if found, adoptErr := r.adopt(ctx, api, obj, p, desired); found != "" || adoptErr != nil {
-			return found, false, adoptErr
+		if found, snapshot, adoptErr := r.adopt(ctx, api, obj, p, desired); found != "" || adoptErr != nil {
+			return found, snapshot, false, adoptErr
 		}
 		// Another entity holds a unique field (a name, a username): only a
 		// spec change can fix that.
-		return "", false, Permanent(err, r.syncPeriod)
+		return "", Snapshot{}, false, Permanent(err, r.syncPeriod)
 	case outcomeUnknown(err):
 		r.state.markCreateOutcomeUnknown(obj.GetUID())
 	}
-	return "", false, err
+	return "", Snapshot{}, false, err
 }
 
 // adopt finds the entity tagged with obj's UID and writes desired over it,
 // returning its ID, or "" when there is none.
-func (r *EntityReconciler[T, D]) adopt(ctx context.Context, api konnect.API, obj T, p Placement, desired D) (string, error) {
+func (r *EntityReconciler[T, D]) adopt(ctx context.Context, api konnect.API, obj T, p Placement, desired D) (string, Snapshot, error) {
 	id, err := r.kind.FindByUID(ctx, api, obj, p)
 	if err != nil || id == "" {
-		return "", err
+		return "", Snapshot{}, err
 	}
 	r.metrics.EntityOperation(r.kind.KindName(), "update")
-	if err := r.kind.Update(ctx, api, obj, p, id, desired); err != nil {
+	snapshot, err := r.kind.Update(ctx, api, obj, p, id, desired)
+	if err != nil {
 		if konnect.IsNotFound(err) {
-			return "", nil
+			return "", Snapshot{}, nil
 		}
-		return "", err
+		return "", Snapshot{}, err
 	}
 	klog.FromContext(ctx).Info("Found the entity by its UID tag; taking it over", "id", id)
 	r.recorder.Eventf(obj, corev1.EventTypeNormal, EventFound, "Found %s %s in Konnect by its UID tag and took it over", r.kind.KindName(), id)
-	return id, nil
+	return id, snapshot, nil
 }
 
 func (r *EntityReconciler[T, D]) mayExistAlready(obj T) bool {

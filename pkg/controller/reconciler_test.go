@@ -48,16 +48,16 @@ func countingKind(c *counts) *Kind[svc, string] {
 			return Resolution{Ready: c.ready, Placement: Placement{ControlPlaneID: "cp", Auth: Auth{ServerURL: "https://konnect.example", OrgID: "org"}}}, nil
 		},
 		Desired: func(_ context.Context, s svc, _ Placement) (string, error) { return s.Spec.Host, nil },
-		Create: func(context.Context, konnect.API, svc, Placement, string) (string, error) {
+		Create: func(context.Context, konnect.API, svc, Placement, string) (string, Snapshot, error) {
 			c.creates++
 			if c.createErr != nil {
-				return "", c.createErr
+				return "", Snapshot{}, c.createErr
 			}
-			return "entity-1", nil
+			return "entity-1", Snapshot{}, nil
 		},
-		Update: func(context.Context, konnect.API, svc, Placement, string, string) error {
+		Update: func(context.Context, konnect.API, svc, Placement, string, string) (Snapshot, error) {
 			c.updates++
-			return nil
+			return Snapshot{}, nil
 		},
 		Delete: func(context.Context, konnect.API, svc, Placement, string) error {
 			c.deletes++

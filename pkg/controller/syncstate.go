@@ -79,6 +79,25 @@ func (s *syncState) due(key cache.ObjectName, uid types.UID, fingerprint uint64,
 	return 0
 }
 
+// changed reports whether the entity must be written because the desired
+// entity or the object's metadata changed since the last write. An object
+// this process never wrote (after a restart) counts as unchanged when it
+// reports Programmed for its generation: the lister compares its entity
+// with the spec instead.
+func (s *syncState) changed(key cache.ObjectName, uid types.UID, fingerprint uint64, programmed bool, now time.Time) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	rec, known := s.records[key]
+	if !known || rec.uid != uid {
+		if !programmed {
+			return true
+		}
+		s.records[key] = syncRecord{uid: uid, fingerprint: fingerprint, syncedAt: now}
+		return false
+	}
+	return rec.fingerprint != fingerprint
+}
+
 // synced records a successful write of fingerprint at now.
 func (s *syncState) synced(key cache.ObjectName, uid types.UID, fingerprint uint64, now time.Time) {
 	s.mu.Lock()

@@ -86,6 +86,12 @@ func drain[T Object](t *testing.T, c *Controller[T], want []string) {
 			c.queue.Done(key)
 			c.queue.Forget(key)
 		}
+		// New objects wait in their own tier (no feeder runs here).
+		for c.fresh.Len() > 0 {
+			key, _ := c.fresh.Get()
+			got = append(got, key.String())
+			c.fresh.Done(key)
+		}
 		return len(got) >= len(want), nil
 	})
 	slices.Sort(got)
@@ -94,7 +100,7 @@ func drain[T Object](t *testing.T, c *Controller[T], want []string) {
 	}
 	// Nothing more arrives.
 	time.Sleep(50 * time.Millisecond)
-	if n := c.queue.Len(); n != 0 {
+	if n := c.queue.Len() + c.fresh.Len(); n != 0 {
 		t.Fatalf("%d more items enqueued", n)
 	}
 }

@@ -1,6 +1,8 @@
 package entities
 
 import (
+	"context"
+
 	"fmt"
 	"net/url"
 	"slices"
@@ -156,4 +158,22 @@ func immutableError(op konnect.Operation, kind, id string, fields []string) erro
 	return &konnect.InvalidInputError{Operation: op.String(), Message: fmt.Sprintf(
 		"%s %s in Konnect differs from the spec in %s, which Konnect cannot change: create a new %s instead",
 		strings.TrimPrefix(kind, "Konnect"), id, strings.Join(fields, ", "), kind)}
+}
+
+// createUnlisted adapts the create of a kind that is not listed for drift
+// (Konnect provisions it in the background, and the loop reads it again
+// until it settles): it hands back no snapshot.
+func createUnlisted[T, E any](create func(context.Context, konnect.API, T, controller.Placement, E) (string, error)) func(context.Context, konnect.API, T, controller.Placement, E) (string, controller.Snapshot, error) {
+	return func(ctx context.Context, api konnect.API, obj T, p controller.Placement, desired E) (string, controller.Snapshot, error) {
+		id, err := create(ctx, api, obj, p, desired)
+		return id, controller.Snapshot{}, err
+	}
+}
+
+// updateUnlisted adapts the update of a kind that is not listed for drift,
+// as createUnlisted does.
+func updateUnlisted[T, E any](update func(context.Context, konnect.API, T, controller.Placement, string, E) error) func(context.Context, konnect.API, T, controller.Placement, string, E) (controller.Snapshot, error) {
+	return func(ctx context.Context, api konnect.API, obj T, p controller.Placement, id string, desired E) (controller.Snapshot, error) {
+		return controller.Snapshot{}, update(ctx, api, obj, p, id, desired)
+	}
 }

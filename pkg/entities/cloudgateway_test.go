@@ -215,7 +215,7 @@ func TestCloudGatewayCallsAgainstTheSimulator(t *testing.T) {
 	n.Spec = konnectv1alpha1.KonnectCloudGatewayNetworkSpec{Name: "net", CloudGatewayProviderAccountID: "acct-1", Region: "eu-central-1",
 		AvailabilityZones: []string{"euc1-az1"}, CidrBlock: "10.0.0.0/16"}
 	desired, _ := netKind.Desired(ctx, n, p)
-	netID, err := netKind.Create(ctx, api, n, p, desired)
+	netID, _, err := netKind.Create(ctx, api, n, p, desired)
 	if err != nil || netID == "" {
 		t.Fatalf("create network: %q, %v", netID, err)
 	}
@@ -241,15 +241,15 @@ func TestCloudGatewayCallsAgainstTheSimulator(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfgID, err := cfgKind.Create(ctx, api, cfg, cp1, body)
+	cfgID, _, err := cfgKind.Create(ctx, api, cfg, cp1, body)
 	if err != nil || cfgID == "" || len(cfg.Status.DataPlaneGroups) != 1 {
 		t.Fatalf("create configuration: %q, %v, groups %+v", cfgID, err, cfg.Status.DataPlaneGroups)
 	}
-	if again, err := cfgKind.Create(ctx, api, testConfiguration(byName("net", "")), cp1, body); err != nil || again != cfgID {
+	if again, _, err := cfgKind.Create(ctx, api, testConfiguration(byName("net", "")), cp1, body); err != nil || again != cfgID {
 		t.Fatalf("creating the same configuration again: %q, %v; want Konnect's refusal to lead to %s", again, err, cfgID)
 	}
 	puts := sim.CallCount("PUT", "/v2/cloud-gateways/configurations")
-	if err := cfgKind.Update(ctx, api, cfg, cp1, cfgID, body); err != nil {
+	if _, err := cfgKind.Update(ctx, api, cfg, cp1, cfgID, body); err != nil {
 		t.Fatal(err)
 	}
 	if sim.CallCount("PUT", "/v2/cloud-gateways/configurations") != puts {

@@ -69,8 +69,9 @@ func ConsumerKind(refs *Refs, groups *controller.Informer[kongConsumerGroup], cr
 		remove: func(ctx context.Context, api konnect.API, p controller.Placement, id string) error {
 			return deleteConsumer(ctx, api, p, id, credentials)
 		},
-		adopt:   func(c kongConsumer) *adoptOptions { return c.Spec.Adopt },
-		matches: consumerMatches,
+		adopt:    func(c kongConsumer) *adoptOptions { return c.Spec.Adopt },
+		matches:  consumerMatches,
+		bodyTags: func(d consumerDesired) []string { return d.Consumer.Tags },
 	}
 	k := c.kind()
 	k.AfterSync = func(ctx context.Context, api konnect.API, consumer kongConsumer, p controller.Placement, id string, created bool) error {

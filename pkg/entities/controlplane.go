@@ -54,25 +54,28 @@ func ControlPlaneKind(refs *Refs) controller.Kind[controlPlane, ControlPlaneDesi
 		Desired: func(_ context.Context, cp controlPlane, _ controller.Placement) (ControlPlaneDesired, error) {
 			return controlPlaneDesired(refs, cp, gvk), nil
 		},
-		Create: func(ctx context.Context, api konnect.API, cp controlPlane, _ controller.Placement, desired ControlPlaneDesired) (string, error) {
+		// Control planes are not listed for drift (yet): they are written
+		// every sync period, so their writes take no snapshot.
+		Create: func(ctx context.Context, api konnect.API, cp controlPlane, _ controller.Placement, desired ControlPlaneDesired) (string, controller.Snapshot, error) {
 			if cp.IsMirror() {
-				return readMirror(ctx, api, cp, desired.MirrorID)
+				id, err := readMirror(ctx, api, cp, desired.MirrorID)
+				return id, controller.Snapshot{}, err
 			}
 			res, err := konnect.Call(ctx, controlPlaneOp("create"), func(ctx context.Context) (*operations.CreateControlPlaneResponse, error) {
 				return api.ControlPlanes.CreateControlPlane(ctx, desired.Create)
 			})
 			if err != nil {
-				return "", err
+				return "", controller.Snapshot{}, err
 			}
 			recordEndpoints(cp, res.GetControlPlane())
-			return res.GetControlPlane().GetID(), nil
+			return res.GetControlPlane().GetID(), controller.Snapshot{}, nil
 		},
 		// An origin is patched; one that is gone answers NotFound and is
 		// created again. A mirror is read again.
-		Update: func(ctx context.Context, api konnect.API, cp controlPlane, _ controller.Placement, id string, desired ControlPlaneDesired) error {
+		Update: func(ctx context.Context, api konnect.API, cp controlPlane, _ controller.Placement, id string, desired ControlPlaneDesired) (controller.Snapshot, error) {
 			if cp.IsMirror() {
 				_, err := readMirror(ctx, api, cp, id)
-				return err
+				return controller.Snapshot{}, err
 			}
 			res, err := konnect.Call(ctx, controlPlaneOp("update"), func(ctx context.Context) (*operations.UpdateControlPlaneResponse, error) {
 				return api.ControlPlanes.UpdateControlPlane(ctx, id, desired.Update)
@@ -80,7 +83,7 @@ func ControlPlaneKind(refs *Refs) controller.Kind[controlPlane, ControlPlaneDesi
 			if err == nil {
 				recordEndpoints(cp, res.GetControlPlane())
 			}
-			return err
+			return controller.Snapshot{}, err
 		},
 		Delete: func(ctx context.Context, api konnect.API, _ controlPlane, _ controller.Placement, id string) error {
 			_, err := konnect.Call(ctx, controlPlaneOp("delete"), func(ctx context.Context) (*operations.DeleteControlPlaneResponse, error) {

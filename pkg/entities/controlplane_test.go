@@ -58,7 +58,7 @@ func TestControlPlaneLifecycleAgainstTheSimulator(t *testing.T) {
 	cp := testControlPlane("payments", "CLUSTER_TYPE_CONTROL_PLANE")
 	desired, _ := kind.Desired(t.Context(), cp, controller.Placement{})
 
-	id, err := kind.Create(t.Context(), s.api, cp, controller.Placement{}, desired)
+	id, _, err := kind.Create(t.Context(), s.api, cp, controller.Placement{}, desired)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +71,7 @@ func TestControlPlaneLifecycleAgainstTheSimulator(t *testing.T) {
 	}
 	cp.Spec.CreateControlPlaneRequest.Description = ptr("the payments team")
 	desired, _ = kind.Desired(t.Context(), cp, controller.Placement{})
-	if err := kind.Update(t.Context(), s.api, cp, controller.Placement{}, id, desired); err != nil {
+	if _, err := kind.Update(t.Context(), s.api, cp, controller.Placement{}, id, desired); err != nil {
 		t.Fatal(err)
 	}
 	got, err := s.api.ControlPlanes.GetControlPlane(t.Context(), id)
@@ -81,7 +81,7 @@ func TestControlPlaneLifecycleAgainstTheSimulator(t *testing.T) {
 	if err := kind.Delete(t.Context(), s.api, cp, controller.Placement{}, id); err != nil {
 		t.Fatal(err)
 	}
-	if err := kind.Update(t.Context(), s.api, cp, controller.Placement{}, id, desired); !konnect.IsNotFound(err) {
+	if _, err := kind.Update(t.Context(), s.api, cp, controller.Placement{}, id, desired); !konnect.IsNotFound(err) {
 		t.Fatalf("updating a deleted control plane: %v, want not found (the loop creates it again)", err)
 	}
 }
@@ -95,7 +95,7 @@ func TestControlPlaneGroupMembersAreWrittenWhole(t *testing.T) {
 	group := testControlPlane("group", clusterTypeGroup)
 	group.Spec.Members = []corev1.LocalObjectReference{{Name: "member"}}
 	desired, _ := kind.Desired(t.Context(), group, controller.Placement{})
-	groupID, err := kind.Create(t.Context(), s.api, group, controller.Placement{}, desired)
+	groupID, _, err := kind.Create(t.Context(), s.api, group, controller.Placement{}, desired)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,7 +131,7 @@ func TestMirrorReadsTheControlPlaneItNames(t *testing.T) {
 		t.Fatal("a mirror must borrow its control plane")
 	}
 	desired, _ := kind.Desired(t.Context(), mirror, controller.Placement{})
-	got, err := kind.Create(t.Context(), s.api, mirror, controller.Placement{}, desired)
+	got, _, err := kind.Create(t.Context(), s.api, mirror, controller.Placement{}, desired)
 	if err != nil || got != id {
 		t.Fatalf("reading the mirrored control plane: %q, %v", got, err)
 	}
@@ -143,7 +143,7 @@ func TestMirrorReadsTheControlPlaneItNames(t *testing.T) {
 	}
 	mirror.Spec.Mirror.Konnect.ID = "00000000-0000-0000-0000-000000000000"
 	desired, _ = kind.Desired(t.Context(), mirror, controller.Placement{})
-	if _, err := kind.Create(t.Context(), s.api, mirror, controller.Placement{}, desired); !konnect.IsNotFound(err) {
+	if _, _, err := kind.Create(t.Context(), s.api, mirror, controller.Placement{}, desired); !konnect.IsNotFound(err) {
 		t.Fatalf("a mirror of nothing: %v, want not found", err)
 	}
 	if c := meta.FindStatusCondition(mirror.Status.Conditions, commonv1alpha1.ConditionMirrored); c == nil || c.Status != "False" {

@@ -2,6 +2,7 @@ package entities
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"slices"
 
@@ -28,6 +29,10 @@ type coreCalls[B, A any] struct {
 	remove func(ctx context.Context, api konnect.API, p controller.Placement, id string) error
 	// list returns one page and the next page's offset.
 	list func(ctx context.Context, api konnect.API, p controller.Placement, page konnect.Page) ([]A, *string, error)
+	// flat, for a nested collection, lists one page of the whole control
+	// plane's collection (every parent at once): what the drift lister
+	// reads. Nil for a nested collection without one: it is not listed.
+	flat func(ctx context.Context, api konnect.API, p controller.Placement, page konnect.Page) ([]A, *string, error)
 	// id and tags read an answer.
 	id   func(*A) *string
 	tags func(*A) []string
@@ -105,6 +110,27 @@ func (c coreCalls[B, A]) doList(ctx context.Context, api konnect.API, p controll
 	})
 }
 
+// listable reports whether the drift lister can list the collection.
+func (c coreCalls[B, A]) listable() bool { return !c.nested || c.flat != nil }
+
+// listOwn returns the entities of the whole collection in p's control plane
+// that the operator made for objects of kind: the tag filter leaves out
+// everyone else's entities, so that a listing costs pages of the
+// operator's entities only.
+func (c coreCalls[B, A]) listOwn(ctx context.Context, api konnect.API, p controller.Placement, kind string) ([]A, error) {
+	if p.ControlPlaneID == "" {
+		return nil, &konnect.InvalidInputError{Operation: c.op("list").String(), Message: "the control plane ID is empty"}
+	}
+	fetch := c.list
+	if c.nested {
+		fetch = c.flat
+	}
+	tags := []string{"k8s-kind:" + kind, "managed-by:" + controller.ManagedBy}
+	return konnect.ListAll(ctx, c.op("list"), tags, func(ctx context.Context, page konnect.Page) ([]A, *string, error) {
+		return fetch(ctx, api, p, page)
+	})
+}
+
 // findByUID returns the ID of the entity tagged with obj's UID, or "".
 func (c coreCalls[B, A]) findByUID(ctx context.Context, api konnect.API, uidTag string, p controller.Placement) (string, error) {
 	found, err := c.doList(ctx, api, p, uidTag)
@@ -136,6 +162,13 @@ type core[T controller.Entity, B, A any] struct {
 	adopt     func(obj T) *commonv1alpha1.AdoptOptions
 	matches   func(desired B, actual *A) []string
 	mustMatch func(desired B, actual *A) []string
+	// secrets, when set, compares what matches leaves out because Konnect
+	// does not answer it as sent (a basic-auth password comes back hashed):
+	// used when a listed entity is compared with the spec after a restart.
+	secrets func(desired B, actual *A) []string
+	// bodyTags, when set, reads the tags of a body whose tags are not its
+	// top-level "tags" field.
+	bodyTags func(B) []string
 }
 
 // kind is the description the generic loop runs on.
@@ -147,7 +180,7 @@ func (c core[T, B, A]) kind() controller.Kind[T, B] {
 		Desired: func(_ context.Context, obj T, p controller.Placement) (B, error) {
 			return c.desired(obj, p)
 		},
-		Create: func(ctx context.Context, api konnect.API, obj T, p controller.Placement, body B) (string, error) {
+		Create: func(ctx context.Context, api konnect.API, obj T, p controller.Placement, body B) (string, controller.Snapshot, error) {
 			var created *A
 			var err error
 			if id := c.underID(obj, body); id != "" {
@@ -156,13 +189,16 @@ func (c core[T, B, A]) kind() controller.Kind[T, B] {
 				created, err = c.calls.doCreate(ctx, api, p, body)
 			}
 			if err != nil {
-				return "", err
+				return "", controller.Snapshot{}, err
 			}
-			return deref(c.calls.id(created)), nil
+			return deref(c.calls.id(created)), c.snapshot(created), nil
 		},
-		Update: func(ctx context.Context, api konnect.API, _ T, p controller.Placement, id string, body B) error {
-			_, err := c.calls.doUpsert(ctx, api, p, id, body)
-			return err
+		Update: func(ctx context.Context, api konnect.API, _ T, p controller.Placement, id string, body B) (controller.Snapshot, error) {
+			written, err := c.calls.doUpsert(ctx, api, p, id, body)
+			if err != nil {
+				return controller.Snapshot{}, err
+			}
+			return c.snapshot(written), nil
 		},
 		Delete: func(ctx context.Context, api konnect.API, _ T, p controller.Placement, id string) error {
 			if c.remove != nil {
@@ -179,7 +215,72 @@ func (c core[T, B, A]) kind() controller.Kind[T, B] {
 	if c.adopt != nil {
 		k.Adopt = &controller.Adoption[T, B]{Options: c.adopt, Inspect: c.inspect}
 	}
+	if c.calls.listable() {
+		k.List = c.listed
+	}
 	return k
+}
+
+// snapshot is the snapshot of Konnect's answer to a write; none when the
+// collection is not listed (its entities are written every period).
+func (c core[T, B, A]) snapshot(answer *A) controller.Snapshot {
+	if !c.calls.listable() {
+		return controller.Snapshot{}
+	}
+	return controller.MustSnapshot(answer)
+}
+
+// listed lists the kind's entities of one control plane for the drift
+// lister.
+func (c core[T, B, A]) listed(ctx context.Context, api konnect.API, p controller.Placement) ([]controller.Listed[B], error) {
+	all, err := c.calls.listOwn(ctx, api, p, c.gvk.Kind)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]controller.Listed[B], 0, len(all))
+	for i := range all {
+		actual := &all[i]
+		l := controller.Listed[B]{ID: deref(c.calls.id(actual)), Snapshot: controller.MustSnapshot(actual)}
+		if c.matches != nil {
+			l.Differences = func(desired B) []string { return c.differences(desired, actual) }
+		}
+		out = append(out, l)
+	}
+	return out, nil
+}
+
+// differences compares a listed entity with the body the spec asks for:
+// the fields adoption compares (with Konnect's defaults), those that must
+// match, the secrets Konnect does not answer as sent, and the tags.
+func (c core[T, B, A]) differences(desired B, actual *A) []string {
+	d := c.matches(desired, actual)
+	if c.mustMatch != nil {
+		d = append(d, c.mustMatch(desired, actual)...)
+	}
+	if c.secrets != nil {
+		d = append(d, c.secrets(desired, actual)...)
+	}
+	if !sameSet(c.tagsOf(desired), c.calls.tags(actual)) {
+		d = append(d, "tags")
+	}
+	slices.Sort(d)
+	return slices.Compact(d)
+}
+
+// tagsOf reads the tags of a body.
+func (c core[T, B, A]) tagsOf(body B) []string {
+	if c.bodyTags != nil {
+		return c.bodyTags(body)
+	}
+	raw, err := json.Marshal(body)
+	if err != nil {
+		return nil
+	}
+	var tagged struct {
+		Tags []string `json:"tags"`
+	}
+	_ = json.Unmarshal(raw, &tagged)
+	return tagged.Tags
 }
 
 func (c core[T, B, A]) underID(obj T, body B) string {

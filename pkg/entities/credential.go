@@ -39,8 +39,10 @@ type credentialKind[T placedEntity, B, A any] struct {
 
 	calls coreCalls[B, A]
 	// matches names the fields compared when adopting in match mode that
-	// differ.
+	// differ; secrets, when set, those Konnect does not answer as sent
+	// (see core.secrets).
 	matches func(desired B, actual *A) []string
+	secrets func(desired B, actual *A) []string
 }
 
 // CredentialDeps are what a credential kind reads and writes.
@@ -100,6 +102,7 @@ func newCredential[T placedEntity, B, A any](deps CredentialDeps[T], kind creden
 			},
 			adopt:   kind.adopt,
 			matches: kind.matches,
+			secrets: kind.secrets,
 		}.kind(),
 		CredentialKind: c,
 	}

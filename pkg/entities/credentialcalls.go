@@ -37,6 +37,10 @@ var basicAuthCalls = coreCalls[components.BasicAuthWithoutParents, components.Ba
 		res, err := api.BasicAuths.ListBasicAuthWithConsumer(ctx, operations.ListBasicAuthWithConsumerRequest{ControlPlaneID: p.ControlPlaneID, ConsumerIDForNestedEntities: p.ParentID, Size: &page.Size, Offset: page.Offset, Tags: page.Tags})
 		return res.GetObject().GetData(), res.GetObject().GetOffset(), err
 	},
+	flat: func(ctx context.Context, api konnect.API, p controller.Placement, page konnect.Page) ([]components.BasicAuth, *string, error) {
+		res, err := api.BasicAuths.ListBasicAuth(ctx, operations.ListBasicAuthRequest{ControlPlaneID: p.ControlPlaneID, Size: &page.Size, Offset: page.Offset, Tags: page.Tags})
+		return res.GetObject().GetData(), res.GetObject().GetOffset(), err
+	},
 	id:   (*components.BasicAuth).GetID,
 	tags: (*components.BasicAuth).GetTags,
 }
@@ -62,6 +66,10 @@ var apiKeyCalls = coreCalls[components.KeyAuthWithoutParents, components.KeyAuth
 	},
 	list: func(ctx context.Context, api konnect.API, p controller.Placement, page konnect.Page) ([]components.KeyAuth, *string, error) {
 		res, err := api.APIKeys.ListKeyAuthWithConsumer(ctx, operations.ListKeyAuthWithConsumerRequest{ControlPlaneID: p.ControlPlaneID, ConsumerIDForNestedEntities: p.ParentID, Size: &page.Size, Offset: page.Offset, Tags: page.Tags})
+		return res.GetObject().GetData(), res.GetObject().GetOffset(), err
+	},
+	flat: func(ctx context.Context, api konnect.API, p controller.Placement, page konnect.Page) ([]components.KeyAuth, *string, error) {
+		res, err := api.APIKeys.ListKeyAuth(ctx, operations.ListKeyAuthRequest{ControlPlaneID: p.ControlPlaneID, Size: &page.Size, Offset: page.Offset, Tags: page.Tags})
 		return res.GetObject().GetData(), res.GetObject().GetOffset(), err
 	},
 	id:   (*components.KeyAuth).GetID,
@@ -91,6 +99,10 @@ var aclCalls = coreCalls[components.ACLWithoutParents, components.ACL]{
 		res, err := api.ACLs.ListACLWithConsumer(ctx, operations.ListACLWithConsumerRequest{ControlPlaneID: p.ControlPlaneID, ConsumerIDForNestedEntities: p.ParentID, Size: &page.Size, Offset: page.Offset, Tags: page.Tags})
 		return res.GetObject().GetData(), res.GetObject().GetOffset(), err
 	},
+	flat: func(ctx context.Context, api konnect.API, p controller.Placement, page konnect.Page) ([]components.ACL, *string, error) {
+		res, err := api.ACLs.ListACL(ctx, operations.ListACLRequest{ControlPlaneID: p.ControlPlaneID, Size: &page.Size, Offset: page.Offset, Tags: page.Tags})
+		return res.GetObject().GetData(), res.GetObject().GetOffset(), err
+	},
 	id:   (*components.ACL).GetID,
 	tags: (*components.ACL).GetTags,
 }
@@ -118,6 +130,10 @@ var jwtCalls = coreCalls[components.JWTWithoutParents, components.Jwt]{
 		res, err := api.JWTs.ListJwtWithConsumer(ctx, operations.ListJwtWithConsumerRequest{ControlPlaneID: p.ControlPlaneID, ConsumerIDForNestedEntities: p.ParentID, Size: &page.Size, Offset: page.Offset, Tags: page.Tags})
 		return res.GetObject().GetData(), res.GetObject().GetOffset(), err
 	},
+	flat: func(ctx context.Context, api konnect.API, p controller.Placement, page konnect.Page) ([]components.Jwt, *string, error) {
+		res, err := api.JWTs.ListJwt(ctx, operations.ListJwtRequest{ControlPlaneID: p.ControlPlaneID, Size: &page.Size, Offset: page.Offset, Tags: page.Tags})
+		return res.GetObject().GetData(), res.GetObject().GetOffset(), err
+	},
 	id:   (*components.Jwt).GetID,
 	tags: (*components.Jwt).GetTags,
 }
@@ -143,6 +159,10 @@ var hmacCalls = coreCalls[components.HMACAuthWithoutParents, components.HMACAuth
 	},
 	list: func(ctx context.Context, api konnect.API, p controller.Placement, page konnect.Page) ([]components.HMACAuth, *string, error) {
 		res, err := api.HMACAuths.ListHmacAuthWithConsumer(ctx, operations.ListHmacAuthWithConsumerRequest{ControlPlaneID: p.ControlPlaneID, ConsumerIDForNestedEntities: p.ParentID, Size: &page.Size, Offset: page.Offset, Tags: page.Tags})
+		return res.GetObject().GetData(), res.GetObject().GetOffset(), err
+	},
+	flat: func(ctx context.Context, api konnect.API, p controller.Placement, page konnect.Page) ([]components.HMACAuth, *string, error) {
+		res, err := api.HMACAuths.ListHmacAuth(ctx, operations.ListHmacAuthRequest{ControlPlaneID: p.ControlPlaneID, Size: &page.Size, Offset: page.Offset, Tags: page.Tags})
 		return res.GetObject().GetData(), res.GetObject().GetOffset(), err
 	},
 	id:   (*components.HMACAuth).GetID,

@@ -1,6 +1,8 @@
 package entities
 
 import (
+	"crypto/sha1" //nolint:gosec // Kong hashes basic-auth passwords with SHA-1
+	"encoding/hex"
 	"slices"
 	"strings"
 
@@ -43,7 +45,20 @@ func BasicAuthKind(deps CredentialDeps[kongBasicAuth]) Credential[kongBasicAuth,
 			d.check("username", desired.Username == actual.Username)
 			return d
 		},
+		secrets: func(desired components.BasicAuthWithoutParents, actual *components.BasicAuth) []string {
+			var d diff
+			d.check("password", basicAuthHash(desired.Password, deref(actual.GetConsumer().GetID())) == actual.Password)
+			return d
+		},
 	})
+}
+
+// basicAuthHash is the password as Konnect keeps it, as Kong does: the hex
+// SHA-1 of the password followed by the consumer's ID. A listed credential
+// is compared with the spec by hashing the spec's password the same way.
+func basicAuthHash(password, consumerID string) string {
+	sum := sha1.Sum([]byte(password + consumerID)) //nolint:gosec // Kong's own scheme, compared, not chosen
+	return hex.EncodeToString(sum[:])
 }
 
 // APIKeyKind describes KongCredentialAPIKeys. Konnect generates the key

@@ -46,11 +46,17 @@ func DataPlaneCertificateKind(refs *Refs) controller.Kind[kongDataPlaneCertifica
 		Desired: func(_ context.Context, c kongDataPlaneCertificate, _ controller.Placement) (components.DataPlaneClientCertificateRequest, error) {
 			return components.DataPlaneClientCertificateRequest{Cert: c.Spec.Cert}, nil
 		},
-		Create: func(ctx context.Context, api konnect.API, _ kongDataPlaneCertificate, p controller.Placement, desired components.DataPlaneClientCertificateRequest) (string, error) {
+		Create: func(ctx context.Context, api konnect.API, _ kongDataPlaneCertificate, p controller.Placement, desired components.DataPlaneClientCertificateRequest) (string, controller.Snapshot, error) {
 			pin, err := pins.create(ctx, api, p, desired)
-			return deref(pin.GetID()), err
+			if err != nil {
+				return "", controller.Snapshot{}, err
+			}
+			return deref(pin.GetID()), controller.MustSnapshot(pin), nil
 		},
 		Update: pins.replace,
+		// What drifts of a pin is its existence: the pins of a control
+		// plane come in one answer (they carry no tags to filter on).
+		List: pins.listed,
 		Delete: func(ctx context.Context, api konnect.API, _ kongDataPlaneCertificate, p controller.Placement, id string) error {
 			return pins.remove(ctx, api, p, id)
 		},
@@ -120,15 +126,40 @@ func answeredPin(res *components.DataPlaneClientCertificateResponse, err error) 
 // see that it is still there and still pins spec.cert. A pin of another
 // certificate (spec.cert may change until the object is Programmed) is
 // unpinned and reported gone, so that the reconciler pins the new one.
-func (c pinCalls) replace(ctx context.Context, api konnect.API, _ kongDataPlaneCertificate, p controller.Placement, id string, desired components.DataPlaneClientCertificateRequest) error {
+func (c pinCalls) replace(ctx context.Context, api konnect.API, _ kongDataPlaneCertificate, p controller.Placement, id string, desired components.DataPlaneClientCertificateRequest) (controller.Snapshot, error) {
 	pin, err := c.get(ctx, api, p, id)
-	if err != nil || sameCertificate(desired.Cert, deref(pin.Cert)) {
-		return err
+	if err != nil {
+		return controller.Snapshot{}, err
+	}
+	if sameCertificate(desired.Cert, deref(pin.Cert)) {
+		return controller.MustSnapshot(pin), nil
 	}
 	if err := c.remove(ctx, api, p, id); err != nil && !konnect.IsNotFound(err) {
-		return err
+		return controller.Snapshot{}, err
 	}
-	return &konnect.NotFoundError{Operation: "replace data_plane_certificate", Message: "the pinned certificate differed from spec.cert and was unpinned"}
+	return controller.Snapshot{}, &konnect.NotFoundError{Operation: "replace data_plane_certificate", Message: "the pinned certificate differed from spec.cert and was unpinned"}
+}
+
+// listed lists a control plane's pins for the drift lister.
+func (c pinCalls) listed(ctx context.Context, api konnect.API, p controller.Placement) ([]controller.Listed[components.DataPlaneClientCertificateRequest], error) {
+	pinned, err := c.list(ctx, api, p)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]controller.Listed[components.DataPlaneClientCertificateRequest], 0, len(pinned))
+	for i := range pinned {
+		pin := &pinned[i]
+		out = append(out, controller.Listed[components.DataPlaneClientCertificateRequest]{
+			ID: deref(pin.ID), Snapshot: controller.MustSnapshot(pin),
+			Differences: func(desired components.DataPlaneClientCertificateRequest) []string {
+				if sameCertificate(desired.Cert, deref(pin.Cert)) {
+					return nil
+				}
+				return []string{"cert"}
+			},
+		})
+	}
+	return out, nil
 }
 
 // find returns the pin of the object's certificate: it stands for the

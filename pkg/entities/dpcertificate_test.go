@@ -52,11 +52,11 @@ func TestDataPlaneCertificatePinsAgainstTheSimulator(t *testing.T) {
 		t.Fatalf("body %+v (%v)", body, err)
 	}
 
-	id, err := kind.Create(t.Context(), s.api, obj, p, body)
+	id, _, err := kind.Create(t.Context(), s.api, obj, p, body)
 	if err != nil || id == "" {
 		t.Fatalf("create: %q, %v", id, err)
 	}
-	if err := kind.Update(t.Context(), s.api, obj, p, id, body); err != nil {
+	if _, err := kind.Update(t.Context(), s.api, obj, p, id, body); err != nil {
 		t.Fatalf("update with the pinned certificate: %v", err)
 	}
 	rewrapped := testDataPlaneCertificate("copy", strings.ReplaceAll(cert, "\n", "\n\n")+"\n")
@@ -73,7 +73,7 @@ func TestDataPlaneCertificatePinsAgainstTheSimulator(t *testing.T) {
 		}
 	}
 
-	err = kind.Update(t.Context(), s.api, obj, p, id, components.DataPlaneClientCertificateRequest{Cert: other})
+	_, err = kind.Update(t.Context(), s.api, obj, p, id, components.DataPlaneClientCertificateRequest{Cert: other})
 	if !konnect.IsNotFound(err) {
 		t.Fatalf("update with another certificate: %v, want not found so that it is pinned anew", err)
 	}
@@ -81,7 +81,7 @@ func TestDataPlaneCertificatePinsAgainstTheSimulator(t *testing.T) {
 		t.Fatalf("the old pin is still there: %v", err)
 	}
 
-	id, err = kind.Create(t.Context(), s.api, obj, p, components.DataPlaneClientCertificateRequest{Cert: other})
+	id, _, err = kind.Create(t.Context(), s.api, obj, p, components.DataPlaneClientCertificateRequest{Cert: other})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +91,7 @@ func TestDataPlaneCertificatePinsAgainstTheSimulator(t *testing.T) {
 	if left, err := pins.list(t.Context(), s.api, p); err != nil || len(left) != 0 {
 		t.Fatalf("pins left: %v, %v", left, err)
 	}
-	if err := kind.Update(t.Context(), s.api, obj, p, id, body); !konnect.IsNotFound(err) {
+	if _, err := kind.Update(t.Context(), s.api, obj, p, id, body); !konnect.IsNotFound(err) {
 		t.Fatalf("update of an unpinned certificate: %v, want not found", err)
 	}
 }

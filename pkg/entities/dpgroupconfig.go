@@ -49,7 +49,7 @@ func DataPlaneGroupConfigurationKind(refs *Refs, networks *controller.Informer[n
 		Desired: func(_ context.Context, cfg dpGroupConfig, p controller.Placement) (components.CreateConfigurationRequest, error) {
 			return configurationDesired(cfg, p, networks)
 		},
-		Create: func(ctx context.Context, api konnect.API, cfg dpGroupConfig, p controller.Placement, desired components.CreateConfigurationRequest) (string, error) {
+		Create: createUnlisted(func(ctx context.Context, api konnect.API, cfg dpGroupConfig, p controller.Placement, desired components.CreateConfigurationRequest) (string, error) {
 			manifest, err := putConfiguration(ctx, api, "create", desired)
 			if konnect.IsConflict(err) {
 				// Konnect refuses a configuration equal to the current one:
@@ -61,8 +61,8 @@ func DataPlaneGroupConfigurationKind(refs *Refs, networks *controller.Informer[n
 			}
 			recordGroups(cfg, manifest.GetDataplaneGroups())
 			return manifest.GetID(), nil
-		},
-		Update: func(ctx context.Context, api konnect.API, cfg dpGroupConfig, _ controller.Placement, id string, desired components.CreateConfigurationRequest) error {
+		}),
+		Update: updateUnlisted(func(ctx context.Context, api konnect.API, cfg dpGroupConfig, _ controller.Placement, id string, desired components.CreateConfigurationRequest) error {
 			// Konnect refuses a write equal to the configuration, and each
 			// write replaces it whole: compare first.
 			current, err := getConfiguration(ctx, api, id)
@@ -81,7 +81,7 @@ func DataPlaneGroupConfigurationKind(refs *Refs, networks *controller.Informer[n
 				recordGroups(cfg, manifest.GetDataplaneGroups())
 			}
 			return err
-		},
+		}),
 		Delete: func(ctx context.Context, api konnect.API, cfg dpGroupConfig, p controller.Placement, _ string) error {
 			empty := components.CreateConfigurationRequest{
 				ControlPlaneID: p.ControlPlaneID, ControlPlaneGeo: controlPlaneGeo(p.Auth.ServerURL),

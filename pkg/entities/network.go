@@ -35,7 +35,7 @@ func NetworkKind(refs *Refs) controller.Kind[network, components.CreateNetworkRe
 		Desired: func(_ context.Context, n network, _ controller.Placement) (components.CreateNetworkRequest, error) {
 			return networkDesired(n), nil
 		},
-		Create: func(ctx context.Context, api konnect.API, n network, _ controller.Placement, desired components.CreateNetworkRequest) (string, error) {
+		Create: createUnlisted(func(ctx context.Context, api konnect.API, n network, _ controller.Placement, desired components.CreateNetworkRequest) (string, error) {
 			res, err := konnect.Call(ctx, cloudOp("create", entityNetwork), func(ctx context.Context) (*operations.CreateNetworkResponse, error) {
 				return api.CloudGateways.CreateNetwork(ctx, desired)
 			})
@@ -44,8 +44,8 @@ func NetworkKind(refs *Refs) controller.Kind[network, components.CreateNetworkRe
 			}
 			n.Status.State = string(res.GetNetwork().GetState())
 			return res.GetNetwork().GetID(), nil
-		},
-		Update:    updateNetwork,
+		}),
+		Update:    updateUnlisted(updateNetwork),
 		Delete:    deleteNetwork,
 		FindByUID: findNetwork,
 		Dependencies: []controller.Dependency[network]{

@@ -86,6 +86,10 @@ var sniCalls = coreCalls[components.SNIWithoutParents, components.Sni]{
 		})
 		return res.GetObject().GetData(), res.GetObject().GetOffset(), err
 	},
+	flat: func(ctx context.Context, api konnect.API, p controller.Placement, page konnect.Page) ([]components.Sni, *string, error) {
+		res, err := api.SNIs.ListSni(ctx, operations.ListSniRequest{ControlPlaneID: p.ControlPlaneID, Size: &page.Size, Offset: page.Offset, Tags: page.Tags})
+		return res.GetObject().GetData(), res.GetObject().GetOffset(), err
+	},
 	id:   (*components.Sni).GetID,
 	tags: (*components.Sni).GetTags,
 }

@@ -106,6 +106,10 @@ var targetCalls = coreCalls[components.TargetWithoutParents, components.Target]{
 		})
 		return res.GetObject().GetData(), res.GetObject().GetOffset(), err
 	},
+	flat: func(ctx context.Context, api konnect.API, p controller.Placement, page konnect.Page) ([]components.Target, *string, error) {
+		res, err := api.Targets.ListTargets(ctx, operations.ListTargetsRequest{ControlPlaneID: p.ControlPlaneID, Size: &page.Size, Offset: page.Offset, Tags: page.Tags})
+		return res.GetListTargets().GetData(), res.GetListTargets().GetOffset(), err
+	},
 	id:   (*components.Target).GetID,
 	tags: (*components.Target).GetTags,
 }

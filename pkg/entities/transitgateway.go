@@ -68,7 +68,7 @@ func TransitGatewayKind(refs *Refs, networks *controller.Informer[network]) cont
 		Desired: func(_ context.Context, tg transitGateway, _ controller.Placement) (components.CreateTransitGatewayRequest, error) {
 			return transitGatewayDesired(tg), nil
 		},
-		Create: func(ctx context.Context, api konnect.API, tg transitGateway, p controller.Placement, desired components.CreateTransitGatewayRequest) (string, error) {
+		Create: createUnlisted(func(ctx context.Context, api konnect.API, tg transitGateway, p controller.Placement, desired components.CreateTransitGatewayRequest) (string, error) {
 			res, err := konnect.Call(ctx, cloudOp("create", entityTransitGateway), func(ctx context.Context) (*operations.CreateTransitGatewayResponse, error) {
 				return api.CloudGateways.CreateTransitGateway(ctx, p.ParentID, desired)
 			})
@@ -78,8 +78,8 @@ func TransitGatewayKind(refs *Refs, networks *controller.Informer[network]) cont
 			answer := answerOf(res.GetTransitGatewayResponse())
 			tg.Status.State = string(answer.state)
 			return answer.id, nil
-		},
-		Update: updateTransitGateway,
+		}),
+		Update: updateUnlisted(updateTransitGateway),
 		Delete: func(ctx context.Context, api konnect.API, _ transitGateway, p controller.Placement, id string) error {
 			_, err := konnect.Call(ctx, cloudOp("delete", entityTransitGateway), func(ctx context.Context) (*operations.DeleteTransitGatewayResponse, error) {
 				return api.CloudGateways.DeleteTransitGateway(ctx, p.ParentID, id)

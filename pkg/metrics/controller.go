@@ -14,6 +14,10 @@ const (
 	ResultRequeue     = "requeue"
 )
 
+// MetricDriftCorrections is the counter of entities written again because
+// Konnect differed from what the operator last wrote; the dashboard plots it.
+const MetricDriftCorrections = Namespace + "_drift_corrections_total"
+
 // ControllerMetrics counts and times reconciles by kind and result, and
 // counts the writes the controllers make.
 type ControllerMetrics struct {
@@ -21,6 +25,9 @@ type ControllerMetrics struct {
 	durations    *prometheus.HistogramVec
 	statusWrites *prometheus.CounterVec
 	konnectOps   *prometheus.CounterVec
+	// driftCorrections counts the entities written again because Konnect
+	// held something else than the operator last wrote there.
+	driftCorrections *prometheus.CounterVec
 }
 
 // NewControllerMetrics registers the controller metrics on reg.
@@ -43,8 +50,12 @@ func NewControllerMetrics(reg prometheus.Registerer) *ControllerMetrics {
 			Namespace: Namespace, Name: "entity_operations_total",
 			Help: "Konnect entity operations the reconciler performed, by kind and operation (create, update, delete, adopt), whatever their outcome.",
 		}, []string{"kind", "operation"}),
+		driftCorrections: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: MetricDriftCorrections,
+			Help: "Entities the operator wrote again (or created again) because Konnect held something else than it last wrote there, by kind.",
+		}, []string{"kind"}),
 	}
-	reg.MustRegister(m.reconciles, m.durations, m.statusWrites, m.konnectOps)
+	reg.MustRegister(m.reconciles, m.durations, m.statusWrites, m.konnectOps, m.driftCorrections)
 	return m
 }
 
@@ -71,4 +82,21 @@ func (m *ControllerMetrics) EntityOperation(kind, operation string) {
 		return
 	}
 	m.konnectOps.WithLabelValues(kind, operation).Inc()
+}
+
+// InitKind makes the per-kind counters of kind exist at zero, so that
+// /metrics serves them, and rates over them work, from start-up on.
+func (m *ControllerMetrics) InitKind(kind string) {
+	if m == nil {
+		return
+	}
+	m.driftCorrections.WithLabelValues(kind)
+}
+
+// DriftCorrected records one entity written again because it drifted.
+func (m *ControllerMetrics) DriftCorrected(kind string) {
+	if m == nil {
+		return
+	}
+	m.driftCorrections.WithLabelValues(kind).Inc()
 }

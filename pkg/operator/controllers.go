@@ -21,6 +21,7 @@ type dependencies struct {
 	konnect      *konnect.ClientFactory
 	recorder     record.EventRecorder
 	syncPeriod   time.Duration
+	drift        string
 	workers      int
 	queueMetrics *metrics.WorkqueueMetrics
 	metrics      *metrics.ControllerMetrics
@@ -33,7 +34,7 @@ func (d dependencies) options() controller.Options {
 }
 
 func (d dependencies) reconcilerOptions() controller.ReconcilerOptions {
-	return controller.ReconcilerOptions{SyncPeriod: d.syncPeriod, Metrics: d.metrics}
+	return controller.ReconcilerOptions{SyncPeriod: d.syncPeriod, Metrics: d.metrics, DriftDetection: d.drift}
 }
 
 // buildControllers constructs every controller over the informers of f:

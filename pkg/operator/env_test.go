@@ -77,6 +77,9 @@ type envOptions struct {
 	otherNamespace bool
 	// omitRetryAfter leaves Retry-After out of the simulator's 429s.
 	omitRetryAfter bool
+	// driftDetection is the operator's --drift-detection; "" is its
+	// default (list).
+	driftDetection string
 	// operatorDefaults runs the operator with the defaults of its flags
 	// (workers, Konnect rate, burst and timeout) instead of the tests' own.
 	operatorDefaults bool
@@ -191,6 +194,7 @@ func (e *env) startOperator() {
 		RestConfig:      e.restConfig(),
 		WatchNamespaces: append(e.namespaces(), e.opts.watchAlso...),
 		SyncPeriod:      e.opts.syncPeriod,
+		DriftDetection:  e.opts.driftDetection,
 		WorkersPerKind:  workers,
 		Registry:        metrics.NewRegistry(),
 		Konnect:         konnectOpts,

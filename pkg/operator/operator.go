@@ -8,6 +8,8 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -28,6 +30,7 @@ import (
 
 	"github.com/konnect-operator/konnect-operator/generated/clientset/versioned"
 	konnectscheme "github.com/konnect-operator/konnect-operator/generated/clientset/versioned/scheme"
+	"github.com/konnect-operator/konnect-operator/pkg/controller"
 	"github.com/konnect-operator/konnect-operator/pkg/konnect"
 	"github.com/konnect-operator/konnect-operator/pkg/metrics"
 )
@@ -42,6 +45,8 @@ type Config struct {
 	// SyncPeriod is how often an unchanged entity is written to Konnect
 	// again.
 	SyncPeriod time.Duration
+	// DriftDetection is controller.DriftList (the default) or DriftUpdate.
+	DriftDetection string
 	// WorkersPerKind is how many objects of one kind are reconciled at once.
 	WorkersPerKind int
 	// Konnect configures the Konnect clients and their rate limiter.
@@ -112,6 +117,12 @@ func New(ctx context.Context, cfg Config) (*Operator, error) {
 	if cfg.SyncPeriod <= 0 {
 		cfg.SyncPeriod = time.Minute
 	}
+	if cfg.DriftDetection == "" {
+		cfg.DriftDetection = controller.DriftList
+	}
+	if !slices.Contains(controller.DriftModes, cfg.DriftDetection) {
+		return nil, fmt.Errorf("drift detection must be one of %s, not %q", strings.Join(controller.DriftModes, ", "), cfg.DriftDetection)
+	}
 	if cfg.WorkersPerKind <= 0 {
 		cfg.WorkersPerKind = 4
 	}
@@ -152,6 +163,7 @@ func New(ctx context.Context, cfg Config) (*Operator, error) {
 		konnect:      konnect.NewClientFactory(cfg.Konnect),
 		recorder:     recorder,
 		syncPeriod:   cfg.SyncPeriod,
+		drift:        cfg.DriftDetection,
 		workers:      cfg.WorkersPerKind,
 		queueMetrics: metrics.NewWorkqueueMetrics(registry),
 		metrics:      metrics.NewControllerMetrics(registry),

@@ -48,6 +48,15 @@ func TestOperatorMetricsDescribeItsObjectsAndOrganisation(t *testing.T) {
 	if !e.hasMetric(metrics.MetricObjects, map[string]string{"kind": "KongRoute", "status": "False"}) {
 		t.Errorf("no %s series for KongRoute: kinds without objects should report 0", metrics.MetricObjects)
 	}
+	for _, kind := range []string{"KongService", "KongRoute", "KongConsumer", "KongPluginBinding", "KongCredentialHMAC", "KonnectGatewayControlPlane"} {
+		// Served at zero from start-up, so that the dashboard's rate works
+		// before the first correction.
+		if !e.hasMetric(metrics.MetricDriftCorrections, map[string]string{"kind": kind}) {
+			t.Errorf("no %s series for %s", metrics.MetricDriftCorrections, kind)
+		} else if got := e.metricValue(metrics.MetricDriftCorrections, map[string]string{"kind": kind}); got != 0 {
+			t.Errorf("%s{kind=%q} = %v, want 0: nothing drifted", metrics.MetricDriftCorrections, kind, got)
+		}
+	}
 	if got := e.metricValue(metrics.MetricLeader, nil); got != 1 {
 		t.Errorf("%s = %v, want 1 (no leader election: this process runs the controllers)", metrics.MetricLeader, got)
 	}

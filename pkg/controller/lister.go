@@ -1,0 +1,149 @@
+package controller
+
+import (
+	"context"
+	"math/rand/v2"
+	"time"
+
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/util/workqueue"
+	"k8s.io/klog/v2"
+)
+
+// The lister of a kind finds drift in list mode: once per sync period and
+// control plane it lists the operator's entities of the kind (one request
+// per 1,000 entities), compares each with the snapshot of the operator's
+// last write, and enqueues only the objects whose entity differs or is
+// missing, with a mark that says why. Everything else costs no request:
+// an idle period costs the list pages and no write.
+//
+// Its queue holds control-plane IDs. A control plane's first listing comes
+// at a random point of the first period after its first entity is known,
+// so that control planes (and kinds) do not all list at the same moment;
+// each later one a period after the previous one started. A drift is thus
+// seen at most one period after it happened, and written at once.
+
+// listing reports whether this kind finds drift by listing.
+func (r *EntityReconciler[T, D]) listing() bool {
+	return r.driftMode == DriftList && r.kind.List != nil
+}
+
+// RunBackground lists the kind's control planes until ctx ends, enqueueing
+// the objects to write again with enqueue. The controller runs it once its
+// caches synced.
+func (r *EntityReconciler[T, D]) RunBackground(ctx context.Context, enqueue func(cache.ObjectName)) {
+	if !r.listing() {
+		return
+	}
+	go func() {
+		<-ctx.Done()
+		r.planes.ShutDown()
+	}()
+	for {
+		planeID, shutdown := r.planes.Get()
+		if shutdown {
+			return
+		}
+		started := r.clock.Now()
+		r.listPlane(ctx, planeID, enqueue)
+		r.planes.Done(planeID)
+		if _, _, ok := r.drift.planeMembers(planeID); ok {
+			r.planes.AddAfter(planeID, max(r.syncPeriod-r.clock.Since(started), 0))
+		}
+	}
+}
+
+// schedulePlane plans the first listing of a control plane.
+func (r *EntityReconciler[T, D]) schedulePlane(planeID string) {
+	if r.syncPeriod <= 0 {
+		return
+	}
+	r.planes.AddAfter(planeID, rand.N(r.syncPeriod)+time.Millisecond)
+}
+
+// listPlane lists one control plane and enqueues what drifted.
+func (r *EntityReconciler[T, D]) listPlane(ctx context.Context, planeID string, enqueue func(cache.ObjectName)) {
+	logger := klog.FromContext(ctx).WithValues("controlPlane", planeID)
+	p, members, ok := r.drift.planeMembers(planeID)
+	if !ok {
+		return
+	}
+	started := r.clock.Now()
+	api, err := r.konnect.API(p.Auth.ServerURL, p.Auth.Token)
+	if err == nil {
+		var listed []Listed[D]
+		listed, err = r.kind.List(ctx, api, p)
+		if err == nil {
+			r.metrics.EntityOperation(r.kind.KindName(), "list")
+			r.compareListed(ctx, members, listed, started, enqueue)
+			return
+		}
+	}
+	// The next period lists again; until then the entities stay as they
+	// are, which is what the seed's loop would also leave them.
+	logger.Info("Could not list entities to find drift; trying again next period", "kind", r.kind.KindName(), "err", err)
+}
+
+// compareListed compares every member with its listed entity.
+func (r *EntityReconciler[T, D]) compareListed(ctx context.Context, members map[cache.ObjectName]member, listed []Listed[D], started time.Time, enqueue func(cache.ObjectName)) {
+	byID := make(map[string]*Listed[D], len(listed))
+	for i := range listed {
+		byID[listed[i].ID] = &listed[i]
+	}
+	for key, m := range members {
+		if !m.writtenAt.Before(started) {
+			continue // written while the listing ran: it may show the old entity
+		}
+		l, found := byID[m.id]
+		switch {
+		case !found:
+			r.drift.mark(key, driftMark{uid: m.uid, cause: driftMissing})
+		case m.snapshot.Known():
+			fields := m.snapshot.Differences(l.Snapshot)
+			if len(fields) == 0 {
+				continue
+			}
+			r.drift.mark(key, driftMark{uid: m.uid, cause: driftChanged, fields: fields})
+		default:
+			if !r.compareWithSpec(ctx, key, m, l) {
+				continue
+			}
+		}
+		enqueue(key)
+	}
+}
+
+// compareWithSpec checks an entity that no write of this process left a
+// snapshot of (after a restart) against the spec: equal, the listed entity
+// becomes the snapshot without a write; different, or not comparable, the
+// object is marked to be written. It reports whether it marked.
+func (r *EntityReconciler[T, D]) compareWithSpec(ctx context.Context, key cache.ObjectName, m member, l *Listed[D]) bool {
+	cached, err := r.informer.Get(key.Namespace, key.Name)
+	if err != nil || cached.GetUID() != m.uid || cached.GetDeletionTimestamp() != nil {
+		return false // gone or going: its own reconcile handles it
+	}
+	if l.Differences == nil {
+		r.drift.mark(key, driftMark{uid: m.uid, cause: driftUnknown})
+		return true
+	}
+	obj := cached.DeepCopyObject().(T)
+	res, err := r.kind.Resolve(ctx, obj, ForSync)
+	if err != nil || !res.Ready {
+		return false // the reconcile reports its references
+	}
+	desired, err := r.kind.Desired(ctx, obj, res.Placement)
+	if err != nil {
+		return false
+	}
+	if fields := l.Differences(desired); len(fields) > 0 {
+		r.drift.mark(key, driftMark{uid: m.uid, cause: driftChanged, fields: fields})
+		return true
+	}
+	r.drift.adoptListed(key, m, l.Snapshot)
+	return false
+}
+
+// newPlaneQueue is the lister's queue of control planes.
+func newPlaneQueue() workqueue.TypedDelayingInterface[string] {
+	return workqueue.NewTypedDelayingQueue[string]()
+}

@@ -1,0 +1,116 @@
+package controller
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"hash/fnv"
+	"slices"
+	"strings"
+	"unique"
+)
+
+// Snapshot is what Konnect answered to the operator's last write of an
+// entity, kept to find drift: a hash of each top-level field of the answer,
+// by field name. Konnect's answer, not the body sent, because Konnect fills
+// in defaults and hashes secrets (a basic-auth password comes back as a
+// hash): a later listing of an unchanged entity then equals the snapshot
+// exactly, and a changed one differs in the fields that changed.
+//
+// It is compact on purpose, as the operator keeps one per object (10,000
+// objects and more): field names are interned and each value is 8 bytes,
+// about 16 bytes per field, so a service costs some 300 bytes. The hashes
+// name the fields that differ, for the Event, without keeping a value (a
+// secret among them). The zero Snapshot is none: the entity is written
+// again every sync period, as the seed algorithm does.
+type Snapshot struct {
+	fields []fieldSum
+}
+
+type fieldSum struct {
+	name unique.Handle[string]
+	sum  uint64
+}
+
+// unsnapshotted are fields that change without anyone changing the entity.
+var unsnapshotted = map[string]bool{"created_at": true, "updated_at": true}
+
+// SnapshotOf takes the snapshot of an entity as Konnect answered it (an
+// SDK answer type, or anything that marshals to the entity's JSON object).
+// Absent and null fields are the same; timestamps are left out.
+func SnapshotOf(entity any) (Snapshot, error) {
+	raw, err := json.Marshal(entity)
+	if err != nil {
+		return Snapshot{}, err
+	}
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &fields); err != nil {
+		return Snapshot{}, fmt.Errorf("an entity is a JSON object: %w", err)
+	}
+	s := Snapshot{fields: make([]fieldSum, 0, len(fields))}
+	for name, value := range fields {
+		if unsnapshotted[name] || bytes.Equal(value, []byte("null")) {
+			continue
+		}
+		sum, err := canonicalSum(value)
+		if err != nil {
+			return Snapshot{}, err
+		}
+		s.fields = append(s.fields, fieldSum{name: unique.Make(name), sum: sum})
+	}
+	slices.SortFunc(s.fields, func(a, b fieldSum) int { return strings.Compare(a.name.Value(), b.name.Value()) })
+	return s, nil
+}
+
+// MustSnapshot is SnapshotOf for answers that are known to marshal (SDK
+// types); a failure leaves no snapshot, so the entity is written every
+// period instead of compared.
+func MustSnapshot(entity any) Snapshot {
+	s, err := SnapshotOf(entity)
+	if err != nil {
+		return Snapshot{}
+	}
+	return s
+}
+
+// canonicalSum hashes a JSON value independently of key order and spacing.
+func canonicalSum(value json.RawMessage) (uint64, error) {
+	var v any
+	if err := json.Unmarshal(value, &v); err != nil {
+		return 0, err
+	}
+	canonical, err := json.Marshal(v) // maps marshal with sorted keys
+	if err != nil {
+		return 0, err
+	}
+	h := fnv.New64a()
+	_, _ = h.Write(canonical)
+	return h.Sum64(), nil
+}
+
+// Known reports whether there is a snapshot.
+func (s Snapshot) Known() bool { return s.fields != nil }
+
+// Differences names the fields, sorted, whose values differ between s and
+// other, including those only one of them has.
+func (s Snapshot) Differences(other Snapshot) []string {
+	var out []string
+	i, j := 0, 0
+	for i < len(s.fields) || j < len(other.fields) {
+		switch {
+		case j == len(other.fields) || i < len(s.fields) && s.fields[i].name.Value() < other.fields[j].name.Value():
+			out = append(out, s.fields[i].name.Value())
+			i++
+		case i == len(s.fields) || other.fields[j].name.Value() < s.fields[i].name.Value():
+			out = append(out, other.fields[j].name.Value())
+			j++
+		default:
+			if s.fields[i].sum != other.fields[j].sum {
+				out = append(out, s.fields[i].name.Value())
+			}
+			i++
+			j++
+		}
+	}
+	return out
+}

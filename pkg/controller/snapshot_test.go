@@ -1,0 +1,74 @@
+package controller
+
+import (
+	"slices"
+	"testing"
+)
+
+func TestSnapshotDifferencesNameChangedFieldsOnly(t *testing.T) {
+	written := map[string]any{
+		"id": "s1", "host": "a.example", "port": 80, "tags": []string{"x", "y"},
+		"client_certificate": map[string]any{"id": "c1"},
+		"created_at":         1, "updated_at": 2,
+	}
+	for _, tt := range []struct {
+		name   string
+		listed map[string]any
+		want   []string
+	}{
+		{"equal, timestamps aside", map[string]any{
+			"id": "s1", "host": "a.example", "port": 80, "tags": []string{"x", "y"},
+			"client_certificate": map[string]any{"id": "c1"}, "created_at": 1, "updated_at": 99,
+		}, nil},
+		{"a null field is an absent one", map[string]any{
+			"id": "s1", "host": "a.example", "port": 80, "tags": []string{"x", "y"},
+			"client_certificate": map[string]any{"id": "c1"}, "path": nil,
+		}, nil},
+		{"changed value", map[string]any{
+			"id": "s1", "host": "b.example", "port": 80, "tags": []string{"x", "y"},
+			"client_certificate": map[string]any{"id": "c1"},
+		}, []string{"host"}},
+		{"nested change names the top-level field", map[string]any{
+			"id": "s1", "host": "a.example", "port": 80, "tags": []string{"x", "y"},
+			"client_certificate": map[string]any{"id": "c2"},
+		}, []string{"client_certificate"}},
+		{"removed and added fields", map[string]any{
+			"id": "s1", "host": "a.example", "port": 80,
+			"client_certificate": map[string]any{"id": "c1"}, "path": "/p",
+		}, []string{"path", "tags"}},
+		{"order of a list matters", map[string]any{
+			"id": "s1", "host": "a.example", "port": 80, "tags": []string{"y", "x"},
+			"client_certificate": map[string]any{"id": "c1"},
+		}, []string{"tags"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			a, err := SnapshotOf(written)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := SnapshotOf(tt.listed)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := a.Differences(b); !slices.Equal(got, tt.want) {
+				t.Errorf("Differences = %v, want %v", got, tt.want)
+			}
+			if got := b.Differences(a); !slices.Equal(got, tt.want) {
+				t.Errorf("the other way round: Differences = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestSnapshotIsKnownOnlyWhenTaken(t *testing.T) {
+	if (Snapshot{}).Known() {
+		t.Error("the zero snapshot is known")
+	}
+	s, err := SnapshotOf(map[string]any{})
+	if err != nil || !s.Known() {
+		t.Errorf("the snapshot of an empty entity is not known (err %v)", err)
+	}
+	if _, err := SnapshotOf([]int{1}); err == nil {
+		t.Error("a JSON array was taken as an entity")
+	}
+}
