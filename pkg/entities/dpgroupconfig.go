@@ -99,7 +99,7 @@ func DataPlaneGroupConfigurationKind(refs *Refs, networks *controller.Informer[n
 		Managed:      placed.managed,
 		Adopt: &controller.Adoption[dpGroupConfig, components.CreateConfigurationRequest]{
 			Options: func(cfg dpGroupConfig) *adoptOptions { return adoptMatchByDefault(cfg.Spec.Adopt) },
-			Inspect: func(ctx context.Context, api konnect.API, cfg dpGroupConfig, p controller.Placement, id string, desired components.CreateConfigurationRequest) (controller.Inspection, error) {
+			Inspect: func(ctx context.Context, api konnect.API, _ dpGroupConfig, p controller.Placement, id string, desired components.CreateConfigurationRequest) (controller.Inspection, error) {
 				manifest, err := getConfiguration(ctx, api, id)
 				if err != nil {
 					return controller.Inspection{}, err

@@ -56,13 +56,16 @@ func groupNetworkID(networks *controller.Informer[network], namespace string, re
 func autoscale(a konnectv1alpha1.ConfigurationDataPlaneGroupAutoscale) *components.ConfigurationDataPlaneGroupAutoscale {
 	switch {
 	case a.Type == konnectv1alpha1.AutoscaleStatic && a.Static != nil:
-		out := components.CreateConfigurationDataPlaneGroupAutoscaleConfigurationDataPlaneGroupAutoscaleStatic(components.ConfigurationDataPlaneGroupAutoscaleStatic{
+		// Konnect deprecates static scaling, but Kong Operator's kind offers it
+		// and Konnect still takes it.
+		out := components.CreateConfigurationDataPlaneGroupAutoscaleConfigurationDataPlaneGroupAutoscaleStatic(components.ConfigurationDataPlaneGroupAutoscaleStatic{ //nolint:staticcheck // see above
 			Kind: components.KindStatic, InstanceType: components.InstanceTypeName(a.Static.InstanceType), RequestedInstances: a.Static.RequestedInstances,
 		})
 		return &out
 	case a.Type == konnectv1alpha1.AutoscaleAutopilot && a.Autopilot != nil:
 		out := components.CreateConfigurationDataPlaneGroupAutoscaleConfigurationDataPlaneGroupAutoscaleAutopilot(components.ConfigurationDataPlaneGroupAutoscaleAutopilot{
-			Kind: components.ConfigurationDataPlaneGroupAutoscaleAutopilotKindAutopilot, BaseRps: a.Autopilot.BaseRps, MaxRps: a.Autopilot.MaxRps,
+			Kind: components.ConfigurationDataPlaneGroupAutoscaleAutopilotKindAutopilot, BaseRps: a.Autopilot.BaseRps,
+			MaxRps: a.Autopilot.MaxRps, //nolint:staticcheck // deprecated by Konnect, still part of Kong Operator's kind
 		})
 		return &out
 	}

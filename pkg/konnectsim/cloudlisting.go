@@ -99,21 +99,21 @@ func (rc *reqCtx) writeNumberedPage(items []any, number, size int) {
 	})
 }
 
-// stringItems converts a JSON array of strings; ok is false for anything else.
-func stringItems(v any) ([]string, bool) {
+// stringItems converts a JSON array of strings; anything else is nil.
+func stringItems(v any) []string {
 	items, isArray := v.([]any)
 	if !isArray {
-		return nil, false
+		return nil
 	}
 	out := make([]string, 0, len(items))
 	for _, item := range items {
 		s, isString := item.(string)
 		if !isString {
-			return nil, false
+			return nil
 		}
 		out = append(out, s)
 	}
-	return out, true
+	return out
 }
 
 // anyStrings converts strings for a JSON answer.

@@ -99,7 +99,7 @@ func checkNetworkBody(c *cloudState, body map[string]any) []invalidParam {
 	if strings.TrimSpace(str(body["region"])) == "" {
 		out = append(out, invalidParam{Field: "region", Rule: "is_supported_provider_region", Reason: "must name a region of the provider"})
 	}
-	zones, _ := stringItems(body["availability_zones"])
+	zones := stringItems(body["availability_zones"])
 	if len(zones) == 0 || slices.Contains(zones, "") || len(slices.Compact(slices.Sorted(slices.Values(zones)))) != len(zones) {
 		out = append(out, invalidParam{Field: "availability_zones", Rule: "is_supported_network_availability_zone_list",
 			Reason: "must list one or more distinct availability zones of the region"})
@@ -130,7 +130,7 @@ func (s *Server) createNetwork(rc *reqCtx) {
 		}
 	}
 	now := s.clock.Now()
-	zones, _ := stringItems(body["availability_zones"])
+	zones := stringItems(body["availability_zones"])
 	c.seq++
 	n := &cloudNetwork{
 		id: uuid.NewString(), name: name, accountID: str(body["cloud_gateway_provider_account_id"]),

@@ -58,7 +58,7 @@ func (t *cloudTransitGateway) render(now time.Time) entity {
 func checkTransitGatewayBody(c *cloudState, n *cloudNetwork, body map[string]any) []invalidParam {
 	var out []invalidParam
 	if raw, given := body["cidr_blocks"]; given {
-		blocks, _ := stringItems(raw)
+		blocks := stringItems(raw)
 		for i, b := range blocks {
 			if _, _, err := net.ParseCIDR(b); err != nil {
 				out = append(out, invalidParam{Field: fmt.Sprintf("cidr_blocks[%d]", i), Rule: "invalid", Reason: "must be an IP range in CIDR notation"})

@@ -64,7 +64,7 @@ func TestParseProviderAccountSpec(t *testing.T) {
 	for spec, want := range map[string]ProviderAccount{
 		"aws=1234":        {ID: "1234", Provider: "aws", CloudAccountID: "1234"},
 		"azure=abc=sub-7": {ID: "abc", Provider: "azure", CloudAccountID: "sub-7"},
-		" gcp=11111111-1111-1111-1111-111111111111 ": {ID: "11111111-1111-1111-1111-111111111111", Provider: "gcp", CloudAccountID: "11111111-1111-1111-1111-111111111111"},
+		"\tgcp=11111111-1111-1111-1111-111111111111\n": {ID: "11111111-1111-1111-1111-111111111111", Provider: "gcp", CloudAccountID: "11111111-1111-1111-1111-111111111111"},
 	} {
 		got, err := ParseProviderAccountSpec(spec)
 		if err != nil || got != want {

@@ -12,6 +12,7 @@ import (
 	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
 	configurationv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/configuration/v1alpha1"
 	konnectv1alpha2 "github.com/konnect-operator/konnect-operator/pkg/apis/konnect/v1alpha2"
+	"github.com/konnect-operator/konnect-operator/pkg/controller"
 	"github.com/konnect-operator/konnect-operator/pkg/konnectsim"
 )
 
@@ -84,8 +85,12 @@ func TestDataPlaneCertificate(t *testing.T) { dpCertificates.test(t) }
 // certificate changed before the object is Programmed replaces the pin; and
 // an object that lost its status finds its pin by its certificate instead
 // of pinning it twice.
+//
+// It runs in update mode: the rotation case needs the periodic read of the
+// pin, which a fault makes fail (list mode reads pins by listing, and a
+// failed listing changes no status).
 func TestDataPlaneCertificateSpecifics(t *testing.T) {
-	e := newEnv(t, envOptions{syncPeriod: 2 * time.Second})
+	e := newEnv(t, envOptions{syncPeriod: 2 * time.Second, driftDetection: controller.DriftUpdate})
 	cpID := e.ready()
 
 	t.Run("a control-plane group takes pins, not entities", func(t *testing.T) {

@@ -138,7 +138,7 @@ func TestKongOperatorCloudGatewaySamplesApplyUnchanged(t *testing.T) {
 			if apierrors.IsNotFound(err) {
 				return nil
 			}
-			return fmt.Errorf("still there (%v)", err)
+			return fmt.Errorf("still there (%w)", err)
 		})
 	}
 	if n := e.sim.Count(e.orgID); n != 0 {
