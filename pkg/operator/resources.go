@@ -1,6 +1,7 @@
 package operator
 
 import (
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	configurationv1 "github.com/konnect-operator/konnect-operator/pkg/apis/configuration/v1"
@@ -10,6 +11,11 @@ import (
 	konnectv1alpha2 "github.com/konnect-operator/konnect-operator/pkg/apis/konnect/v1alpha2"
 	"github.com/konnect-operator/konnect-operator/pkg/controller"
 )
+
+// groupVersion converts an API package's GroupVersion.
+func groupVersion(gv metav1.GroupVersion) schema.GroupVersion {
+	return schema.GroupVersion{Group: gv.Group, Version: gv.Version}
+}
 
 // resource is a kind the operator caches and writes: its API resource, its
 // scope, and how to make an empty object, which is all a typed cache and a
@@ -38,35 +44,35 @@ func clusterResource[O any, T pointerTo[O]](gv schema.GroupVersion, plural strin
 
 // The kinds the operator reads and reconciles.
 var (
-	authConfigs     = namespacedResource[konnectv1alpha1.KonnectAPIAuthConfiguration](konnectv1alpha1.SchemeGroupVersion, "konnectapiauthconfigurations")
-	controlPlanes   = namespacedResource[konnectv1alpha2.KonnectGatewayControlPlane](konnectv1alpha2.SchemeGroupVersion, "konnectgatewaycontrolplanes")
-	referenceGrants = namespacedResource[configurationv1alpha1.KongReferenceGrant](configurationv1alpha1.SchemeGroupVersion, "kongreferencegrants")
+	authConfigs     = namespacedResource[konnectv1alpha1.KonnectAPIAuthConfiguration](groupVersion(konnectv1alpha1.GroupVersion), "konnectapiauthconfigurations")
+	controlPlanes   = namespacedResource[konnectv1alpha2.KonnectGatewayControlPlane](groupVersion(konnectv1alpha2.GroupVersion), "konnectgatewaycontrolplanes")
+	referenceGrants = namespacedResource[configurationv1alpha1.KongReferenceGrant](groupVersion(configurationv1alpha1.GroupVersion), "kongreferencegrants")
 
-	kongServices       = namespacedResource[configurationv1alpha1.KongService](configurationv1alpha1.SchemeGroupVersion, "kongservices")
-	kongRoutes         = namespacedResource[configurationv1alpha1.KongRoute](configurationv1alpha1.SchemeGroupVersion, "kongroutes")
-	kongConsumers      = namespacedResource[configurationv1.KongConsumer](configurationv1.SchemeGroupVersion, "kongconsumers")
-	kongConsumerGroups = namespacedResource[configurationv1beta1.KongConsumerGroup](configurationv1beta1.SchemeGroupVersion, "kongconsumergroups")
-	kongPlugins        = namespacedResource[configurationv1.KongPlugin](configurationv1.SchemeGroupVersion, "kongplugins")
-	kongClusterPlugins = clusterResource[configurationv1.KongClusterPlugin](configurationv1.SchemeGroupVersion, "kongclusterplugins")
-	kongPluginBindings = namespacedResource[configurationv1alpha1.KongPluginBinding](configurationv1alpha1.SchemeGroupVersion, "kongpluginbindings")
+	kongServices       = namespacedResource[configurationv1alpha1.KongService](groupVersion(configurationv1alpha1.GroupVersion), "kongservices")
+	kongRoutes         = namespacedResource[configurationv1alpha1.KongRoute](groupVersion(configurationv1alpha1.GroupVersion), "kongroutes")
+	kongConsumers      = namespacedResource[configurationv1.KongConsumer](groupVersion(configurationv1.GroupVersion), "kongconsumers")
+	kongConsumerGroups = namespacedResource[configurationv1beta1.KongConsumerGroup](groupVersion(configurationv1beta1.GroupVersion), "kongconsumergroups")
+	kongPlugins        = namespacedResource[configurationv1.KongPlugin](groupVersion(configurationv1.GroupVersion), "kongplugins")
+	kongClusterPlugins = clusterResource[configurationv1.KongClusterPlugin](groupVersion(configurationv1.GroupVersion), "kongclusterplugins")
+	kongPluginBindings = namespacedResource[configurationv1alpha1.KongPluginBinding](groupVersion(configurationv1alpha1.GroupVersion), "kongpluginbindings")
 
-	kongUpstreams      = namespacedResource[configurationv1alpha1.KongUpstream](configurationv1alpha1.SchemeGroupVersion, "kongupstreams")
-	kongTargets        = namespacedResource[configurationv1alpha1.KongTarget](configurationv1alpha1.SchemeGroupVersion, "kongtargets")
-	kongCertificates   = namespacedResource[configurationv1alpha1.KongCertificate](configurationv1alpha1.SchemeGroupVersion, "kongcertificates")
-	kongCACertificates = namespacedResource[configurationv1alpha1.KongCACertificate](configurationv1alpha1.SchemeGroupVersion, "kongcacertificates")
-	kongSNIs           = namespacedResource[configurationv1alpha1.KongSNI](configurationv1alpha1.SchemeGroupVersion, "kongsnis")
-	kongKeys           = namespacedResource[configurationv1alpha1.KongKey](configurationv1alpha1.SchemeGroupVersion, "kongkeys")
-	kongKeySets        = namespacedResource[configurationv1alpha1.KongKeySet](configurationv1alpha1.SchemeGroupVersion, "kongkeysets")
-	kongVaults         = clusterResource[configurationv1alpha1.KongVault](configurationv1alpha1.SchemeGroupVersion, "kongvaults")
-	kongDPCertificates = namespacedResource[configurationv1alpha1.KongDataPlaneClientCertificate](configurationv1alpha1.SchemeGroupVersion, "kongdataplaneclientcertificates")
+	kongUpstreams      = namespacedResource[configurationv1alpha1.KongUpstream](groupVersion(configurationv1alpha1.GroupVersion), "kongupstreams")
+	kongTargets        = namespacedResource[configurationv1alpha1.KongTarget](groupVersion(configurationv1alpha1.GroupVersion), "kongtargets")
+	kongCertificates   = namespacedResource[configurationv1alpha1.KongCertificate](groupVersion(configurationv1alpha1.GroupVersion), "kongcertificates")
+	kongCACertificates = namespacedResource[configurationv1alpha1.KongCACertificate](groupVersion(configurationv1alpha1.GroupVersion), "kongcacertificates")
+	kongSNIs           = namespacedResource[configurationv1alpha1.KongSNI](groupVersion(configurationv1alpha1.GroupVersion), "kongsnis")
+	kongKeys           = namespacedResource[configurationv1alpha1.KongKey](groupVersion(configurationv1alpha1.GroupVersion), "kongkeys")
+	kongKeySets        = namespacedResource[configurationv1alpha1.KongKeySet](groupVersion(configurationv1alpha1.GroupVersion), "kongkeysets")
+	kongVaults         = clusterResource[configurationv1alpha1.KongVault](groupVersion(configurationv1alpha1.GroupVersion), "kongvaults")
+	kongDPCertificates = namespacedResource[configurationv1alpha1.KongDataPlaneClientCertificate](groupVersion(configurationv1alpha1.GroupVersion), "kongdataplaneclientcertificates")
 
-	kongBasicAuths = namespacedResource[configurationv1alpha1.KongCredentialBasicAuth](configurationv1alpha1.SchemeGroupVersion, "kongcredentialbasicauths")
-	kongAPIKeys    = namespacedResource[configurationv1alpha1.KongCredentialAPIKey](configurationv1alpha1.SchemeGroupVersion, "kongcredentialapikeys")
-	kongACLs       = namespacedResource[configurationv1alpha1.KongCredentialACL](configurationv1alpha1.SchemeGroupVersion, "kongcredentialacls")
-	kongJWTs       = namespacedResource[configurationv1alpha1.KongCredentialJWT](configurationv1alpha1.SchemeGroupVersion, "kongcredentialjwts")
-	kongHMACs      = namespacedResource[configurationv1alpha1.KongCredentialHMAC](configurationv1alpha1.SchemeGroupVersion, "kongcredentialhmacs")
+	kongBasicAuths = namespacedResource[configurationv1alpha1.KongCredentialBasicAuth](groupVersion(configurationv1alpha1.GroupVersion), "kongcredentialbasicauths")
+	kongAPIKeys    = namespacedResource[configurationv1alpha1.KongCredentialAPIKey](groupVersion(configurationv1alpha1.GroupVersion), "kongcredentialapikeys")
+	kongACLs       = namespacedResource[configurationv1alpha1.KongCredentialACL](groupVersion(configurationv1alpha1.GroupVersion), "kongcredentialacls")
+	kongJWTs       = namespacedResource[configurationv1alpha1.KongCredentialJWT](groupVersion(configurationv1alpha1.GroupVersion), "kongcredentialjwts")
+	kongHMACs      = namespacedResource[configurationv1alpha1.KongCredentialHMAC](groupVersion(configurationv1alpha1.GroupVersion), "kongcredentialhmacs")
 
-	cloudNetworks              = namespacedResource[konnectv1alpha1.KonnectCloudGatewayNetwork](konnectv1alpha1.SchemeGroupVersion, "konnectcloudgatewaynetworks")
-	cloudTransitGateways       = namespacedResource[konnectv1alpha1.KonnectCloudGatewayTransitGateway](konnectv1alpha1.SchemeGroupVersion, "konnectcloudgatewaytransitgateways")
-	cloudDPGroupConfigurations = namespacedResource[konnectv1alpha1.KonnectCloudGatewayDataPlaneGroupConfiguration](konnectv1alpha1.SchemeGroupVersion, "konnectcloudgatewaydataplanegroupconfigurations")
+	cloudNetworks              = namespacedResource[konnectv1alpha1.KonnectCloudGatewayNetwork](groupVersion(konnectv1alpha1.GroupVersion), "konnectcloudgatewaynetworks")
+	cloudTransitGateways       = namespacedResource[konnectv1alpha1.KonnectCloudGatewayTransitGateway](groupVersion(konnectv1alpha1.GroupVersion), "konnectcloudgatewaytransitgateways")
+	cloudDPGroupConfigurations = namespacedResource[konnectv1alpha1.KonnectCloudGatewayDataPlaneGroupConfiguration](groupVersion(konnectv1alpha1.GroupVersion), "konnectcloudgatewaydataplanegroupconfigurations")
 )

@@ -39,11 +39,11 @@ func newWiring(f *informerFactories, d dependencies) *wiring {
 	return &wiring{
 		f: f, d: d,
 		rest: map[schema.GroupVersion]rest.Interface{
-			configurationv1.SchemeGroupVersion:       cs.ConfigurationV1().RESTClient(),
-			configurationv1alpha1.SchemeGroupVersion: cs.ConfigurationV1alpha1().RESTClient(),
-			configurationv1beta1.SchemeGroupVersion:  cs.ConfigurationV1beta1().RESTClient(),
-			konnectv1alpha1.SchemeGroupVersion:       cs.KonnectV1alpha1().RESTClient(),
-			konnectv1alpha2.SchemeGroupVersion:       cs.KonnectV1alpha2().RESTClient(),
+			groupVersion(configurationv1.GroupVersion):       cs.ConfigurationV1().RESTClient(),
+			groupVersion(configurationv1alpha1.GroupVersion): cs.ConfigurationV1alpha1().RESTClient(),
+			groupVersion(configurationv1beta1.GroupVersion):  cs.ConfigurationV1beta1().RESTClient(),
+			groupVersion(konnectv1alpha1.GroupVersion):       cs.KonnectV1alpha1().RESTClient(),
+			groupVersion(konnectv1alpha2.GroupVersion):       cs.KonnectV1alpha2().RESTClient(),
 		},
 		views: map[schema.GroupVersionResource]any{},
 	}
