@@ -272,7 +272,7 @@ func TestHelmChartTemplates(t *testing.T) {
 		r.get(t, "Service", operatorNamespace, "konnect-operator-metrics")
 		args := deploymentArgsOf(t, r)
 		for _, flag := range []string{"--leader-elect=true", "--leader-elect-resource-name=konnect-operator", "--metrics-bind-address=:8443",
-			"--health-probe-bind-address=:8081", "--sync-period=1m", "--konnect-rate-limit=0", "--log-format=json"} {
+			"--health-probe-bind-address=:8081", "--sync-period=1m", "--drift-detection=list", "--konnect-rate-limit=0", "--log-format=json"} {
 			if !slices.Contains(args, flag) {
 				t.Errorf("the Deployment's arguments %v lack %s", args, flag)
 			}
@@ -283,7 +283,7 @@ func TestHelmChartTemplates(t *testing.T) {
 	})
 
 	t.Run("namespaced", func(t *testing.T) {
-		r := h.template(ctx, t, []string{namespaced}, "syncPeriod=5m", "konnect.rateLimit=2.5", "logging.format=text", "replicaCount=3")
+		r := h.template(ctx, t, []string{namespaced}, "syncPeriod=5m", "driftDetection=update", "konnect.rateLimit=2.5", "logging.format=text", "replicaCount=3")
 		for _, ns := range []string{"team-a", "team-b"} {
 			sameGrants(t, r.get(t, "Role", ns, "konnect-operator"), filepath.Join("rbac", "namespace", "role.yaml"))
 			boundTo(t, r, r.get(t, "RoleBinding", ns, "konnect-operator"))
@@ -298,7 +298,7 @@ func TestHelmChartTemplates(t *testing.T) {
 			t.Error("namespaced, the chart still grants the namespaced kinds cluster-wide")
 		}
 		args := deploymentArgsOf(t, r)
-		for _, flag := range []string{"--watch-namespaces=team-a,team-b", "--sync-period=5m", "--konnect-rate-limit=2.5", "--log-format=text"} {
+		for _, flag := range []string{"--watch-namespaces=team-a,team-b", "--sync-period=5m", "--drift-detection=update", "--konnect-rate-limit=2.5", "--log-format=text"} {
 			if !slices.Contains(args, flag) {
 				t.Errorf("the Deployment's arguments %v lack %s", args, flag)
 			}
@@ -316,6 +316,7 @@ func TestHelmChartTemplates(t *testing.T) {
 			{"replicaCount=0", "at '/replicaCount': minimum"},
 			{"replicas=2", "additional properties 'replicas' not allowed"},
 			{"syncPeriod=soon", "at '/syncPeriod': 'soon' does not match pattern"},
+			{"driftDetection=never", "at '/driftDetection': value must be one of 'list', 'update'"},
 			{"logging.format=xml", "at '/logging/format': value must be one of 'text', 'json'"},
 			{"watchNamespaces={Team_A}", "at '/watchNamespaces/0'"},
 			{"metrics.port=70000", "at '/metrics/port': maximum"},
