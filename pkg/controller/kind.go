@@ -68,7 +68,8 @@ type Kind[T Entity, E any] struct {
 	// refers to it through one of them still holds the cleanup finalizer.
 	// A borrowed control plane waits so, as Konnect does not delete what
 	// other objects created inside it; a network waits for the data-plane
-	// groups deployed on it.
+	// groups deployed on it. For a kind with Borrows, only borrowed objects
+	// wait.
 	HeldBy []string
 	// ExtraFinalizers are removed together with the cleanup finalizer once
 	// the entity is deleted.

@@ -45,7 +45,10 @@ func (r *EntityReconciler[T, D]) release(ctx context.Context, key cache.ObjectNa
 // Kind.HeldBy), recording an Event that names them; the referrers' own
 // changes enqueue obj again.
 func (r *EntityReconciler[T, D]) held(key cache.ObjectName, obj T) (bool, error) {
-	if len(r.kind.HeldBy) == 0 {
+	if len(r.kind.HeldBy) == 0 || r.kind.Borrows != nil {
+		// A kind that borrows holds only its borrowed objects (release):
+		// an owned control plane goes first, and Konnect deletes its
+		// entities with it.
 		return false, nil
 	}
 	waiting, err := r.holders(key)

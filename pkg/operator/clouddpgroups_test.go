@@ -2,7 +2,6 @@ package operator_test
 
 import (
 	"fmt"
-	konnectv1alpha2 "github.com/konnect-operator/konnect-operator/pkg/apis/konnect/v1alpha2"
 	"strings"
 	"testing"
 	"time"
@@ -14,6 +13,7 @@ import (
 
 	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
 	konnectv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/konnect/v1alpha1"
+	konnectv1alpha2 "github.com/konnect-operator/konnect-operator/pkg/apis/konnect/v1alpha2"
 	"github.com/konnect-operator/konnect-operator/pkg/controller"
 )
 
@@ -47,8 +47,7 @@ func TestCloudGatewayDataPlaneGroupConfigurationFollowsItsGroups(t *testing.T) {
 	if n, err := getNetwork(); err != nil || n.Status.State == "ready" {
 		t.Fatalf("network %+v, %v: the configuration must be seen waiting while the network is not ready", n, err)
 	}
-	// The control plane may still be on its way into Konnect.
-	cpID := waitObject(e, "control plane Programmed", func() (*konnectv1alpha2.KonnectGatewayControlPlane, error) {
+	cpID := waitObject(e, "control plane", func() (*konnectv1alpha2.KonnectGatewayControlPlane, error) {
 		return e.cs.KonnectV1alpha2().KonnectGatewayControlPlanes(e.ns).Get(e.ctx, "cp", metav1.GetOptions{})
 	}, func(cp *konnectv1alpha2.KonnectGatewayControlPlane) error { return programmed(cp) }).Status.ID
 	if cfg := e.sim.Configuration(e.orgID, cpID); cfg != nil {
@@ -172,7 +171,9 @@ func TestCloudGatewayDataPlaneGroupConfigurationReferenceFailures(t *testing.T) 
 	refused("elsewhere", commonv1alpha1.ConditionKonnectNetworkRefsValid, commonv1alpha1.ReasonRefNotPermitted)
 	e.createConfiguration("on-failed", "cloud", namespacedNetwork("failing"))
 	refused("on-failed", commonv1alpha1.ConditionKonnectNetworkRefsValid, commonv1alpha1.ReasonNotProgrammed)
-	cloudID := e.controlPlane("cloud").Status.ID
+	cloudID := waitObject(e, "control plane", func() (*konnectv1alpha2.KonnectGatewayControlPlane, error) {
+		return e.cs.KonnectV1alpha2().KonnectGatewayControlPlanes(e.ns).Get(e.ctx, "cloud", metav1.GetOptions{})
+	}, func(cp *konnectv1alpha2.KonnectGatewayControlPlane) error { return programmed(cp) }).Status.ID
 	if cfg := e.sim.Configuration(e.orgID, cloudID); cfg != nil {
 		t.Fatalf("a configuration reached Konnect through a broken reference: %v", cfg)
 	}

@@ -150,3 +150,66 @@ func TestCloudGatewayNetworkWaitsForItsAuthConfiguration(t *testing.T) {
 		grantFrom{group: "konnect.konghq.com", kind: "KonnectCloudGatewayNetwork", namespace: e.ns})
 	waitObject(e, "network once the grant exists", get("remote"), programmedNetwork)
 }
+
+// A network made outside the cluster is adopted by matching (the mode
+// Kong Operator uses for cloud-gateway kinds, and the default here): an
+// equal one without a write, one that differs refused.
+func TestCloudGatewayNetworkAdoptionByMatching(t *testing.T) {
+	e := newEnv(t, cloudOptions(0, 0))
+	e.createAuthConfig("auth")
+	outside := func(name, cidr string) string {
+		t.Helper()
+		res, err := e.konnect().CloudGateways.CreateNetwork(e.ctx, components.CreateNetworkRequest{
+			Name: e.ns + "-" + name, CloudGatewayProviderAccountID: testProviderAccount, Region: "eu-central-1",
+			AvailabilityZones: []string{"euc1-az1", "euc1-az2"}, CidrBlock: cidr,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.GetNetwork().GetID()
+	}
+	adopt := func(id string) *commonv1alpha1.AdoptOptions {
+		// No mode: match.
+		return &commonv1alpha1.AdoptOptions{From: commonv1alpha1.AdoptSourceKonnect, Konnect: &commonv1alpha1.AdoptKonnectOptions{ID: id}}
+	}
+
+	same := outside("same", "10.0.0.0/16")
+	creates := e.calls("POST", "/networks")
+	e.createNetwork("same", "auth", func(n *cloudNetwork) { n.Spec.Adopt = adopt(same) })
+	got := waitObject(e, "adopted network", func() (*cloudNetwork, error) { return e.network("same") }, func(n *cloudNetwork) error {
+		if err := conditionIs(n, commonv1alpha1.ConditionAdopted, metav1.ConditionTrue, commonv1alpha1.ReasonAdopted); err != nil {
+			return err
+		}
+		return programmed(n)
+	})
+	if got.Status.ID != same || e.calls("POST", "/networks") != creates || e.calls("PATCH", "/networks") != 0 {
+		t.Fatalf("adopted %q (want %q) with %d creates and %d updates", got.Status.ID, same, e.calls("POST", "/networks")-creates, e.calls("PATCH", "/networks"))
+	}
+
+	differs := outside("differs", "10.5.0.0/16")
+	e.createNetwork("differs", "auth", func(n *cloudNetwork) { n.Spec.Adopt = adopt(differs); n.Spec.CidrBlock = "10.6.0.0/16" })
+	refused := waitObject(e, "network that differs", func() (*cloudNetwork, error) { return e.network("differs") }, func(n *cloudNetwork) error {
+		return conditionIs(n, commonv1alpha1.ConditionAdopted, metav1.ConditionFalse, commonv1alpha1.ReasonNotMatch)
+	})
+	if !strings.Contains(conditionMessage(refused, commonv1alpha1.ConditionAdopted), "cidr_block") {
+		t.Fatalf("Adopted says %q; want it to name cidr_block", conditionMessage(refused, commonv1alpha1.ConditionAdopted))
+	}
+	if refused.Status.ID != "" && refused.Status.ID != differs {
+		t.Fatalf("status ID %q", refused.Status.ID)
+	}
+	if n := len(e.sim.Networks(e.orgID)); n != 2 {
+		t.Fatalf("%d networks in Konnect, want the two made outside", n)
+	}
+	// Deleting an object that never adopted its network leaves the network;
+	// the test removes it itself.
+	if err := e.cs.KonnectV1alpha1().KonnectCloudGatewayNetworks(e.ns).Delete(e.ctx, "differs", metav1.DeleteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	gone(e, "network that differs", func() (*cloudNetwork, error) { return e.network("differs") })
+	if e.simNetwork(e.ns+"-differs") == nil {
+		t.Fatal("deleting an object that did not adopt its network deleted the network")
+	}
+	if _, err := e.konnect().CloudGateways.DeleteNetwork(e.ctx, differs); err != nil {
+		t.Fatal(err)
+	}
+}
