@@ -121,3 +121,49 @@ func TestDriftedMembershipIsCorrectedByListing(t *testing.T) {
 		t.Errorf("%d lists of one consumer's groups in two idle periods, want 0 (each group's members are listed)", got)
 	}
 }
+
+// TestRestartComparesMemberships: after a restart in list mode, the first
+// listing compares each consumer's groups with its spec: a consumer whose
+// groups are unchanged is not written, and one removed from its group while
+// the operator was down is put back and reported.
+func TestRestartComparesMemberships(t *testing.T) {
+	t.Parallel()
+	const period = 2 * time.Second
+	e := newEnv(t, envOptions{syncPeriod: period, driftDetection: controller.DriftList})
+	cpID := e.ready()
+	e.createConsumerGroup("gold")
+	e.createConsumer("kept", "gold")
+	e.createConsumer("removed", "gold")
+	gold := e.programmedConsumerGroup("gold")
+	kept := e.programmedConsumer("kept").Status.Konnect.ID
+	removed := e.programmedConsumer("removed").Status.Konnect.ID
+	members := func() []string { return e.sim.ConsumerGroupMembers(e.orgID, cpID, gold) }
+
+	e.stopOperator()
+	if err := e.sim.SetConsumerGroupMember(e.orgID, cpID, gold, removed, false); err != nil {
+		t.Fatal(err)
+	}
+	if got := members(); !slices.Equal(got, []string{kept}) {
+		t.Fatalf("gold holds %v after the removal, want only %s", got, kept)
+	}
+	e.sim.ResetCalls()
+	e.startOperator()
+
+	e.eventually("the membership removed while down put back", func() error {
+		if !slices.Contains(members(), removed) {
+			return fmt.Errorf("gold holds %v", members())
+		}
+		return nil
+	})
+	ev := e.eventuallyEvent("KongConsumer", "removed", corev1.EventTypeWarning, controller.EventDriftCorrected)
+	if !strings.Contains(ev.Message, "consumer_groups") {
+		t.Errorf("the drift Event should name consumer_groups: %q", ev.Message)
+	}
+	time.Sleep(2 * period)
+	if got := e.calls("PUT", consumerWrite); got != 1 {
+		t.Errorf("%d consumer upserts after the restart, want 1 (the one whose groups changed)", got)
+	}
+	if !slices.Contains(members(), kept) {
+		t.Errorf("gold lost %s: %v", kept, members())
+	}
+}
