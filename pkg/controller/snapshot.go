@@ -114,3 +114,35 @@ func (s Snapshot) Differences(other Snapshot) []string {
 	}
 	return out
 }
+
+// With returns s with the field name holding value (replaced when s has
+// it): how a snapshot covers what follows an entity without being part of
+// Konnect's answer to its write, such as a consumer's groups. A null or
+// empty value is no field, as absent and null fields are the same; with no
+// snapshot there is still none.
+func (s Snapshot) With(name string, value any) Snapshot {
+	if !s.Known() {
+		return s
+	}
+	fields := make([]fieldSum, 0, len(s.fields)+1)
+	for _, f := range s.fields {
+		if f.name.Value() != name {
+			fields = append(fields, f)
+		}
+	}
+	raw, err := json.Marshal(value)
+	if err != nil {
+		return Snapshot{} // none: written every period rather than compared wrongly
+	}
+	switch string(raw) {
+	case "null", "[]", "{}", `""`:
+	default:
+		sum, err := canonicalSum(raw)
+		if err != nil {
+			return Snapshot{}
+		}
+		fields = append(fields, fieldSum{name: unique.Make(name), sum: sum})
+		slices.SortFunc(fields, func(a, b fieldSum) int { return strings.Compare(a.name.Value(), b.name.Value()) })
+	}
+	return Snapshot{fields: fields}
+}

@@ -72,3 +72,32 @@ func TestSnapshotIsKnownOnlyWhenTaken(t *testing.T) {
 		t.Error("a JSON array was taken as an entity")
 	}
 }
+
+func TestSnapshotWithAddsAComparedField(t *testing.T) {
+	base := MustSnapshot(map[string]any{"id": "c1", "username": "alice"})
+	for _, tt := range []struct {
+		name          string
+		written, seen Snapshot
+		want          []string
+	}{
+		{"same groups", base.With("consumer_groups", []string{"g1", "g2"}), base.With("consumer_groups", []string{"g1", "g2"}), nil},
+		{"a group removed", base.With("consumer_groups", []string{"g1", "g2"}), base.With("consumer_groups", []string{"g1"}), []string{"consumer_groups"}},
+		{"the last group removed", base.With("consumer_groups", []string{"g1"}), base.With("consumer_groups", []string{}), []string{"consumer_groups"}},
+		{"no groups is no field", base.With("consumer_groups", nil), base.With("consumer_groups", []string{}), nil},
+		{"no groups equals the plain snapshot", base, base.With("consumer_groups", nil), nil},
+		{"replaced, not added twice", base.With("consumer_groups", []string{"g1"}).With("consumer_groups", []string{"g2"}), base.With("consumer_groups", []string{"g2"}), nil},
+		{"a field sorted before others", base.With("a", 1), base, []string{"a"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := tt.written.Differences(tt.seen); !slices.Equal(got, tt.want) {
+				t.Errorf("Differences = %v, want %v", got, tt.want)
+			}
+		})
+	}
+	if (Snapshot{}).With("consumer_groups", []string{"g1"}).Known() {
+		t.Error("With made a snapshot out of none")
+	}
+	if len(base.With("consumer_groups", []string{"g1"}).fields) != len(base.fields)+1 || len(base.fields) != 2 {
+		t.Error("With changed the snapshot it was called on")
+	}
+}

@@ -74,6 +74,18 @@ func ConsumerKind(refs *Refs, groups *controller.Informer[kongConsumerGroup], cr
 		bodyTags: func(d consumerDesired) []string { return d.Consumer.Tags },
 	}
 	k := c.kind()
+	// The snapshot of a write covers the groups AfterSync then makes equal
+	// to the desired ones, as the listing shows them.
+	create, update := k.Create, k.Update
+	k.Create = func(ctx context.Context, api konnect.API, obj kongConsumer, p controller.Placement, desired consumerDesired) (string, controller.Snapshot, error) {
+		id, snapshot, err := create(ctx, api, obj, p, desired)
+		return id, snapshot.With(consumerGroupsField, desired.GroupIDs), err
+	}
+	k.Update = func(ctx context.Context, api konnect.API, obj kongConsumer, p controller.Placement, id string, desired consumerDesired) (controller.Snapshot, error) {
+		snapshot, err := update(ctx, api, obj, p, id, desired)
+		return snapshot.With(consumerGroupsField, desired.GroupIDs), err
+	}
+	k.List = listConsumers(c)
 	k.AfterSync = func(ctx context.Context, api konnect.API, consumer kongConsumer, p controller.Placement, id string, created bool) error {
 		want, _ := consumerGroupIDs(groups, consumer)
 		return syncMemberships(ctx, api, p, id, want, created)
@@ -88,7 +100,7 @@ func ConsumerKind(refs *Refs, groups *controller.Informer[kongConsumerGroup], cr
 			return found, err
 		}
 		if !sameSet(desired.GroupIDs, have) {
-			found.Differences = append(found.Differences, "consumer_groups")
+			found.Differences = append(found.Differences, consumerGroupsField)
 		}
 		return found, nil
 	}

@@ -18,7 +18,13 @@ var (
 	opListConsumerGroupsOf = konnect.Operation{Verb: "list", Entity: "consumer_group_of_consumer", Core: true}
 	opAddMember            = konnect.Operation{Verb: "add", Entity: "consumer_group_member", Core: true}
 	opRemoveMember         = konnect.Operation{Verb: "remove", Entity: "consumer_group_member", Core: true}
+	opListGroups           = konnect.Operation{Verb: "list", Entity: "consumer_group", Core: true}
+	opListMembers          = konnect.Operation{Verb: "list", Entity: "consumer_group_member", Core: true}
 )
+
+// consumerGroupsField names a consumer's groups in its snapshot and in
+// drift Events (as Konnect's path names them).
+const consumerGroupsField = "consumer_groups"
 
 // syncMemberships makes the memberships of the consumer with the given ID
 // equal to want (Konnect IDs of groups), adding and removing as needed. A
@@ -78,4 +84,78 @@ func consumerGroupsOf(ctx context.Context, api konnect.API, p controller.Placeme
 		ids = append(ids, deref(groups[i].GetID()))
 	}
 	return ids, err
+}
+
+// membershipsOf returns, by consumer ID, the sorted Konnect IDs of the
+// groups each consumer of the control plane belongs to: the drift lister's
+// view of memberships. It lists every group of the control plane, not only
+// the operator's, so that a consumer added to any group is seen, and then
+// each group's consumers: one request per 1,000 groups and per 1,000
+// members of each group, where asking each consumer would cost one per
+// consumer.
+func membershipsOf(ctx context.Context, api konnect.API, p controller.Placement) (map[string][]string, error) {
+	groups, err := konnect.ListAll(ctx, opListGroups, nil, func(ctx context.Context, page konnect.Page) ([]components.ConsumerGroup, *string, error) {
+		res, err := api.ConsumerGroups.ListConsumerGroup(ctx, operations.ListConsumerGroupRequest{
+			ControlPlaneID: p.ControlPlaneID, Size: &page.Size, Offset: page.Offset,
+		})
+		return res.GetObject().GetData(), res.GetObject().GetOffset(), err
+	})
+	if err != nil {
+		return nil, err
+	}
+	of := map[string][]string{}
+	for i := range groups {
+		group := deref(groups[i].GetID())
+		members, err := konnect.ListAll(ctx, opListMembers, nil, func(ctx context.Context, page konnect.Page) ([]components.Consumer, *string, error) {
+			res, err := api.ConsumerGroups.ListConsumersForConsumerGroup(ctx, operations.ListConsumersForConsumerGroupRequest{
+				ControlPlaneID: p.ControlPlaneID, ConsumerGroupID: group, Size: &page.Size, Offset: page.Offset,
+			})
+			return res.GetObject().GetData(), res.GetObject().GetOffset(), err
+		})
+		if konnect.IsNotFound(err) {
+			continue // deleted since the groups were listed: no members
+		}
+		if err != nil {
+			return nil, err
+		}
+		for j := range members {
+			consumer := deref(members[j].GetID())
+			of[consumer] = append(of[consumer], group)
+		}
+	}
+	for consumer := range of {
+		slices.Sort(of[consumer])
+	}
+	return of, nil
+}
+
+// listConsumers is the drift lister's listing of consumers: each consumer
+// with its groups, in its snapshot and in the comparison with the spec, so
+// that a membership changed in Konnect is drift of the consumer.
+func listConsumers(c core[kongConsumer, consumerDesired, components.Consumer]) func(context.Context, konnect.API, controller.Placement) ([]controller.Listed[consumerDesired], error) {
+	return func(ctx context.Context, api konnect.API, p controller.Placement) ([]controller.Listed[consumerDesired], error) {
+		listed, err := c.listed(ctx, api, p)
+		if err != nil {
+			return nil, err
+		}
+		memberships, err := membershipsOf(ctx, api, p)
+		if err != nil {
+			return nil, err
+		}
+		for i := range listed {
+			have := memberships[listed[i].ID]
+			listed[i].Snapshot = listed[i].Snapshot.With(consumerGroupsField, have)
+			if compare := listed[i].Differences; compare != nil {
+				listed[i].Differences = func(desired consumerDesired) []string {
+					d := compare(desired)
+					if !sameSet(desired.GroupIDs, have) {
+						d = append(d, consumerGroupsField)
+						slices.Sort(d)
+					}
+					return d
+				}
+			}
+		}
+		return listed, nil
+	}
 }

@@ -94,6 +94,33 @@ func (s *Server) ConsumerGroupMembers(orgID, cpID, groupID string) []string {
 	return nil
 }
 
+// SetConsumerGroupMember adds the consumer to the consumer group (member)
+// or removes it, as a change made outside the operator would; it fails when
+// either does not exist.
+func (s *Server) SetConsumerGroupMember(orgID, cpID, groupID, consumerID string, member bool) error {
+	s.store.mu.Lock()
+	defer s.store.mu.Unlock()
+	cp := s.cp(orgID, cpID)
+	if cp == nil {
+		return fmt.Errorf("%w: control plane %s/%s", ErrNotFound, orgID, cpID)
+	}
+	if _, ok := cp.coll("consumer_groups").get(groupID); !ok {
+		return fmt.Errorf("%w: consumer group %s", ErrNotFound, groupID)
+	}
+	if _, ok := cp.coll("consumers").get(consumerID); !ok {
+		return fmt.Errorf("%w: consumer %s", ErrNotFound, consumerID)
+	}
+	if !member {
+		delete(cp.consumerGroups[groupID], consumerID)
+		return nil
+	}
+	if cp.consumerGroups[groupID] == nil {
+		cp.consumerGroups[groupID] = map[string]struct{}{}
+	}
+	cp.consumerGroups[groupID][consumerID] = struct{}{}
+	return nil
+}
+
 func (s *Server) cp(orgRef, cpID string) *controlPlane {
 	o := s.store.org(orgRef)
 	if o == nil {
