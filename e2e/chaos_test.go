@@ -178,7 +178,12 @@ func TestChaosFaultSoak(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	stopStorms := w.rateLimitStorms(ctx, 3*time.Second, 4)
+	// Each storm refuses 3 requests with a Retry-After of 1s, every 6s. A
+	// client that obeys Retry-After sends at most one request a second after
+	// a 429, so storms must leave it room: with count × Retry-After at or
+	// above the period, an operator with a single object left (the tail of a
+	// deletion) would meet nothing but 429s, as no real Konnect would do.
+	stopStorms := w.rateLimitStorms(ctx, 6*time.Second, 3)
 	w.start(false)
 
 	begin := time.Now()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -98,7 +99,25 @@ func TestNamespacedOverlay(t *testing.T) {
 	}
 
 	// Deleting the watched namespace with the operator running removes what
-	// it made in Konnect.
+	// it made in Konnect, done as the README says for this layout: the
+	// namespace's objects first, since deleting the namespace also deletes
+	// the operator's Role and RoleBinding there, in no fixed order.
+	if _, err := c.kubectl(ctx, "", "delete", "kong,konnect", "--all", "-n", "team-a", "--wait=false"); err != nil {
+		t.Fatal(err)
+	}
+	err = eventually(ctx, 2*time.Minute, func(ctx context.Context) error {
+		out, err := c.kubectl(ctx, "", "get", "kong,konnect", "-n", "team-a", "-o", "name")
+		if err != nil {
+			return err
+		}
+		if strings.TrimSpace(out) != "" {
+			return fmt.Errorf("objects left in team-a: %s", out)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 	if _, err := c.kubectl(ctx, "", "delete", "namespace", "team-a", "--wait=false"); err != nil {
 		t.Fatal(err)
 	}
