@@ -1,6 +1,8 @@
 package controller
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"strings"
 	"sync"
@@ -62,9 +64,22 @@ func (m driftMark) describe() string {
 	return fmt.Sprintf("was changed in Konnect outside the cluster (fields: %s)", strings.Join(m.fields, ", "))
 }
 
+// scopeOf names what one listing covers: the entity's control plane or,
+// for a control plane itself, its organisation as the credentials see it
+// (another token may see other control planes). The token is in the name
+// only as a hash, which is never logged.
+func scopeOf(p Placement) string {
+	if p.ControlPlaneID != "" {
+		return p.ControlPlaneID
+	}
+	token := sha256.Sum256([]byte(p.Auth.Token))
+	return "organization " + p.Auth.OrgID + " at " + p.Auth.ServerURL + " as " + hex.EncodeToString(token[:8])
+}
+
 // member is an object whose entity the lister checks.
 type member struct {
-	uid   types.UID
+	uid types.UID
+	// plane is the listing scope (scopeOf) the entity is found in.
 	plane string
 	id    string
 	// snapshot is Konnect's answer to the last write; unknown after a
@@ -108,7 +123,7 @@ func newDriftIndex(schedule func(string)) *driftIndex {
 func (d *driftIndex) track(key cache.ObjectName, uid types.UID, p Placement, id string, snapshot Snapshot, now time.Time) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	d.putLocked(key, member{uid: uid, plane: p.ControlPlaneID, id: id, snapshot: snapshot, writtenAt: now}, p)
+	d.putLocked(key, member{uid: uid, plane: scopeOf(p), id: id, snapshot: snapshot, writtenAt: now}, p)
 }
 
 // ensure records the entity of key, unless it is known already with this
@@ -117,11 +132,11 @@ func (d *driftIndex) track(key cache.ObjectName, uid types.UID, p Placement, id 
 func (d *driftIndex) ensure(key cache.ObjectName, uid types.UID, p Placement, id string) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if m, ok := d.members[key]; ok && m.uid == uid && m.id == id && m.plane == p.ControlPlaneID {
-		d.planes[m.plane].placement = p // the credentials may have changed
+	if m, ok := d.members[key]; ok && m.uid == uid && m.id == id && m.plane == scopeOf(p) {
+		d.planes[m.plane].placement = p // the server may have been renamed
 		return
 	}
-	d.putLocked(key, member{uid: uid, plane: p.ControlPlaneID, id: id}, p)
+	d.putLocked(key, member{uid: uid, plane: scopeOf(p), id: id}, p)
 }
 
 func (d *driftIndex) putLocked(key cache.ObjectName, m member, p Placement) {

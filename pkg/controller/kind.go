@@ -79,11 +79,18 @@ type Kind[T Entity, E any] struct {
 	Async *Async[T]
 	// List, when set, lists the operator's entities of this kind in the
 	// control plane of p (ControlPlaneID and Auth; no parent, so nested
-	// collections use their flat endpoint), in pages of konnect.PageSize.
+	// collections use their flat endpoint), in pages of konnect.PageSize;
+	// for control planes themselves (no ControlPlaneID), those that p's
+	// credentials see in their organisation.
 	// It is how drift is found once per sync period in the list mode of
 	// drift detection. Nil: the kind's entities are written again every
 	// sync period, as the seed algorithm does.
 	List func(ctx context.Context, api konnect.API, p Placement) ([]Listed[E], error)
+	// Lists, when set with List, reports whether List shows obj's entity;
+	// the entities of other objects (a mirrored control plane, which the
+	// operator does not label) are written, or read, every sync period.
+	// Nil: every object's.
+	Lists func(obj T) bool
 }
 
 // Listed is one entity as a listing showed it.

@@ -17,7 +17,9 @@ import (
 // missing, with a mark that says why. Everything else costs no request:
 // an idle period costs the list pages and no write.
 //
-// Its queue holds control-plane IDs. A control plane's first listing comes
+// Its queue holds listing scopes (see scopeOf): control-plane IDs, or for
+// control planes themselves an organisation as one set of credentials sees
+// it. A control plane's first listing comes
 // at a random point of the first period after its first entity is known,
 // so that control planes (and kinds) do not all list at the same moment;
 // each later one a period after the previous one started. A drift is thus
@@ -26,6 +28,12 @@ import (
 // listing reports whether this kind finds drift by listing.
 func (r *EntityReconciler[T, D]) listing() bool {
 	return r.driftMode == DriftList && r.kind.List != nil
+}
+
+// lists reports whether obj's entity is found by listing: if not, it is
+// written again every sync period.
+func (r *EntityReconciler[T, D]) lists(obj T) bool {
+	return r.listing() && (r.kind.Lists == nil || r.kind.Lists(obj))
 }
 
 // RunBackground lists the kind's control planes until ctx ends, enqueueing
@@ -63,11 +71,11 @@ func (r *EntityReconciler[T, D]) schedulePlane(planeID string) {
 
 // listPlane lists one control plane and enqueues what drifted.
 func (r *EntityReconciler[T, D]) listPlane(ctx context.Context, planeID string, enqueue func(cache.ObjectName)) {
-	logger := klog.FromContext(ctx).WithValues("controlPlane", planeID)
 	p, members, ok := r.drift.planeMembers(planeID)
 	if !ok {
 		return
 	}
+	logger := klog.FromContext(ctx).WithValues("controlPlane", p.ControlPlaneID, "organization", p.Auth.OrgID)
 	started := r.clock.Now()
 	api, err := r.konnect.API(p.Auth.ServerURL, p.Auth.Token)
 	if err == nil {

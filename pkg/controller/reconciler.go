@@ -215,7 +215,7 @@ func (r *EntityReconciler[T, D]) sync(ctx context.Context, key cache.ObjectName,
 				// Nothing to write to Konnect yet; the status may still need
 				// to say so again (a reference that was broken came back).
 				r.markProgrammed(obj, res.Placement, id)
-				if r.listing() {
+				if r.lists(obj) {
 					r.drift.ensure(key, obj.GetUID(), res.Placement, id)
 				}
 				_, err := r.writeStatus(ctx, cached, obj)
@@ -257,14 +257,15 @@ func (r *EntityReconciler[T, D]) sync(ctx context.Context, key cache.ObjectName,
 		}
 	}
 	r.state.synced(key, obj.GetUID(), fp, now)
-	if r.listing() {
-		if snapshot.Known() {
-			r.drift.track(key, obj.GetUID(), res.Placement, id, snapshot, now)
-		} else {
-			// Nothing was written (an entity adopted in match mode, or
-			// borrowed): the first listing compares it with the spec.
-			r.drift.ensure(key, obj.GetUID(), res.Placement, id)
-		}
+	switch {
+	case !r.lists(obj):
+		r.drift.forget(key)
+	case snapshot.Known():
+		r.drift.track(key, obj.GetUID(), res.Placement, id, snapshot, now)
+	default:
+		// Nothing was written (an entity adopted in match mode): the first
+		// listing compares it with the spec.
+		r.drift.ensure(key, obj.GetUID(), res.Placement, id)
 	}
 	r.warnings.programmed(key, obj.GetUID(), obj.GetGeneration())
 	if r.kind.Async != nil {
@@ -283,7 +284,7 @@ func (r *EntityReconciler[T, D]) sync(ctx context.Context, key cache.ObjectName,
 		r.recorder.Eventf(obj, corev1.EventTypeWarning, EventDriftCorrected, "%s %s %s; wrote what the cluster declares again", r.kind.KindName(), id, mark.describe())
 	}
 	r.recordWrite(obj, id, created, changed)
-	if r.listing() {
+	if r.lists(obj) {
 		// The lister finds drift; nothing is written until something changes.
 		return Result{}, nil
 	}
@@ -307,7 +308,7 @@ func (r *EntityReconciler[T, D]) recordWrite(obj T, id string, created, changed 
 // it); in update mode, and for kinds that cannot list, also every sync
 // period.
 func (r *EntityReconciler[T, D]) due(key cache.ObjectName, cached T, fp uint64, now time.Time) (time.Duration, bool) {
-	if r.listing() {
+	if r.lists(cached) {
 		return 0, r.state.changed(key, cached.GetUID(), fp, IsProgrammed(cached), now)
 	}
 	wait := r.state.due(key, cached.GetUID(), fp, IsProgrammed(cached), now, r.syncPeriod)

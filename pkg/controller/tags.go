@@ -14,10 +14,13 @@ import (
 
 // Limits Konnect puts on tags and labels.
 const (
-	MaxTags           = 20
-	MaxTagLength      = 128
-	MaxLabelLength    = 63
-	ManagedBy         = "konnect-operator"
+	MaxTags        = 20
+	MaxTagLength   = 128
+	MaxLabelLength = 63
+	ManagedBy      = "konnect-operator"
+	// LabelManagedBy is the tag key (and control-plane label) whose value
+	// is ManagedBy on every entity the operator writes.
+	LabelManagedBy    = "managed-by"
 	TagKeyUID         = "k8s-uid"
 	identityNamespace = "k8s-namespace"
 )
@@ -36,7 +39,7 @@ func identity(obj metav1.Object, gvk schema.GroupVersionKind) [][2]string {
 		{"k8s-name", obj.GetName()},
 		{TagKeyUID, string(obj.GetUID())},
 		{"k8s-version", gvk.Version},
-		{"managed-by", ManagedBy},
+		{LabelManagedBy, ManagedBy},
 	}
 	if ns := obj.GetNamespace(); ns != "" {
 		pairs = append(pairs, [2]string{identityNamespace, ns})

@@ -54,8 +54,8 @@ func ControlPlaneKind(refs *Refs) controller.Kind[controlPlane, ControlPlaneDesi
 		Desired: func(_ context.Context, cp controlPlane, _ controller.Placement) (ControlPlaneDesired, error) {
 			return controlPlaneDesired(refs, cp, gvk), nil
 		},
-		// Control planes are not listed for drift (yet): they are written
-		// every sync period, so their writes take no snapshot.
+		// The snapshots of origins' writes are compared with the listing
+		// (controlplane_list.go); a mirror is only read.
 		Create: func(ctx context.Context, api konnect.API, cp controlPlane, _ controller.Placement, desired ControlPlaneDesired) (string, controller.Snapshot, error) {
 			if cp.IsMirror() {
 				id, err := readMirror(ctx, api, cp, desired.MirrorID)
@@ -68,7 +68,7 @@ func ControlPlaneKind(refs *Refs) controller.Kind[controlPlane, ControlPlaneDesi
 				return "", controller.Snapshot{}, err
 			}
 			recordEndpoints(cp, res.GetControlPlane())
-			return res.GetControlPlane().GetID(), controller.Snapshot{}, nil
+			return res.GetControlPlane().GetID(), controlPlaneSnapshot(res.GetControlPlane(), desired), nil
 		},
 		// An origin is patched; one that is gone answers NotFound and is
 		// created again. A mirror is read again.
@@ -80,10 +80,11 @@ func ControlPlaneKind(refs *Refs) controller.Kind[controlPlane, ControlPlaneDesi
 			res, err := konnect.Call(ctx, controlPlaneOp("update"), func(ctx context.Context) (*operations.UpdateControlPlaneResponse, error) {
 				return api.ControlPlanes.UpdateControlPlane(ctx, id, desired.Update)
 			})
-			if err == nil {
-				recordEndpoints(cp, res.GetControlPlane())
+			if err != nil {
+				return controller.Snapshot{}, err
 			}
-			return controller.Snapshot{}, err
+			recordEndpoints(cp, res.GetControlPlane())
+			return controlPlaneSnapshot(res.GetControlPlane(), desired), nil
 		},
 		Delete: func(ctx context.Context, api konnect.API, _ controlPlane, _ controller.Placement, id string) error {
 			_, err := konnect.Call(ctx, controlPlaneOp("delete"), func(ctx context.Context) (*operations.DeleteControlPlaneResponse, error) {
@@ -121,6 +122,8 @@ func ControlPlaneKind(refs *Refs) controller.Kind[controlPlane, ControlPlaneDesi
 		Borrows:         func(cp controlPlane) bool { return cp.IsMirror() },
 		HeldBy:          []string{dependencyControlPlane},
 		ExtraFinalizers: []string{commonv1alpha1.FinalizerGatewayControlPlane},
+		List:            listOwnControlPlanes,
+		Lists:           func(cp controlPlane) bool { return !cp.IsMirror() },
 	}
 }
 

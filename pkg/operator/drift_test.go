@@ -127,7 +127,7 @@ func TestDriftIsOverwrittenWithinOneSyncPeriod(t *testing.T) {
 
 // TestRestartComparesWithoutWriting: after a restart in list mode, the
 // first listing compares each entity with its spec instead of writing it:
-// unchanged services and a basic-auth credential (whose password Konnect
+// the control plane, unchanged services and a basic-auth credential (whose password Konnect
 // keeps hashed) are not written, and a service changed while the operator
 // was down is overwritten and reported.
 func TestRestartComparesWithoutWriting(t *testing.T) {
@@ -174,6 +174,9 @@ func TestRestartComparesWithoutWriting(t *testing.T) {
 	}
 	if got := e.calls("PUT", "core-entities/consumers/{ConsumerId}"); got != 0 {
 		t.Errorf("%d consumer upserts after the restart, want 0", got)
+	}
+	if got := e.controlPlaneWrites(); got != 0 {
+		t.Errorf("%d control-plane writes after the restart, want 0: it equals its spec", got)
 	}
 	if e.listCalls(serviceLists) == 0 || e.listCalls("core-entities/basic-auths") == 0 {
 		t.Errorf("the services and basic-auths were not listed: %v", e.sim.Calls())

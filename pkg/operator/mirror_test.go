@@ -66,7 +66,7 @@ func (e *env) controlPlaneGone(name string) error {
 // controlPlaneWrites counts the requests that would change a control plane.
 func (e *env) controlPlaneWrites() int {
 	return e.sim.CallCount("POST", "/v2/control-planes") + e.sim.CallCount("PATCH", "/v2/control-planes/{controlPlaneId}") +
-		e.sim.CallCount("DELETE", "/v2/control-planes/{controlPlaneId}") + e.calls("", "/group-memberships")
+		e.sim.CallCount("DELETE", "/v2/control-planes/{controlPlaneId}") + e.calls("PUT", "/group-memberships") + e.calls("POST", "/group-memberships")
 }
 
 func TestMirroredControlPlane(t *testing.T) {

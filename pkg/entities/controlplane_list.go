@@ -1,0 +1,142 @@
+package entities
+
+import (
+	"context"
+	"maps"
+	"net/url"
+	"slices"
+	"strings"
+
+	"github.com/Kong/sdk-konnect-go/models/components"
+	"github.com/Kong/sdk-konnect-go/models/operations"
+
+	"github.com/konnect-operator/konnect-operator/pkg/controller"
+	"github.com/konnect-operator/konnect-operator/pkg/konnect"
+)
+
+// Control planes are found drifted by listing, as core entities are: once
+// per sync period and set of credentials, the control planes labelled
+// managed-by=konnect-operator (100 to a page, Konnect's largest), and for
+// each group among them its members (one request per 100 members). A
+// control plane is written again only when Konnect holds something else
+// than the operator last wrote, members included, or is missing. Mirrored
+// control planes carry no label of the operator: each is read once per
+// period, as before.
+
+// membersField names a group's members in its snapshot and in drift Events.
+const membersField = "members"
+
+// controlPlaneSnapshot is the snapshot of Konnect's answer to a write of a
+// control plane, with the members the write then sets for a group.
+func controlPlaneSnapshot(answered *components.ControlPlane, desired ControlPlaneDesired) controller.Snapshot {
+	if answered == nil {
+		return controller.Snapshot{}
+	}
+	snapshot := controller.MustSnapshot(answered)
+	if desired.Group {
+		snapshot = snapshot.With(membersField, desired.Members)
+	}
+	return snapshot
+}
+
+// listOwnControlPlanes lists the control planes that p's credentials see
+// and the operator labelled, for the drift lister.
+func listOwnControlPlanes(ctx context.Context, api konnect.API, p controller.Placement) ([]controller.Listed[ControlPlaneDesired], error) {
+	managed := controller.LabelManagedBy + ":" + controller.ManagedBy
+	found, err := listControlPlanes(ctx, api, operations.ListControlPlanesRequest{FilterLabels: &managed})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]controller.Listed[ControlPlaneDesired], 0, len(found))
+	for i := range found {
+		actual := &found[i]
+		snapshot := controller.MustSnapshot(actual)
+		var members []string
+		if actual.Config.ClusterType == components.ControlPlaneClusterTypeClusterTypeControlPlaneGroup {
+			if members, err = groupMemberIDs(ctx, api, actual.ID); konnect.IsNotFound(err) {
+				continue // deleted since it was listed: missing
+			}
+			if err != nil {
+				return nil, err
+			}
+			snapshot = snapshot.With(membersField, members)
+		}
+		out = append(out, controller.Listed[ControlPlaneDesired]{
+			ID:       actual.ID,
+			Snapshot: snapshot,
+			Differences: func(desired ControlPlaneDesired) []string {
+				return controlPlaneDifferences(desired, actual, members)
+			},
+		})
+	}
+	return out, nil
+}
+
+// controlPlaneDifferences compares a listed control plane with what its
+// object asks for: what an update writes (name, description, labels, auth
+// type, proxy URLs) and a group's members.
+func controlPlaneDifferences(desired ControlPlaneDesired, actual *components.ControlPlane, members []string) []string {
+	var d diff
+	want := desired.Update
+	d.check("name", want.Name == nil || *want.Name == actual.Name)
+	d.check("description", deref(want.Description) == actual.Description)
+	d.check("labels", maps.Equal(want.Labels, actual.Labels))
+	d.check("auth_type", want.AuthType == nil || string(*want.AuthType) == string(actual.Config.AuthType))
+	d.check("proxy_urls", len(want.ProxyUrls) == 0 || sameProxyURLs(want.ProxyUrls, actual.Config.ProxyUrls))
+	d.check(membersField, !desired.Group || slices.Equal(desired.Members, members))
+	return d
+}
+
+func sameProxyURLs(a, b []components.ProxyURL) bool {
+	compare := func(x, y components.ProxyURL) int {
+		return strings.Compare(x.Protocol+"://"+x.Host, y.Protocol+"://"+y.Host)*2 + cmpInt(x.Port, y.Port)
+	}
+	return slices.Equal(slices.SortedFunc(slices.Values(a), compare), slices.SortedFunc(slices.Values(b), compare))
+}
+
+func cmpInt(a, b int64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// groupMemberIDs returns the sorted Konnect IDs of a group's members.
+func groupMemberIDs(ctx context.Context, api konnect.API, groupID string) ([]string, error) {
+	var ids []string
+	size := int64(controlPlanePageSize)
+	req := operations.GetControlPlanesIDGroupMembershipsRequest{ControlPlaneID: groupID, PageSize: &size}
+	for {
+		res, err := konnect.Call(ctx, konnect.Operation{Verb: "list", Entity: "control_plane_group_member"}, func(ctx context.Context) (*operations.GetControlPlanesIDGroupMembershipsResponse, error) {
+			return api.ControlPlaneGroups.GetControlPlanesIDGroupMemberships(ctx, req)
+		})
+		if err != nil {
+			return nil, err
+		}
+		page := res.GetListGroupMemberships()
+		for _, member := range page.GetData() {
+			ids = append(ids, member.ID)
+		}
+		after := nextCursor(page.GetMeta().Page.Next)
+		if after == "" || len(page.GetData()) == 0 {
+			slices.Sort(ids)
+			return ids, nil
+		}
+		req.PageAfter = &after
+	}
+}
+
+// nextCursor reads the page[after] cursor of a next-page link, which
+// Konnect gives either as a URI or as the cursor itself.
+func nextCursor(next *string) string {
+	if next == nil || *next == "" {
+		return ""
+	}
+	if u, err := url.Parse(*next); err == nil && u.Query().Has("page[after]") {
+		return u.Query().Get("page[after]")
+	}
+	return *next
+}
