@@ -54,11 +54,30 @@ type Resolution struct {
 	// that the object refers to does not exist: an entity recorded in the
 	// status went with it.
 	ParentGone bool
+	// Waiting says, for ForSync, when an object that is not Ready may have
+	// nothing wrong with it yet: see Wait.
+	Waiting Wait
 	// Conditions are the reference conditions (True or False) to set on the
 	// object. Condition types of Kind.Conditions that are missing are
 	// removed from the status.
 	Conditions []metav1.Condition
 }
+
+// Wait says why an object whose references are not ready may still be
+// fine: on a first apply, objects come before or with what they refer to.
+type Wait int
+
+const (
+	// NoWait: something is wrong (a reference refused, invalid, being
+	// deleted, or failed on its own): say so.
+	NoWait Wait = iota
+	// WaitMissing: references are not found, and nothing else is wrong; a
+	// new object's may be on their way.
+	WaitMissing
+	// WaitProgress: the references exist and are on their way to Konnect
+	// (not Programmed yet, without a failure of their own).
+	WaitProgress
+)
 
 // ClientSource hands out Konnect's API, one client per server URL and
 // token, reused.

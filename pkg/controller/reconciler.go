@@ -8,6 +8,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/record"
@@ -155,6 +156,10 @@ func (r *EntityReconciler[T, D]) sync(ctx context.Context, key cache.ObjectName,
 	}
 	r.applyReferenceConditions(obj, res.Conditions)
 	if !res.Ready {
+		if wait := r.quietWait(obj, res); wait > 0 {
+			// The references' own changes enqueue this object again.
+			return Result{RequeueAfter: wait}, nil
+		}
 		message := falseConditionsMessage(obj.GetConditions())
 		SetCondition(obj, FalseCondition(commonv1alpha1.ConditionProgrammed, commonv1alpha1.ReasonConditionWithStatusFalseExists, message))
 		_, err := r.writeStatus(ctx, cached, obj)
@@ -289,6 +294,36 @@ func (r *EntityReconciler[T, D]) sync(ctx context.Context, key cache.ObjectName,
 		return Result{}, nil
 	}
 	return Result{RequeueAfter: r.syncPeriod}, nil
+}
+
+// QuietWait is how long a new object whose references are on their way to
+// Konnect waits without saying so in its status: most such waits end
+// within seconds (a route applied with its service), and a status that said
+// "waiting" would cost a second status write per object. A reference that
+// fails ends the quiet at once, as its condition then names a cause. A
+// reference that does not exist is waited for quietly only for the
+// reference grace period.
+const QuietWait = 5 * time.Minute
+
+// quietWait returns how long obj may still wait for its references without
+// a status write: only a new object (Programmed not reported yet) with
+// nothing wrong but references not there yet, up to QuietWait (references
+// on their way) or the reference grace period (references not found) after
+// its creation. Zero: write the status now.
+func (r *EntityReconciler[T, D]) quietWait(obj T, res Resolution) time.Duration {
+	if c := meta.FindStatusCondition(obj.GetConditions(), commonv1alpha1.ConditionProgrammed); c != nil && c.Status != metav1.ConditionUnknown {
+		return 0 // reported already (the schema's default is Unknown)
+	}
+	var quiet time.Duration
+	switch res.Waiting {
+	case WaitProgress:
+		quiet = QuietWait
+	case WaitMissing:
+		quiet = r.referenceGrace
+	default:
+		return 0
+	}
+	return max(obj.GetCreationTimestamp().Add(quiet).Sub(r.clock.Now()), 0)
 }
 
 // recordWrite records the Event of a create or of a change written to

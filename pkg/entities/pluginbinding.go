@@ -163,7 +163,7 @@ func (src PluginBindingSources) targets(b *resolver, pb kongPluginBinding) (targ
 		return ids, true
 	}
 	if !sub.res.Ready {
-		b.invalid(ConditionTargetRefsValid, commonv1alpha1.ReasonInvalid, "%s", falseMessages(sub.res.Conditions))
+		b.summarize(ConditionTargetRefsValid, commonv1alpha1.ReasonInvalid, sub)
 		return ids, false
 	}
 	b.valid(ConditionTargetRefsValid, "")

@@ -23,6 +23,10 @@ type resolver struct {
 	// ResolvedRefs condition, which is only present when there are some.
 	refused []string
 	granted int
+	// problems counts the False conditions that say something is wrong;
+	// missing those of references not found, waits those that wait for a
+	// reference on its way to Konnect.
+	problems, missings, waits int
 }
 
 func newResolver(ctx context.Context, purpose controller.Purpose) *resolver {
@@ -36,7 +40,17 @@ func (b *resolver) set(c metav1.Condition) {
 	b.res.Conditions = append(b.res.Conditions, c)
 	if c.Status == metav1.ConditionFalse {
 		b.res.Ready = false
+		b.problems++
 	}
+}
+
+// waitFor records a reference that exists and is on its way to Konnect
+// (not Programmed yet, and nothing wrong with it so far): not ready, but no
+// problem.
+func (b *resolver) waitFor(conditionType, reason, message string) {
+	b.res.Conditions = append(b.res.Conditions, controller.FalseCondition(conditionType, reason, message))
+	b.res.Ready = false
+	b.waits++
 }
 
 func (b *resolver) valid(conditionType, message string) {
@@ -49,7 +63,10 @@ func (b *resolver) invalid(conditionType, reason, format string, args ...any) {
 
 // notReady stops Konnect calls without a condition of its own, for
 // outcomes already reported by another condition.
-func (b *resolver) notReady() { b.res.Ready = false }
+func (b *resolver) notReady() {
+	b.res.Ready = false
+	b.problems++
+}
 
 // gone says, when deleting, that the entity went with its parent.
 func (b *resolver) gone() {
@@ -67,13 +84,42 @@ func (b *resolver) missing(conditionType, what string) {
 		return
 	}
 	b.res.ParentGone = true
-	b.invalid(conditionType, commonv1alpha1.ReasonInvalid, "%s not found", what)
+	b.res.Conditions = append(b.res.Conditions, controller.FalseCondition(conditionType, commonv1alpha1.ReasonInvalid, what+" not found"))
+	b.res.Ready = false
+	b.missings++
+}
+
+// summarize records, as one False condition, what a sub-resolver found not
+// ready, counted as it was there: problems, references not found, waits.
+func (b *resolver) summarize(conditionType, reason string, sub *resolver) {
+	b.res.Conditions = append(b.res.Conditions, controller.FalseCondition(conditionType, reason, falseMessages(sub.res.Conditions)))
+	b.res.Ready = false
+	b.problems += sub.problems
+	b.missings += sub.missings
+	b.waits += sub.waits
+}
+
+// waitOf says how the resolution so far may still be fine.
+func (b *resolver) waitOf() controller.Wait {
+	switch {
+	case b.res.Ready || b.problems > 0:
+		return controller.NoWait
+	case b.missings > 0:
+		return controller.WaitMissing
+	case b.waits > 0:
+		return controller.WaitProgress
+	}
+	return controller.NoWait
 }
 
 // notProgrammed reports a reference that exists but is not Programmed,
 // with the reason it gives, so that the referrer names the root cause
 // rather than only the next object on the way to it.
 func (b *resolver) notProgrammed(conditionType, reason, what string, conditions []metav1.Condition) {
+	if controller.NotProgrammedCause(conditions) == "" {
+		b.waitFor(conditionType, reason, notProgrammedMessage(what, conditions))
+		return
+	}
 	b.invalid(conditionType, reason, "%s", notProgrammedMessage(what, conditions))
 }
 
@@ -109,6 +155,7 @@ func (b *resolver) done() controller.Resolution {
 	case b.granted > 0:
 		b.set(controller.TrueCondition(commonv1alpha1.ConditionResolvedRefs, commonv1alpha1.ReasonResolvedRefs, ""))
 	}
+	b.res.Waiting = b.waitOf()
 	return b.res
 }
 
