@@ -81,6 +81,10 @@ type Controller[T Object] struct {
 // Status-only updates are ignored. Register dependencies with Watch before
 // the informers start.
 func New[T Object](kind string, informer *Informer[T], reconciler Reconciler, opts Options) (*Controller[T], error) {
+	return newController(kind, informer, nil, reconciler, opts)
+}
+
+func newController[T Object](kind string, informer *Informer[T], concerns Concerns[T], reconciler Reconciler, opts Options) (*Controller[T], error) {
 	if opts.Workers < 1 {
 		opts.Workers = 1
 	}
@@ -103,14 +107,25 @@ func New[T Object](kind string, informer *Informer[T], reconciler Reconciler, op
 		later:      workqueue.NewTypedDelayingQueue[cache.ObjectName](),
 		wake:       make(chan struct{}, 1),
 	}
+	concerned := func(obj T) bool { return concerns == nil || concerns(obj) }
 	err := informer.AddEventHandler(cache.TypedResourceEventHandlerFuncs[T]{
-		AddFunc: func(obj T) { c.enqueueFresh(cache.MetaObjectToName(obj)) },
+		AddFunc: func(obj T) {
+			if concerned(obj) {
+				c.enqueueFresh(cache.MetaObjectToName(obj))
+			}
+		},
 		UpdateFunc: func(oldObj, newObj T) {
-			if specOrMetadataChanged(oldObj, newObj) {
+			if specOrMetadataChanged(oldObj, newObj) && (concerned(oldObj) || concerned(newObj)) {
 				c.Enqueue(cache.MetaObjectToName(newObj))
 			}
 		},
-		DeleteFunc: func(obj cache.DeletedObject[T]) { c.Enqueue(obj.GetObjectName()) },
+		DeleteFunc: func(obj cache.DeletedObject[T]) {
+			// A final state that is unknown (missed while the watch was
+			// down) may have concerned the controller.
+			if obj.FinalStateUnknown != nil || concerned(obj.OptionalObj) {
+				c.Enqueue(obj.GetObjectName())
+			}
+		},
 	})
 	if err != nil {
 		return nil, err
@@ -142,12 +157,17 @@ func specOrMetadataChanged(oldObj, newObj metav1.Object) bool {
 // maps it to several (for example an annotation naming several plugins).
 // On an update, the dependents of both the old and the new source object
 // are reconciled, so that those it stopped pointing at hear of it too.
+// Updates, when set, lets through only the updates of a source object for
+// which it returns true (for example SpecOrMetadataChanged, when the
+// dependents never read the source's status); by default every update
+// that carries a new resourceVersion does.
 type Dependency[T Object] struct {
 	Name       string
 	Source     EventSource
 	Keys       func(obj T) []string
 	SourceKey  func(source metav1.Object) string
 	SourceKeys func(source metav1.Object) []string
+	Updates    func(oldSource, newSource metav1.Object) bool
 }
 
 // sourceKeys returns the index values a source object's dependents are
@@ -196,7 +216,7 @@ func (c *Controller[T]) Watch(dep Dependency[T]) error {
 	return dep.Source.AddUntypedEventHandler(cache.ResourceEventHandlerFuncs{
 		AddFunc: enqueueDependents,
 		UpdateFunc: func(oldItem, newItem any) {
-			if resourceVersion(oldItem) != resourceVersion(newItem) {
+			if resourceVersion(oldItem) != resourceVersion(newItem) && dep.passes(oldItem, newItem) {
 				// The queue drops the duplicates when both name the same.
 				enqueueDependents(oldItem)
 				enqueueDependents(newItem)
@@ -204,6 +224,16 @@ func (c *Controller[T]) Watch(dep Dependency[T]) error {
 		},
 		DeleteFunc: enqueueDependents,
 	})
+}
+
+// passes reports whether an update of a source concerns the dependents.
+func (d Dependency[T]) passes(oldItem, newItem any) bool {
+	if d.Updates == nil {
+		return true
+	}
+	oldObj, oldOK := oldItem.(metav1.Object)
+	newObj, newOK := newItem.(metav1.Object)
+	return !oldOK || !newOK || d.Updates(oldObj, newObj)
 }
 
 func resourceVersion(item any) string {

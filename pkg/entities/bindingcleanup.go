@@ -41,9 +41,15 @@ type BindingCleanupReconciler[T controller.Entity] struct {
 
 // NewBindingCleanupController returns the controller of the
 // cleanup-plugin-binding finalizer of one kind. Its queue holds objects of
-// that kind.
+// that kind: those that bindings target or that hold the finalizer, not
+// the many others. Bindings bring their targets to it when they come,
+// change what they target, start being deleted or go; their status writes
+// do not.
 func NewBindingCleanupController[T controller.Entity](r *BindingCleanupReconciler[T], opts controller.Options) (*controller.Controller[T], error) {
-	c, err := controller.New(r.kind()+"PluginBindingCleanup", r.Targets, r, opts)
+	if err := r.Bindings.AddIndex(r.index(), func(b kongPluginBinding) []string { return targetKeys(b, r.kind()) }); err != nil {
+		return nil, err
+	}
+	c, err := controller.NewSelective(r.kind()+"PluginBindingCleanup", r.Targets, r.concerns, r, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -57,14 +63,23 @@ func NewBindingCleanupController[T controller.Entity](r *BindingCleanupReconcile
 			}
 			return nil
 		},
+		Updates: controller.SpecOrMetadataChanged,
 	})
 	if err != nil {
 		return nil, err
 	}
-	if err := r.Bindings.AddIndex(r.index(), func(b kongPluginBinding) []string { return targetKeys(b, r.kind()) }); err != nil {
-		return nil, err
-	}
 	return c, nil
+}
+
+// concerns reports whether obj has anything for the controller: bindings
+// target it, or it holds the finalizer (put there before a restart, say,
+// by bindings gone since).
+func (r *BindingCleanupReconciler[T]) concerns(obj T) bool {
+	if slices.Contains(obj.GetFinalizers(), commonv1alpha1.FinalizerCleanupPluginBinding) {
+		return true
+	}
+	bindings, err := r.Bindings.ByIndex(r.index(), key(obj.GetNamespace(), obj.GetName()))
+	return err != nil || len(bindings) > 0
 }
 
 func (r *BindingCleanupReconciler[T]) kind() string { return r.Kind.KindName() }

@@ -81,7 +81,15 @@ func (c *credentials[T, B, A]) watchManaged(consumers *controller.Controller[kon
 		Source:    c.deps.Objects,
 		Keys:      func(consumer kongConsumer) []string { return []string{key(consumer.Namespace, consumer.Name)} },
 		SourceKey: c.consumerKeyOf,
+		// The consumer's controller reads their spec, owners and labels,
+		// not the status their own controller writes.
+		Updates: controller.SpecOrMetadataChanged,
 	})
+}
+
+func (c *credentials[T, B, A]) hasManaged(consumerKey string) bool {
+	objs, err := c.deps.Objects.ByIndex(indexManagedByConsumer, consumerKey)
+	return err != nil || len(objs) > 0
 }
 
 func (c *credentials[T, B, A]) syncManaged(ctx context.Context, consumerKey cache.ObjectName, consumer kongConsumer, wanted map[string]*corev1.Secret, keep map[string]bool) (bool, error) {

@@ -31,6 +31,9 @@ type CredentialKind interface {
 	// watchManaged makes changes of the objects made from Secrets reconcile
 	// their consumer in c.
 	watchManaged(c *controller.Controller[kongConsumer]) error
+	// hasManaged reports whether objects of the kind made from Secrets
+	// name the consumer with the given key (or the cache cannot tell).
+	hasManaged(consumerKey string) bool
 	// syncManaged makes the objects of the kind made from the Secrets of
 	// the consumer with the given key equal to wanted (Secret name →
 	// Secret), leaving those made from the Secrets in keep alone. A nil
@@ -125,9 +128,10 @@ type CredentialSecretReconciler struct {
 }
 
 // NewCredentialSecretController returns the controller of credential
-// Secrets. Its queue holds KongConsumers.
+// Secrets. Its queue holds the KongConsumers that list Secrets or that
+// objects made from Secrets name, not the many others.
 func NewCredentialSecretController(r *CredentialSecretReconciler, opts controller.Options) (*controller.Controller[kongConsumer], error) {
-	c, err := controller.New("KongConsumerCredentialSecrets", r.Consumers, r, opts)
+	c, err := controller.NewSelective("KongConsumerCredentialSecrets", r.Consumers, r.concerns, r, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -140,6 +144,17 @@ func NewCredentialSecretController(r *CredentialSecretReconciler, opts controlle
 		}
 	}
 	return c, nil
+}
+
+// concerns reports whether a consumer has anything for the controller: it
+// lists Secrets, or objects made from Secrets name it (made before it
+// stopped listing them, or before a restart).
+func (r *CredentialSecretReconciler) concerns(consumer kongConsumer) bool {
+	if len(consumer.Credentials) > 0 {
+		return true
+	}
+	k := key(consumer.Namespace, consumer.Name)
+	return slices.ContainsFunc(r.Kinds, func(kind CredentialKind) bool { return kind.hasManaged(k) })
 }
 
 // Reconcile implements controller.Reconciler.

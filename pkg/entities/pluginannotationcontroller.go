@@ -66,7 +66,7 @@ func NewPluginAnnotationController(r *PluginAnnotationReconciler, opts controlle
 			return nil, err
 		}
 	}
-	c, err := controller.New("KongPluginAnnotations", r.Plugins, r, opts)
+	c, err := controller.NewSelective("KongPluginAnnotations", r.Plugins, r.concerns, r, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -95,11 +95,38 @@ func NewPluginAnnotationController(r *PluginAnnotationReconciler, opts controlle
 		}},
 	}
 	for _, dep := range deps {
+		// Only the sources' specs and metadata decide the bindings and the
+		// finalizer, not the status their own controllers write.
+		dep.Updates = controller.SpecOrMetadataChanged
 		if err := c.Watch(dep); err != nil {
 			return nil, err
 		}
 	}
 	return c, nil
+}
+
+// concerns reports whether a plugin has anything for the controller: it
+// holds the plugin-in-use finalizer, bindings use it or belong to it, or
+// annotations name it. A plugin nothing uses yet is left alone until a
+// binding or an annotation names it (a dependency).
+func (r *PluginAnnotationReconciler) concerns(p kongPlugin) bool {
+	if slices.Contains(p.Finalizers, commonv1alpha1.FinalizerPluginInUse) {
+		return true
+	}
+	k := key(p.Namespace, p.Name)
+	bindings, err := r.Bindings.ByIndex(indexBindingsByPlugin, k)
+	if err != nil || len(bindings) > 0 {
+		return true
+	}
+	return annotationsName(r.Services, k) || annotationsName(r.Routes, k) ||
+		annotationsName(r.Consumers, k) || annotationsName(r.ConsumerGroups, k)
+}
+
+// annotationsName reports whether plugin annotations of objects in the
+// cache name the plugin with the given key (or the cache cannot tell).
+func annotationsName[T controller.Object](objects *controller.Informer[T], plugin string) bool {
+	objs, err := objects.ByIndex(indexByPluginAnnotation, plugin)
+	return err != nil || len(objs) > 0
 }
 
 // bindingPluginKeys returns the KongPlugins a binding uses (pluginRef) or

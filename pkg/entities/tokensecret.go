@@ -45,7 +45,7 @@ func NewTokenSecretController(r *TokenSecretReconciler, opts controller.Options)
 	if err := r.Refs.AuthConfigs.AddIndex(indexAuthConfigsByTokenSecret, tokenSecretKeys); err != nil {
 		return nil, err
 	}
-	c, err := controller.New("TokenSecret", r.Refs.Secrets, r, opts)
+	c, err := controller.NewSelective("TokenSecret", r.Refs.Secrets, r.concerns, r, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -60,6 +60,9 @@ func NewTokenSecretController(r *TokenSecretReconciler, opts controller.Options)
 				}
 				return nil
 			},
+			// Which Secret a configuration reads is in its spec; its
+			// status writes change nothing here.
+			Updates: controller.SpecOrMetadataChanged,
 		},
 		// A grant decides whether a configuration of another namespace may
 		// use (and so hold) the Secret.
@@ -71,6 +74,17 @@ func NewTokenSecretController(r *TokenSecretReconciler, opts controller.Options)
 		}
 	}
 	return c, nil
+}
+
+// concerns reports whether a Secret has anything for the controller: it
+// holds the in-use finalizer, or configurations name it. The credential and
+// TLS Secrets that share its cache are left alone.
+func (r *TokenSecretReconciler) concerns(s *corev1.Secret) bool {
+	if slices.Contains(s.Finalizers, commonv1alpha1.FinalizerSecretInUse) {
+		return true
+	}
+	configs, err := r.Refs.AuthConfigs.ByIndex(indexAuthConfigsByTokenSecret, key(s.Namespace, s.Name))
+	return err != nil || len(configs) > 0
 }
 
 // tokenSecretKeys returns the key of the Secret a configuration reads its
