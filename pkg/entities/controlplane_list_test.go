@@ -100,4 +100,3 @@ func TestNextCursor(t *testing.T) {
 		}
 	}
 }
-
