@@ -39,9 +39,9 @@ func controlPlaneSnapshot(answered *components.ControlPlane, desired ControlPlan
 	return snapshot
 }
 
-// listOwnControlPlanes lists the control planes that p's credentials see
+// listOwnControlPlanes lists the control planes that the credentials of api see
 // and the operator labelled, for the drift lister.
-func listOwnControlPlanes(ctx context.Context, api konnect.API, p controller.Placement) ([]controller.Listed[ControlPlaneDesired], error) {
+func listOwnControlPlanes(ctx context.Context, api konnect.API, _ controller.Placement) ([]controller.Listed[ControlPlaneDesired], error) {
 	managed := controller.LabelManagedBy + ":" + controller.ManagedBy
 	found, err := listControlPlanes(ctx, api, operations.ListControlPlanesRequest{FilterLabels: &managed})
 	if err != nil {
