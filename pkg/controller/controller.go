@@ -15,6 +15,7 @@ import (
 	"k8s.io/client-go/util/workqueue"
 	"k8s.io/klog/v2"
 
+	"github.com/konnect-operator/konnect-operator/pkg/konnect"
 	"github.com/konnect-operator/konnect-operator/pkg/metrics"
 )
 
@@ -74,6 +75,10 @@ type Controller[T Object] struct {
 	// new objects, and periodic or drift work.
 	fresh, later workqueue.TypedDelayingInterface[cache.ObjectName]
 	wake         chan struct{}
+	// changed holds the queued objects that a user changed: their Konnect
+	// calls go first at the rate limiter (see tiers.go).
+	changedMu sync.Mutex
+	changed   map[cache.ObjectName]struct{}
 }
 
 // New returns a controller for kind that enqueues an object whenever its
@@ -106,6 +111,7 @@ func newController[T Object](kind string, informer *Informer[T], concerns Concer
 		fresh:      workqueue.NewTypedDelayingQueue[cache.ObjectName](),
 		later:      workqueue.NewTypedDelayingQueue[cache.ObjectName](),
 		wake:       make(chan struct{}, 1),
+		changed:    map[cache.ObjectName]struct{}{},
 	}
 	concerned := func(obj T) bool { return concerns == nil || concerns(obj) }
 	err := informer.AddEventHandler(cache.TypedResourceEventHandlerFuncs[T]{
@@ -116,14 +122,14 @@ func newController[T Object](kind string, informer *Informer[T], concerns Concer
 		},
 		UpdateFunc: func(oldObj, newObj T) {
 			if specOrMetadataChanged(oldObj, newObj) && (concerned(oldObj) || concerned(newObj)) {
-				c.Enqueue(cache.MetaObjectToName(newObj))
+				c.enqueueChange(cache.MetaObjectToName(newObj))
 			}
 		},
 		DeleteFunc: func(obj cache.DeletedObject[T]) {
 			// A final state that is unknown (missed while the watch was
 			// down) may have concerned the controller.
 			if obj.FinalStateUnknown != nil || concerned(obj.OptionalObj) {
-				c.Enqueue(obj.GetObjectName())
+				c.enqueueChange(obj.GetObjectName())
 			}
 		},
 	})
@@ -307,6 +313,9 @@ func (c *Controller[T]) processNextItem(ctx context.Context) bool {
 
 	logger := klog.FromContext(ctx).WithValues("object", key)
 	ctx = klog.NewContext(ctx, logger)
+	if c.takeChanged(key) {
+		ctx = konnect.WithForeground(ctx)
+	}
 	start := time.Now()
 	result, err := c.reconciler.Reconcile(ctx, key)
 	c.metrics.ObserveReconcile(c.kind, c.handleResult(ctx, key, result, err), time.Since(start))

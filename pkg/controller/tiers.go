@@ -19,10 +19,14 @@ import (
 // from later, into the queue while it holds fewer items than there are
 // workers, so that the queue never fills up with work of the lower tiers: a
 // user's change waits behind at most one item per worker, never behind a
-// backlog of creates of other objects, or of periodic and drift work. The
-// tiers share the organisation's rate limiter, which serves requests in the
-// order they come; a change thus also waits for the requests that the
-// workers already sent (at most one per worker of each busy kind).
+// backlog of creates of other objects, or of periodic and drift work.
+//
+// The tiers share the organisation's rate limiter. The reconcile of an
+// object its user changed (spec, labels, annotations, deletion) calls
+// Konnect in the limiter's foreground lane (konnect.WithForeground), ahead
+// of every other call of every controller: a change waits for the calls
+// already under way and for other changes, not behind the backlog of
+// requests that the workers of all kinds have queued at the limiter.
 
 // feederTick bounds how late the feeder sees work whose delay ran out in
 // fresh or later (their AddAfter does not wake it).
@@ -38,6 +42,25 @@ func (c *Controller[T]) enqueueFresh(key cache.ObjectName) {
 func (c *Controller[T]) enqueueLater(key cache.ObjectName) {
 	c.later.Add(key)
 	c.poke()
+}
+
+// enqueueChange adds an object its user changed: first in the queue, and
+// first at the rate limiter.
+func (c *Controller[T]) enqueueChange(key cache.ObjectName) {
+	c.changedMu.Lock()
+	c.changed[key] = struct{}{}
+	c.changedMu.Unlock()
+	c.queue.Add(key)
+}
+
+// takeChanged reports whether key was queued for a user's change, and
+// clears the mark.
+func (c *Controller[T]) takeChanged(key cache.ObjectName) bool {
+	c.changedMu.Lock()
+	defer c.changedMu.Unlock()
+	_, ok := c.changed[key]
+	delete(c.changed, key)
+	return ok
 }
 
 // poke wakes the feeder.

@@ -1,11 +1,55 @@
 package controller
 
 import (
+	"context"
 	"testing"
 
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/util/workqueue"
+
+	"github.com/konnect-operator/konnect-operator/pkg/konnect"
 )
+
+// TestUserChangesCallKonnectInTheForeground: the reconcile of an object its
+// user changed calls Konnect in the rate limiter's foreground lane; that of
+// a new object, periodic work or a dependency's change does not, and the
+// mark lasts for one reconcile.
+func TestUserChangesCallKonnectInTheForeground(t *testing.T) {
+	foreground := map[string]bool{}
+	c := &Controller[svc]{
+		queue:    workqueue.NewTypedRateLimitingQueue(workqueue.DefaultTypedControllerRateLimiter[cache.ObjectName]()),
+		fresh:    workqueue.NewTypedDelayingQueue[cache.ObjectName](),
+		later:    workqueue.NewTypedDelayingQueue[cache.ObjectName](),
+		workers:  1,
+		wake:     make(chan struct{}, 1),
+		changed:  map[cache.ObjectName]struct{}{},
+		throttle: newThrottleBackoff[cache.ObjectName](),
+		reconciler: ReconcilerFunc(func(ctx context.Context, key cache.ObjectName) (Result, error) {
+			foreground[key.Name] = konnect.IsForeground(ctx)
+			return Result{}, nil
+		}),
+	}
+	name := func(n string) cache.ObjectName { return cache.ObjectName{Namespace: "ns", Name: n} }
+	c.enqueueChange(name("changed"))
+	c.Enqueue(name("dependent"))
+	for _, lower := range []string{"new", "periodic"} {
+		c.queue.Add(name(lower)) // as the feeder moves them
+	}
+	for c.queue.Len() > 0 {
+		c.processNextItem(context.Background())
+	}
+	want := map[string]bool{"changed": true, "dependent": false, "new": false, "periodic": false}
+	for key, fg := range want {
+		if foreground[key] != fg {
+			t.Errorf("%s reconciled in the foreground: %v, want %v", key, foreground[key], fg)
+		}
+	}
+	c.Enqueue(name("changed"))
+	c.processNextItem(context.Background())
+	if foreground["changed"] {
+		t.Error("the mark of a change outlived its reconcile")
+	}
+}
 
 // TestFeederServesUserChangesFirst: the feeder hands the workers new
 // objects before periodic work, and neither while the queue already holds

@@ -27,9 +27,9 @@ const budgetShare = 0.97
 //   - the congestion cap that 429s without a delay set (see congestion).
 //
 // A 429 that names a delay (Retry-After or RateLimit-Reset) closes the
-// limiter for everyone for exactly that long. Callers are served in the
-// order they asked; a later priority for some callers would reserve from the
-// same bucket ahead of others, which wait leaves room for.
+// limiter for everyone for exactly that long. Foreground callers (a user's
+// change, see WithForeground) are served in the order they ask, ahead of
+// background callers (see reserve).
 type limiter struct {
 	clock clock.Clock
 	// bucket is safe for concurrent use on its own.
@@ -81,8 +81,10 @@ func (l *limiter) wait(ctx context.Context) (time.Duration, error) {
 	if err := l.waitForHold(ctx); err != nil {
 		return l.clock.Since(start), err
 	}
-	now := l.clock.Now()
-	reservation := l.bucket.ReserveN(now, 1)
+	reservation, now, err := l.reserve(ctx)
+	if err != nil {
+		return l.clock.Since(start), err
+	}
 	if delay := reservation.DelayFrom(now); delay > 0 {
 		if exceedsDeadline(ctx, delay) {
 			reservation.CancelAt(now)
@@ -98,6 +100,44 @@ func (l *limiter) wait(ctx context.Context) (time.Duration, error) {
 		return l.clock.Since(start), err
 	}
 	return l.clock.Since(start), nil
+}
+
+// backgroundLead is how far ahead of now a background call may reserve its
+// turn: a foreground call, which reserves at once, then waits behind at
+// most this much background work.
+const backgroundLead = 50 * time.Millisecond
+
+// reserve takes the caller's turn in the bucket. A foreground call takes
+// the next free one; a background call waits until the next free turn is
+// at most backgroundLead away (checked and taken under the lock, so that
+// background callers do not pile up ahead together). The bucket keeps up
+// to a second's worth of tokens, so that a background call waking a little
+// late loses none of the budget.
+// It returns the reservation and when it was made.
+func (l *limiter) reserve(ctx context.Context) (*rate.Reservation, time.Time, error) {
+	now := l.clock.Now()
+	if IsForeground(ctx) {
+		return l.bucket.ReserveN(now, 1), now, nil
+	}
+	for {
+		l.mu.Lock()
+		r := float64(l.bucket.Limit())
+		ahead := time.Duration((1 - l.bucket.TokensAt(now)) / r * float64(time.Second))
+		if ahead <= backgroundLead {
+			reservation := l.bucket.ReserveN(now, 1)
+			l.mu.Unlock()
+			return reservation, now, nil
+		}
+		l.mu.Unlock()
+		wait := ahead - backgroundLead
+		if exceedsDeadline(ctx, ahead) {
+			return nil, now, limiterDelayError(ahead)
+		}
+		if err := l.sleep(ctx, wait); err != nil {
+			return nil, now, err
+		}
+		now = l.clock.Now()
+	}
 }
 
 // waitForHold blocks while a 429's delay is running.

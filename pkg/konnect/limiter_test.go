@@ -290,3 +290,54 @@ func TestLimitersAreSharedPerKey(t *testing.T) {
 		}
 	}
 }
+
+// TestLimiterServesForegroundCallsFirst: with a backlog of background
+// callers queued at the limiter, foreground calls (users' changes) go out
+// within backgroundLead and their own turns, not after the backlog, and the
+// backlog still goes out at the full rate.
+func TestLimiterServesForegroundCallsFirst(t *testing.T) {
+	const (
+		perSecond  = 10
+		n          = 40
+		foreground = 5
+	)
+	clk := clocktesting.NewFakeClock(epoch)
+	l := newLimiter(clk, perSecond, perSecond)
+	background := startCallers(context.Background(), l, clk, n)
+	settle(t, background, clk, n)
+	for clk.Since(epoch) < time.Second { // the backlog is under way
+		clk.Step(100 * time.Millisecond)
+		settle(t, background, clk, n)
+	}
+	waiting := n - background.finished()
+	if waiting < 20 {
+		t.Fatalf("only %d background calls are waiting: the test needs a backlog", waiting)
+	}
+
+	askedAt := clk.Since(epoch)
+	users := startCallers(WithForeground(context.Background()), l, clk, foreground)
+	all := func() int { return background.finished() + users.finished() }
+	settled := func() {
+		waitUntil(t, "callers to settle", func() bool { return all()+clk.Waiters() == n+foreground })
+	}
+	settled()
+	for users.finished() < foreground {
+		clk.Step(10 * time.Millisecond)
+		settled()
+		if clk.Since(epoch)-askedAt > 10*time.Second {
+			t.Fatal("the foreground calls never went out")
+		}
+	}
+	most := backgroundLead + foreground*time.Second/perSecond + 20*time.Millisecond
+	if took := users.times()[foreground-1] - askedAt; took > most {
+		t.Errorf("the %d foreground calls went out within %v of asking, want within %v (%d background calls were waiting)", foreground, took, most, waiting)
+	}
+	for background.finished() < n {
+		clk.Step(100 * time.Millisecond)
+		settle(t, background, clk, n)
+	}
+	// A second's burst at once, then everything else at 10/s.
+	if last, want := background.times()[n-1], time.Duration(n+foreground-perSecond)*time.Second/perSecond; last > want+100*time.Millisecond {
+		t.Errorf("the backlog finished at %v, want about %v: the background lane must not waste the budget", last, want)
+	}
+}
