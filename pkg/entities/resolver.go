@@ -44,13 +44,12 @@ func (b *resolver) set(c metav1.Condition) {
 	}
 }
 
-// waitFor records a reference that exists and is on its way to Konnect
-// (not Programmed yet, and nothing wrong with it so far): not ready, but no
-// problem.
-func (b *resolver) waitFor(conditionType, reason, message string) {
+// unready records a False reference condition that is not a problem (yet),
+// counted in count: b.missings or b.waits.
+func (b *resolver) unready(count *int, conditionType, reason, message string) {
 	b.res.Conditions = append(b.res.Conditions, controller.FalseCondition(conditionType, reason, message))
 	b.res.Ready = false
-	b.waits++
+	*count++
 }
 
 func (b *resolver) valid(conditionType, message string) {
@@ -84,9 +83,7 @@ func (b *resolver) missing(conditionType, what string) {
 		return
 	}
 	b.res.ParentGone = true
-	b.res.Conditions = append(b.res.Conditions, controller.FalseCondition(conditionType, commonv1alpha1.ReasonInvalid, what+" not found"))
-	b.res.Ready = false
-	b.missings++
+	b.unready(&b.missings, conditionType, commonv1alpha1.ReasonInvalid, what+" not found")
 }
 
 // summarize records, as one False condition, what a sub-resolver found not
@@ -117,7 +114,8 @@ func (b *resolver) waitOf() controller.Wait {
 // rather than only the next object on the way to it.
 func (b *resolver) notProgrammed(conditionType, reason, what string, conditions []metav1.Condition) {
 	if controller.NotProgrammedCause(conditions) == "" {
-		b.waitFor(conditionType, reason, notProgrammedMessage(what, conditions))
+		// On its way to Konnect, with nothing wrong so far.
+		b.unready(&b.waits, conditionType, reason, notProgrammedMessage(what, conditions))
 		return
 	}
 	b.invalid(conditionType, reason, "%s", notProgrammedMessage(what, conditions))
