@@ -22,6 +22,7 @@ import (
 	"k8s.io/client-go/tools/clientcmd"
 	"k8s.io/klog/v2"
 
+	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
 	"github.com/konnect-operator/konnect-operator/pkg/controller"
 	"github.com/konnect-operator/konnect-operator/pkg/konnect"
 	"github.com/konnect-operator/konnect-operator/pkg/operator"
@@ -38,6 +39,7 @@ func main() {
 type options struct {
 	kubeconfig      string
 	watchNamespaces string
+	rightsBinding   string
 	syncPeriod      time.Duration
 	driftDetection  string
 	workersPerKind  int
@@ -63,18 +65,29 @@ type options struct {
 	leaseRenewDeadline time.Duration
 	leaseRetryPeriod   time.Duration
 
+	deletionPolicy, reconcilePolicy, clusterIdentity string
+
 	logFormat string
 
 	printVersion bool
+
+	// checkReadyURL, when set, makes the binary a readiness check (the
+	// chart's helm test) instead of the operator.
+	checkReadyURL     string
+	checkReadyTimeout time.Duration
 }
 
 func parseFlags(fs *flag.FlagSet, args []string) (*options, error) {
 	o := &options{}
 	fs.StringVar(&o.kubeconfig, "kubeconfig", os.Getenv("KUBECONFIG"), "Path to a kubeconfig. Empty: the in-cluster configuration.")
 	fs.StringVar(&o.watchNamespaces, "watch-namespaces", "", "Comma-separated namespaces to watch. Empty: every namespace.")
+	fs.StringVar(&o.rightsBinding, "namespace-rights-binding", "", "With --watch-namespaces, the name of the RoleBinding that grants the operator its rights in each watched namespace: the operator keeps it (finalizer konnect.konghq.com/namespace-rights-in-use) while the namespace holds its objects, so that a namespace deleted at once is still cleaned up. Empty: none is kept.")
 	fs.DurationVar(&o.syncPeriod, "sync-period", time.Minute, "How often changes made in Konnect outside the cluster are looked for and overwritten (see --drift-detection).")
 	fs.StringVar(&o.driftDetection, "drift-detection", controller.DriftList, "How changes made in Konnect outside the cluster are found and overwritten each sync period: list (list each control plane's entities in pages of 1,000 and write only those that differ from what the operator last wrote, or are missing) or update (write every entity again every period, as the seed algorithm does).")
 	fs.IntVar(&o.workersPerKind, "workers-per-kind", 4, "How many objects of one kind are reconciled at once.")
+	fs.StringVar(&o.deletionPolicy, "default-deletion-policy", string(commonv1alpha1.DeletionPolicyDelete), "What deleting an object does to its Konnect entity when its konnect.konghq.com/deletion-policy annotation says nothing: delete, or orphan (leave the entity in Konnect, untouched).")
+	fs.StringVar(&o.reconcilePolicy, "default-reconcile-policy", string(commonv1alpha1.ReconcilePolicyEnforce), "How the operator keeps an entity equal to its object when its konnect.konghq.com/reconcile-policy annotation says nothing: enforce (overwrite changes made in Konnect), report (report them in the Drifted condition and leave them), or pause (no Konnect call at all).")
+	fs.StringVar(&o.clusterIdentity, "cluster-identity", "", "This cluster's identity on the entities the operator writes (tag and control-plane label k8s-cluster): an entity naming another is never written or deleted from here. Empty: the UID of the kube-system namespace. Give the old identity to a cluster rebuilt from a backup.")
 	fs.Float64Var(&o.kubeAPIQPS, "kube-api-qps", 50, "Queries per second to the Kubernetes API server.")
 	fs.IntVar(&o.kubeAPIBurst, "kube-api-burst", 100, "Burst of queries to the Kubernetes API server.")
 	fs.Float64Var(&o.konnectRate, "konnect-rate-limit", 0, "Ceiling on requests per second to Konnect, per organisation, shared by every controller. 0: none; the limiter follows the budget Konnect states (RateLimit-Limit, 97% of it), sending 48/s until Konnect has stated one. It also slows down as RateLimit-Remaining runs low, waits out a 429's Retry-After or RateLimit-Reset, and slows down and recovers step by step on 429s that name no delay.")
@@ -94,6 +107,8 @@ func parseFlags(fs *flag.FlagSet, args []string) (*options, error) {
 	fs.DurationVar(&o.leaseRetryPeriod, "leader-elect-retry-period", 2*time.Second, "How often candidates try to acquire or renew the lease.")
 	fs.StringVar(&o.logFormat, "log-format", "text", "Log format: text or json.")
 	fs.BoolVar(&o.printVersion, "version", false, "Print the version, the commit and the Go version, then exit.")
+	fs.StringVar(&o.checkReadyURL, "check-ready", "", "Instead of running the operator, GET this URL (a replica's /readyz) until it answers 200, then exit 0; exit 1 if it has not within --check-ready-timeout. What the chart's `helm test` runs.")
+	fs.DurationVar(&o.checkReadyTimeout, "check-ready-timeout", time.Minute, "How long --check-ready waits for a 200.")
 	fs.DurationVar(&o.shutdownTimeout, "shutdown-timeout", 20*time.Second, "How long to wait, once stopping (SIGTERM or a fatal error), for work in progress before exiting anyway.")
 	klog.InitFlags(fs)
 	if err := fs.Parse(args); err != nil {
@@ -116,6 +131,9 @@ func run() error {
 	if o.printVersion {
 		fmt.Println(version.Get())
 		return nil
+	}
+	if o.checkReadyURL != "" {
+		return checkReady(context.Background(), os.Stdout, o.checkReadyURL, o.checkReadyTimeout)
 	}
 	switch o.logFormat {
 	case "text":
@@ -141,10 +159,16 @@ func run() error {
 	restConfig.UserAgent = "konnect-operator"
 
 	cfg := operator.Config{
-		RestConfig:     restConfig,
-		SyncPeriod:     o.syncPeriod,
-		DriftDetection: o.driftDetection,
-		WorkersPerKind: o.workersPerKind,
+		RestConfig:             restConfig,
+		NamespaceRightsBinding: o.rightsBinding,
+		SyncPeriod:             o.syncPeriod,
+		DriftDetection:         o.driftDetection,
+		Policies: commonv1alpha1.PolicyDefaults{
+			Deletion:  commonv1alpha1.DeletionPolicy(o.deletionPolicy),
+			Reconcile: commonv1alpha1.ReconcilePolicy(o.reconcilePolicy),
+		},
+		ClusterIdentity: o.clusterIdentity,
+		WorkersPerKind:  o.workersPerKind,
 		Konnect: konnect.Options{
 			RequestsPerSecond: o.konnectRate,
 			Burst:             o.konnectBurst,

@@ -25,56 +25,58 @@ func UIDFromTags(tags []string) string {
 	return ""
 }
 
-// adoptExisting takes over the entity named by spec.adopt and returns its
-// ID, and the snapshot of Konnect's answer when it overwrote the entity
-// (none in match mode, which writes nothing). It records the outcome in the
-// Adopted condition.
-func (r *EntityReconciler[T, D]) adoptExisting(ctx context.Context, api konnect.API, obj T, p Placement, desired D, opts *commonv1alpha1.AdoptOptions) (string, Snapshot, error) {
-	id := opts.Konnect.ID
-	kind := r.kind.KindName()
-	refuse := func(reason string, err error) (string, Snapshot, error) {
+// adoptExisting takes over the entity named by spec.adopt, with the
+// snapshot of Konnect's answer when it overwrote the entity (none in match
+// mode, which writes nothing). It records the outcome in the Adopted
+// condition.
+func (r *EntityReconciler[T, D]) adoptExisting(ctx context.Context, t *turn[T, D], api konnect.API, opts *commonv1alpha1.AdoptOptions) (written, error) {
+	id, obj, kind := opts.Konnect.ID, t.obj, r.kind.KindName()
+	refuse := func(reason string, err error) error {
 		SetCondition(obj, FalseCondition(commonv1alpha1.ConditionAdopted, reason, err.Error()))
-		return "", Snapshot{}, WithReason(commonv1alpha1.ReasonFailedToAdopt, err)
+		return WithReason(commonv1alpha1.ReasonFailedToAdopt, err)
 	}
-	var snapshot Snapshot
 	r.metrics.EntityOperation(kind, "adopt")
-	found, err := r.kind.Adopt.Inspect(ctx, api, obj, p, id, desired)
+	found, err := r.kind.Adopt.Inspect(ctx, api, obj, t.res.Placement, id, t.desired)
 	if err != nil {
 		if isRateLimited(err) {
-			return "", Snapshot{}, err
+			return written{}, err
 		}
-		_, _, refusal := refuse(commonv1alpha1.ReasonFetchFailed, fmt.Errorf("cannot read %s %s to adopt: %w", kind, id, err))
+		refusal := refuse(commonv1alpha1.ReasonFetchFailed, fmt.Errorf("cannot read %s %s to adopt: %w", kind, id, err))
 		if konnect.IsNotFound(err) || konnect.IsAuth(err) {
-			return "", Snapshot{}, Permanent(refusal, r.syncPeriod)
+			return written{}, Permanent(refusal, r.policy.syncPeriod)
 		}
-		return "", Snapshot{}, refusal
+		return written{}, refusal
+	}
+	if owner := found.Owner; owner != "" && r.cluster != "" && owner != r.cluster && opts.EffectiveMode() != commonv1alpha1.AdoptModeOverride {
+		refusal := refuse(commonv1alpha1.ReasonOwnedByOtherCluster, fmt.Errorf("%s %s is owned by the operator of cluster %s (tag %s); adopting it with mode override takes it over deliberately", kind, id, owner, TagKeyCluster))
+		return written{}, Permanent(refusal, r.policy.syncPeriod)
 	}
 	if uid := found.UID; uid != "" && uid != string(obj.GetUID()) {
-		_, _, refusal := refuse(commonv1alpha1.ReasonUIDConflict, fmt.Errorf("%s %s belongs to another object (k8s-uid %s)", kind, id, uid))
-		return "", Snapshot{}, Permanent(refusal, r.syncPeriod)
+		refusal := refuse(commonv1alpha1.ReasonUIDConflict, fmt.Errorf("%s %s belongs to another object (k8s-uid %s)", kind, id, uid))
+		return written{}, Permanent(refusal, r.policy.syncPeriod)
 	}
 	if diff := found.Incompatibilities; len(diff) > 0 {
-		_, _, refusal := refuse(commonv1alpha1.ReasonNotMatch, fmt.Errorf("%s %s cannot be adopted: it differs from the spec in %s, which adoption does not change", kind, id, strings.Join(diff, ", ")))
-		return "", Snapshot{}, Permanent(refusal, r.syncPeriod)
+		refusal := refuse(commonv1alpha1.ReasonNotMatch, fmt.Errorf("%s %s cannot be adopted: it differs from the spec in %s, which adoption does not change", kind, id, strings.Join(diff, ", ")))
+		return written{}, Permanent(refusal, r.policy.syncPeriod)
 	}
+	w := written{id: id}
 	switch opts.EffectiveMode() {
 	case commonv1alpha1.AdoptModeMatch:
 		if diff := found.Differences; len(diff) > 0 {
-			_, _, refusal := refuse(commonv1alpha1.ReasonNotMatch, fmt.Errorf("%s %s differs from the spec in: %s", kind, id, strings.Join(diff, ", ")))
-			return "", Snapshot{}, Permanent(refusal, r.syncPeriod)
+			refusal := refuse(commonv1alpha1.ReasonNotMatch, fmt.Errorf("%s %s differs from the spec in: %s", kind, id, strings.Join(diff, ", ")))
+			return written{}, Permanent(refusal, r.policy.syncPeriod)
 		}
 	default:
 		r.metrics.EntityOperation(kind, "update")
-		var err error
-		if snapshot, err = r.kind.Update(ctx, api, obj, p, id, desired); err != nil {
+		if w.snapshot, err = r.kind.Update(ctx, api, obj, t.res.Placement, id, t.desired); err != nil {
 			if isRateLimited(err) {
-				return "", Snapshot{}, err
+				return written{}, err
 			}
-			return refuse(commonv1alpha1.ReasonFailedToAdopt, fmt.Errorf("cannot overwrite %s %s: %w", kind, id, err))
+			return written{}, refuse(commonv1alpha1.ReasonFailedToAdopt, fmt.Errorf("cannot overwrite %s %s: %w", kind, id, err))
 		}
 	}
 	message := fmt.Sprintf("Adopted %s %s (%s)", kind, id, opts.EffectiveMode())
 	SetCondition(obj, TrueCondition(commonv1alpha1.ConditionAdopted, commonv1alpha1.ReasonAdopted, message))
 	r.recorder.Event(obj, corev1.EventTypeNormal, EventAdopted, message)
-	return id, snapshot, nil
+	return w, nil
 }

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
 
 	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
@@ -73,39 +72,55 @@ var ErrInTransition = errors.New("the entity is in transition in Konnect; it is 
 // Programmed=True once it has settled, False while in transition (read again
 // shortly) or after a failure. A settled or failed entity is reconciled
 // again after next.
-func (r *EntityReconciler[T, D]) settle(ctx context.Context, key cache.ObjectName, cached, obj T, p Placement, id string, progress Progress, next time.Duration) (Result, error) {
-	r.recordPlacement(obj, p, id)
+func (r *EntityReconciler[T, D]) settle(ctx context.Context, t *turn[T, D], progress Progress, next time.Duration) (Result, error) {
+	obj, id := t.obj, t.facts.id
+	if id == "" {
+		id = t.action.id
+	}
+	r.recordPlacement(obj, t.res.Placement, id)
 	kind := r.kind.KindName()
 	result := Result{RequeueAfter: next}
 	var event func()
 	switch progress.Phase {
 	case Settled:
-		r.state.settled(key)
+		t.remember(settledRead)
 		SetCondition(obj, TrueCondition(commonv1alpha1.ConditionProgrammed, commonv1alpha1.ReasonProgrammed, ""))
-		if !IsConditionTrue(cached.GetConditions(), commonv1alpha1.ConditionProgrammed) {
+		if !IsConditionTrue(t.cached.GetConditions(), commonv1alpha1.ConditionProgrammed) {
 			event = func() {
 				r.recorder.Eventf(obj, corev1.EventTypeNormal, EventProvisioned, "%s %s is %s in Konnect", kind, id, progress.State)
 			}
 		}
 	case Transient:
-		result.RequeueAfter = r.state.nextPending(key, r.pendingBackoff, r.pendingBackoffMax)
+		result.RequeueAfter = r.nextPendingRead(t)
 		message := fmt.Sprintf("%s %s is %s in Konnect; waiting for it to settle", kind, id, progress.State)
 		SetCondition(obj, FalseCondition(commonv1alpha1.ConditionProgrammed, commonv1alpha1.ReasonProvisioning, message))
 	default:
-		r.state.settled(key)
+		t.remember(settledRead)
 		message := fmt.Sprintf("%s %s is %s in Konnect: %s", kind, id, progress.State, orNone(progress.Message))
 		SetCondition(obj, FalseCondition(commonv1alpha1.ConditionProgrammed, commonv1alpha1.ReasonProvisioningFailed, message))
 		event = func() { r.recorder.Event(obj, corev1.EventTypeWarning, EventProvisioningFailed, message) }
 	}
-	changed, err := r.writeStatus(ctx, cached, obj)
+	changed, err := r.writeStatus(ctx, t.cached, obj)
 	if err != nil {
-		r.state.forgetSync(key)
+		t.remember(unsynced)
 		return Result{}, err
 	}
 	if changed && event != nil {
 		event()
 	}
 	return result, nil
+}
+
+// nextPendingRead returns how long to wait before reading an entity in
+// transition again: the pending backoff, doubled for every read in a row
+// that found it still in transition, at most its maximum.
+func (r *EntityReconciler[T, D]) nextPendingRead(t *turn[T, D]) time.Duration {
+	delay := r.pendingBackoff
+	for i := 0; i < t.rec.pendingReads && delay < r.pendingBackoffMax; i++ {
+		delay *= 2
+	}
+	t.remember(pendingRead)
+	return min(delay, r.pendingBackoffMax)
 }
 
 func orNone(message string) string {
@@ -118,33 +133,38 @@ func orNone(message string) string {
 // afterWrite reads an asynchronous entity just written, for its progress
 // and what Konnect says about it, and settles the sync. When the read
 // fails, what the write's answer recorded in the status stands in.
-func (r *EntityReconciler[T, D]) afterWrite(ctx context.Context, api konnect.API, key cache.ObjectName, cached, obj T, p Placement, id string) (Result, error) {
+func (r *EntityReconciler[T, D]) afterWrite(ctx context.Context, t *turn[T, D], api konnect.API, id string) (Result, error) {
+	t.action.id = id
 	r.metrics.EntityOperation(r.kind.KindName(), "read")
-	progress, err := r.kind.Async.Read(ctx, api, obj, p, id)
+	progress, err := r.kind.Async.Read(ctx, api, t.obj, t.res.Placement, id)
 	if err != nil {
 		klog.FromContext(ctx).V(2).Info("Could not read the entity just written; going by the write's answer", "id", id, "err", err)
-		progress = r.kind.Async.Recorded(obj)
+		progress = r.kind.Async.Recorded(t.obj)
 	}
-	return r.settle(ctx, key, cached, obj, p, id, progress, r.syncPeriod)
+	return r.settle(ctx, t, progress, r.policy.syncPeriod)
 }
 
 // refresh reads an asynchronous entity that was in transition (or had
 // failed) when nothing else is due, and settles the sync with what Konnect
 // now reports. An entity gone from Konnect is created again at once.
-func (r *EntityReconciler[T, D]) refresh(ctx context.Context, api konnect.API, key cache.ObjectName, cached, obj T, p Placement, id string) (Result, error) {
+func (r *EntityReconciler[T, D]) refresh(ctx context.Context, t *turn[T, D]) (Result, error) {
+	p := t.res.Placement
+	api, err := r.konnect.API(p.Auth.ServerURL, p.Auth.Token)
+	if err != nil {
+		return Result{}, r.failed(ctx, t, commonv1alpha1.ReasonKonnectAPIOpFailed, err)
+	}
 	r.metrics.EntityOperation(r.kind.KindName(), "read")
-	progress, err := r.kind.Async.Read(ctx, api, obj, p, id)
+	progress, err := r.kind.Async.Read(ctx, api, t.obj, p, t.action.id)
 	switch {
 	case konnect.IsNotFound(err):
-		r.state.forgetSync(key)
-		obj.KonnectStatus(true).ID = ""
-		r.state.forgetCreated(obj.GetUID())
-		_, werr := r.writeStatus(ctx, cached, obj)
+		t.remember(unsynced, forgetCreated)
+		t.obj.KonnectStatus(true).ID = ""
+		_, werr := r.writeStatus(ctx, t.cached, t.obj)
 		return Result{RequeueAfter: r.pendingBackoff}, werr
 	case err != nil:
-		return Result{}, r.failed(ctx, cached, obj, commonv1alpha1.ReasonKonnectAPIOpFailed, err)
+		return Result{}, r.failed(ctx, t, commonv1alpha1.ReasonKonnectAPIOpFailed, err)
 	}
-	return r.settle(ctx, key, cached, obj, p, id, progress, r.syncPeriod)
+	return r.settle(ctx, t, progress, r.policy.syncPeriod)
 }
 
 // finalizeAsync deletes an asynchronous entity and keeps the object until
@@ -152,8 +172,8 @@ func (r *EntityReconciler[T, D]) refresh(ctx context.Context, api konnect.API, k
 // transition or in use, so the entity is read first and deleted only once
 // it has settled and is free; while it terminates it is read again on the
 // pending backoff. done is true once the entity is gone.
-func (r *EntityReconciler[T, D]) finalizeAsync(ctx context.Context, api konnect.API, key cache.ObjectName, cached, obj T, p Placement, id string) (done bool, result Result, err error) {
-	kind := r.kind.KindName()
+func (r *EntityReconciler[T, D]) finalizeAsync(ctx context.Context, t *turn[T, D], api konnect.API, id string) (done bool, result Result, err error) {
+	kind, obj, p := r.kind.KindName(), t.obj, t.res.Placement
 	r.metrics.EntityOperation(kind, "read")
 	progress, err := r.kind.Async.Read(ctx, api, obj, p, id)
 	if konnect.IsNotFound(err) {
@@ -161,7 +181,7 @@ func (r *EntityReconciler[T, D]) finalizeAsync(ctx context.Context, api konnect.
 		return true, Result{}, nil
 	}
 	if err != nil {
-		return false, Result{}, r.failed(ctx, cached, obj, commonv1alpha1.ReasonKonnectAPIOpFailed, err)
+		return false, Result{}, r.failed(ctx, t, commonv1alpha1.ReasonKonnectAPIOpFailed, err)
 	}
 	var waiting string
 	switch {
@@ -172,7 +192,7 @@ func (r *EntityReconciler[T, D]) finalizeAsync(ctx context.Context, api konnect.
 	default:
 		r.metrics.EntityOperation(kind, "delete")
 		if err := r.kind.Delete(ctx, api, obj, p, id); err != nil && !konnect.IsNotFound(err) {
-			return false, Result{}, r.failed(ctx, cached, obj, commonv1alpha1.ReasonKonnectAPIOpFailed, err)
+			return false, Result{}, r.failed(ctx, t, commonv1alpha1.ReasonKonnectAPIOpFailed, err)
 		}
 		r.recorder.Eventf(obj, corev1.EventTypeNormal, EventDeleting, "Asked Konnect to delete %s %s; the object stays until Konnect has finished", kind, id)
 		// Konnect may be done already; otherwise this records its state.
@@ -183,13 +203,13 @@ func (r *EntityReconciler[T, D]) finalizeAsync(ctx context.Context, api konnect.
 			return true, Result{}, nil
 		}
 		if err != nil {
-			return false, Result{}, r.failed(ctx, cached, obj, commonv1alpha1.ReasonKonnectAPIOpFailed, err)
+			return false, Result{}, r.failed(ctx, t, commonv1alpha1.ReasonKonnectAPIOpFailed, err)
 		}
 		waiting = fmt.Sprintf("%s %s is %s in Konnect; the object stays until Konnect has finished", kind, id, progress.State)
 	}
 	SetCondition(obj, FalseCondition(commonv1alpha1.ConditionProgrammed, commonv1alpha1.ReasonDeleting, waiting))
-	if _, err := r.writeStatus(ctx, cached, obj); err != nil {
+	if _, err := r.writeStatus(ctx, t.cached, obj); err != nil {
 		return false, Result{}, err
 	}
-	return false, Result{RequeueAfter: r.state.nextPending(key, r.pendingBackoff, r.pendingBackoffMax)}, nil
+	return false, Result{RequeueAfter: r.nextPendingRead(t)}, nil
 }

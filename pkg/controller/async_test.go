@@ -9,7 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/tools/cache"
-	"k8s.io/client-go/tools/record"
+	events "k8s.io/client-go/tools/record"
 	"k8s.io/klog/v2/ktesting"
 
 	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
@@ -70,7 +70,7 @@ func (f *reconcilerFixture) events() []string {
 	var out []string
 	for {
 		select {
-		case e := <-f.reconciler.recorder.(*record.FakeRecorder).Events:
+		case e := <-f.reconciler.recorder.(*events.FakeRecorder).Events:
 			out = append(out, e)
 		default:
 			return out

@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"runtime/debug"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -14,6 +16,7 @@ import (
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/util/workqueue"
 	"k8s.io/klog/v2"
+	"k8s.io/utils/clock"
 
 	"github.com/konnect-operator/konnect-operator/pkg/konnect"
 	"github.com/konnect-operator/konnect-operator/pkg/metrics"
@@ -50,6 +53,8 @@ type Options struct {
 	// RateLimiter spaces out retries of failing items. Default: per-item
 	// exponential backoff from 50ms to 5 minutes.
 	RateLimiter workqueue.TypedRateLimiter[cache.ObjectName]
+	// Clock times the queues' delays; default the real clock.
+	Clock clock.WithTicker
 }
 
 // backgroundRunner is a reconciler with work of its own besides the queue
@@ -74,11 +79,19 @@ type Controller[T Object] struct {
 	// fresh and later hold work that yields to user changes (see tiers.go):
 	// new objects, and periodic or drift work.
 	fresh, later workqueue.TypedDelayingInterface[cache.ObjectName]
+	ready        readyItems
 	wake         chan struct{}
 	// changed holds the queued objects that a user changed: their Konnect
 	// calls go first at the rate limiter (see tiers.go).
 	changedMu sync.Mutex
 	changed   map[cache.ObjectName]struct{}
+	// handlersSynced report whether the controller's handlers have been
+	// given the informers' initial lists.
+	handlersSynced []func() bool
+	// started is set once the workers run; busy counts the items being
+	// reconciled.
+	started atomic.Bool
+	busy    atomic.Int32
 }
 
 // New returns a controller for kind that enqueues an object whenever its
@@ -97,6 +110,12 @@ func newController[T Object](kind string, informer *Informer[T], concerns Concer
 	if rateLimiter == nil {
 		rateLimiter = workqueue.NewTypedItemExponentialFailureRateLimiter[cache.ObjectName](50*time.Millisecond, 5*time.Minute)
 	}
+	if opts.Clock == nil {
+		opts.Clock = clock.RealClock{}
+	}
+	lowerTier := func(name string) workqueue.TypedDelayingInterface[cache.ObjectName] {
+		return workqueue.NewTypedDelayingQueueWithConfig(workqueue.TypedDelayingQueueConfig[cache.ObjectName]{Name: kind + "-" + name, Clock: opts.Clock})
+	}
 	c := &Controller[T]{
 		kind:     kind,
 		throttle: newThrottleBackoff[cache.ObjectName](),
@@ -104,17 +123,19 @@ func newController[T Object](kind string, informer *Informer[T], concerns Concer
 		queue: workqueue.NewTypedRateLimitingQueueWithConfig(rateLimiter, workqueue.TypedRateLimitingQueueConfig[cache.ObjectName]{
 			Name:            kind,
 			MetricsProvider: opts.MetricsProvider,
+			Clock:           opts.Clock,
 		}),
 		reconciler: reconciler,
 		workers:    opts.Workers,
 		metrics:    opts.Metrics,
-		fresh:      workqueue.NewTypedDelayingQueue[cache.ObjectName](),
-		later:      workqueue.NewTypedDelayingQueue[cache.ObjectName](),
+		fresh:      lowerTier("new"),
+		later:      lowerTier("periodic"),
 		wake:       make(chan struct{}, 1),
 		changed:    map[cache.ObjectName]struct{}{},
 	}
+	opts.Metrics.InitController(kind, opts.Workers)
 	concerned := func(obj T) bool { return concerns == nil || concerns(obj) }
-	err := informer.AddEventHandler(cache.TypedResourceEventHandlerFuncs[T]{
+	synced, err := informer.AddEventHandler(cache.TypedResourceEventHandlerFuncs[T]{
 		AddFunc: func(obj T) {
 			if concerned(obj) {
 				c.enqueueFresh(cache.MetaObjectToName(obj))
@@ -136,6 +157,7 @@ func newController[T Object](kind string, informer *Informer[T], concerns Concer
 	if err != nil {
 		return nil, err
 	}
+	c.handlersSynced = append(c.handlersSynced, synced)
 	return c, nil
 }
 
@@ -219,7 +241,7 @@ func (c *Controller[T]) Watch(dep Dependency[T]) error {
 		}
 	}
 	c.sources = append(c.sources, dep.Source)
-	return dep.Source.AddUntypedEventHandler(cache.ResourceEventHandlerFuncs{
+	synced, err := dep.Source.AddUntypedEventHandler(cache.ResourceEventHandlerFuncs{
 		AddFunc: enqueueDependents,
 		UpdateFunc: func(oldItem, newItem any) {
 			if resourceVersion(oldItem) != resourceVersion(newItem) && dep.passes(oldItem, newItem) {
@@ -230,6 +252,8 @@ func (c *Controller[T]) Watch(dep Dependency[T]) error {
 		},
 		DeleteFunc: enqueueDependents,
 	})
+	c.handlersSynced = append(c.handlersSynced, synced)
+	return err
 }
 
 // passes reports whether an update of a source concerns the dependents.
@@ -255,6 +279,22 @@ func (c *Controller[T]) Enqueue(key cache.ObjectName) { c.queue.Add(key) }
 // Kind returns the kind the controller reconciles.
 func (c *Controller[T]) Kind() string { return c.kind }
 
+// idler is a reconciler with work of its own (the drift lister) that can
+// say whether it has any at hand.
+type idler interface{ Idle() bool }
+
+// Idle reports whether the controller has no work at hand: nothing queued
+// or ready to be, nothing being reconciled, nothing being listed. Work
+// waiting for its time (the rest of a sync period, a backoff) does not
+// count. Tests wait for it instead of sleeping.
+func (c *Controller[T]) Idle() bool {
+	if !c.started.Load() || c.queue.Len() > 0 || c.busy.Load() > 0 || c.ready.len() > 0 || c.fresh.Len() > 0 || c.later.Len() > 0 {
+		return false
+	}
+	i, ok := c.reconciler.(idler)
+	return !ok || i.Idle()
+}
+
 // HasSynced reports whether the controller's own informer and every
 // dependency's informer have synced.
 func (c *Controller[T]) HasSynced() bool {
@@ -263,6 +303,11 @@ func (c *Controller[T]) HasSynced() bool {
 	}
 	for _, s := range c.sources {
 		if !s.HasSynced() {
+			return false
+		}
+	}
+	for _, synced := range c.handlersSynced {
+		if !synced() {
 			return false
 		}
 	}
@@ -296,6 +341,7 @@ func (c *Controller[T]) Run(ctx context.Context) error {
 			}
 		})
 	}
+	c.started.Store(true)
 	<-ctx.Done()
 	logger.Info("Shutting down workers")
 	c.queue.ShutDownWithDrain()
@@ -308,26 +354,46 @@ func (c *Controller[T]) processNextItem(ctx context.Context) bool {
 	if shutdown {
 		return false
 	}
+	c.busy.Add(1)
+	defer c.busy.Add(-1)
+	c.poke() // the queue has room: the feeder may hand it waiting work
 	defer c.queue.Done(key)
-	defer c.poke() // a worker is free: the feeder may hand it waiting work
+	defer c.poke() // a worker is free
 
 	logger := klog.FromContext(ctx).WithValues("object", key)
 	ctx = klog.NewContext(ctx, logger)
 	if c.takeChanged(key) {
 		ctx = konnect.WithForeground(ctx)
 	}
+	free := c.metrics.WorkerBusy(c.kind)
 	start := time.Now()
-	result, err := c.reconciler.Reconcile(ctx, key)
-	c.metrics.ObserveReconcile(c.kind, c.handleResult(ctx, key, result, err), time.Since(start))
+	result, err := c.reconcile(ctx, key)
+	took := time.Since(start)
+	free()
+	c.metrics.ObserveReconcile(c.kind, c.handleResult(ctx, key, result, err), took)
 	return true
 }
 
-// handleResult decides what happens to key after a reconcile and returns the
-// result label for the metrics.
-func (c *Controller[T]) handleResult(ctx context.Context, key cache.ObjectName, result Result, err error) string {
+// reconcile runs the reconciler and turns a panic into a PanicError: one
+// object whose reconcile panics is retried with backoff like any failure,
+// and the worker, the other kinds and the process go on.
+func (c *Controller[T]) reconcile(ctx context.Context, key cache.ObjectName) (result Result, err error) {
+	defer func() {
+		if recovered := recover(); recovered != nil {
+			err = &PanicError{Value: recovered, Stack: debug.Stack()}
+			c.metrics.Panicked(c.kind)
+		}
+	}()
+	return c.reconciler.Reconcile(ctx, key)
+}
+
+// handleResult decides what happens to key after a reconcile and returns
+// how it ended, for the metrics.
+func (c *Controller[T]) handleResult(ctx context.Context, key cache.ObjectName, result Result, err error) metrics.Outcome {
 	logger := klog.FromContext(ctx)
 	var rateLimited *RateLimitedError
 	var permanent *PermanentError
+	var panicked *PanicError
 	switch {
 	case err == nil:
 		c.queue.Forget(key)
@@ -336,7 +402,7 @@ func (c *Controller[T]) handleResult(ctx context.Context, key cache.ObjectName, 
 			// Periodic work yields to user changes.
 			c.later.AddAfter(key, result.RequeueAfter)
 		}
-		return metrics.ResultSuccess
+		return metrics.Outcome{Result: metrics.ResultSuccess, Scheduled: result.RequeueAfter > 0}
 	case errors.As(err, &rateLimited):
 		// A 429 is Konnect asking us to wait, not a failure: the failure
 		// backoff does not grow. When Konnect named no delay, this object
@@ -347,7 +413,7 @@ func (c *Controller[T]) handleResult(ctx context.Context, key cache.ObjectName, 
 		}
 		logger.V(2).Info("Konnect rate limit reached; waiting", "delay", delay, "delayFromKonnect", rateLimited.Delay > 0)
 		c.queue.AddAfter(key, delay)
-		return metrics.ResultRateLimited
+		return metrics.Outcome{Result: metrics.ResultRateLimited}
 	case errors.As(err, &permanent):
 		c.queue.Forget(key)
 		c.throttle.Forget(key)
@@ -355,16 +421,22 @@ func (c *Controller[T]) handleResult(ctx context.Context, key cache.ObjectName, 
 		if permanent.RetryAfter > 0 {
 			c.queue.AddAfter(key, permanent.RetryAfter)
 		}
-		return metrics.ResultError
+		return metrics.Outcome{Result: metrics.ResultError, Terminal: true}
+	case errors.As(err, &panicked):
+		// Logged at once, whatever the error rate limit: a panic is a bug
+		// to report, with where it happened.
+		logger.Error(err, "Reconcile panicked; retrying with backoff", "stack", string(panicked.Stack))
+		c.queue.AddRateLimited(key)
+		return metrics.Outcome{Result: metrics.ResultError}
 	case apierrors.IsConflict(err) || apierrors.IsNotFound(err):
 		// Our cached copy was stale (the object changed or went away); the
 		// next attempt reads the new one.
 		logger.V(4).Info("Object changed while reconciling; retrying", "err", err)
 		c.queue.AddRateLimited(key)
-		return metrics.ResultRequeue
+		return metrics.Outcome{Result: metrics.ResultRequeue}
 	default:
 		utilruntime.HandleErrorWithContext(ctx, err, "Reconcile failed; retrying with backoff", "kind", c.kind, "object", key)
 		c.queue.AddRateLimited(key)
-		return metrics.ResultError
+		return metrics.Outcome{Result: metrics.ResultError}
 	}
 }

@@ -65,3 +65,13 @@ func WithReason(reason string, err error) error {
 	}
 	return &ReasonError{Reason: reason, Err: err}
 }
+
+// PanicError is a reconcile that panicked, recovered by the loop: Value is
+// what was passed to panic and Stack where it happened. It is retried with
+// backoff like any failure.
+type PanicError struct {
+	Value any
+	Stack []byte
+}
+
+func (e *PanicError) Error() string { return fmt.Sprintf("reconcile panicked: %v", e.Value) }

@@ -150,23 +150,43 @@ func (i *Informer[T]) AddIndex(name string, keys func(obj T) []string) error {
 }
 
 // AddEventHandler registers a typed handler on every underlying informer.
-func (i *Informer[T]) AddEventHandler(handler cache.TypedResourceEventHandler[T]) error {
+// synced reports whether the handler has been given every object of the
+// informers' initial lists.
+func (i *Informer[T]) AddEventHandler(handler cache.TypedResourceEventHandler[T]) (synced func() bool, err error) {
+	var registrations []cache.ResourceEventHandlerRegistration
 	for _, inf := range i.all() {
-		if _, err := cache.NewTypedSharedIndexInformer[T](inf).AddTypedEventHandler(handler); err != nil {
-			return fmt.Errorf("adding an event handler to the %s informer: %w", i.resource, err)
+		registration, err := cache.NewTypedSharedIndexInformer[T](inf).AddTypedEventHandler(handler)
+		if err != nil {
+			return nil, fmt.Errorf("adding an event handler to the %s informer: %w", i.resource, err)
 		}
+		registrations = append(registrations, registration)
 	}
-	return nil
+	return allSynced(registrations), nil
 }
 
-// AddUntypedEventHandler registers handler on every underlying informer.
-func (i *Informer[T]) AddUntypedEventHandler(handler cache.ResourceEventHandler) error {
+// AddUntypedEventHandler registers handler on every underlying informer,
+// as AddEventHandler does.
+func (i *Informer[T]) AddUntypedEventHandler(handler cache.ResourceEventHandler) (synced func() bool, err error) {
+	var registrations []cache.ResourceEventHandlerRegistration
 	for _, inf := range i.all() {
-		if _, err := inf.AddEventHandler(handler); err != nil {
-			return fmt.Errorf("adding an event handler to the %s informer: %w", i.resource, err)
+		registration, err := inf.AddEventHandler(handler)
+		if err != nil {
+			return nil, fmt.Errorf("adding an event handler to the %s informer: %w", i.resource, err)
 		}
+		registrations = append(registrations, registration)
 	}
-	return nil
+	return allSynced(registrations), nil
+}
+
+func allSynced(registrations []cache.ResourceEventHandlerRegistration) func() bool {
+	return func() bool {
+		for _, r := range registrations {
+			if !r.HasSynced() {
+				return false
+			}
+		}
+		return true
+	}
 }
 
 // HasSynced reports whether every underlying informer has synced.
@@ -185,6 +205,6 @@ func (i *Informer[T]) Resource() schema.GroupResource { return i.resource }
 // EventSource is anything whose changes can enqueue dependents: an
 // Informer of any kind.
 type EventSource interface {
-	AddUntypedEventHandler(handler cache.ResourceEventHandler) error
+	AddUntypedEventHandler(handler cache.ResourceEventHandler) (synced func() bool, err error)
 	HasSynced() bool
 }

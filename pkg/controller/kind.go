@@ -11,13 +11,13 @@ import (
 
 // Kind describes one kind of object that stands for one Konnect entity:
 // everything the generic loop (EntityReconciler) needs that differs between
-// kinds. E is the entity the object asks for: the body sent to Konnect, or a
-// struct of everything that decides the kind's Konnect calls (its
-// fingerprint decides when the entity is written again).
+// kinds. D is the desired entity, what the object asks for: the body sent
+// to Konnect, or a struct of everything that decides the kind's Konnect
+// calls (its fingerprint decides when the entity is written again).
 //
 // The fields up to Dependencies are required. Every optional behaviour is a
 // field that is nil (or empty) when the kind does not have it.
-type Kind[T Entity, E any] struct {
+type Kind[T Entity, D any] struct {
 	// GVK is T's GroupVersionKind, for identity tags and Events.
 	GVK schema.GroupVersionKind
 	// Conditions are the reference conditions Resolve may set; those it
@@ -28,17 +28,17 @@ type Kind[T Entity, E any] struct {
 	// (obj is a copy).
 	Resolve func(ctx context.Context, obj T, purpose Purpose) (Resolution, error)
 	// Desired returns the entity obj asks for.
-	Desired func(ctx context.Context, obj T, p Placement) (E, error)
+	Desired func(ctx context.Context, obj T, p Placement) (D, error)
 	// Create creates the entity and returns its Konnect ID and the snapshot
 	// of Konnect's answer (SnapshotOf; none when the kind cannot list, or
 	// its entity is more than the answer shows). It may record what Konnect
 	// answered in obj's status (obj is a copy).
-	Create func(ctx context.Context, api konnect.API, obj T, p Placement, desired E) (string, Snapshot, error)
+	Create func(ctx context.Context, api konnect.API, obj T, p Placement, desired D) (string, Snapshot, error)
 	// Update writes desired over the entity with the given ID and returns
 	// the snapshot of Konnect's answer, as Create does. It answers a
 	// konnect.NotFoundError when the entity no longer exists and cannot be
 	// upserted, so that the loop creates it again.
-	Update func(ctx context.Context, api konnect.API, obj T, p Placement, id string, desired E) (Snapshot, error)
+	Update func(ctx context.Context, api konnect.API, obj T, p Placement, id string, desired D) (Snapshot, error)
 	// Delete deletes the entity with the given ID; a konnect.NotFoundError
 	// counts as done.
 	Delete func(ctx context.Context, api konnect.API, obj T, p Placement, id string) error
@@ -54,7 +54,7 @@ type Kind[T Entity, E any] struct {
 	// bound to an in-cluster control plane are not). Nil: every object.
 	Managed func(obj T) bool
 	// Adopt, when set, lets spec.adopt take over an existing entity.
-	Adopt *Adoption[T, E]
+	Adopt *Adoption[T, D]
 	// AfterSync, when set, runs after every successful create or update,
 	// for what follows the entity (a group's memberships).
 	AfterSync func(ctx context.Context, api konnect.API, obj T, p Placement, id string, created bool) error
@@ -71,21 +71,30 @@ type Kind[T Entity, E any] struct {
 	// groups deployed on it. For a kind with Borrows, only borrowed objects
 	// wait.
 	HeldBy []string
+	// Owner, when set, reads the identity of the cluster whose operator
+	// wrote the entity with the given ID (its k8s-cluster tag or label; ""
+	// when none): before the first write or delete of an entity this
+	// process knows nothing of, so that another cluster's entity is never
+	// overwritten or deleted from here.
+	Owner func(ctx context.Context, api konnect.API, obj T, p Placement, id string) (string, error)
 	// ExtraFinalizers are removed together with the cleanup finalizer once
 	// the entity is deleted.
 	ExtraFinalizers []string
 	// Async, when set, says that Konnect provisions and deletes the entity
 	// asynchronously: see Async.
 	Async *Async[T]
-	// List, when set, lists the operator's entities of this kind in the
-	// control plane of p (ControlPlaneID and Auth; no parent, so nested
-	// collections use their flat endpoint), in pages of konnect.PageSize;
-	// for control planes themselves (no ControlPlaneID), those that p's
-	// credentials see in their organisation.
+	// List, when set, lists the entities of this kind in the control plane
+	// of p (ControlPlaneID and Auth; no parent, so nested collections use
+	// their flat endpoint), in pages of konnect.PageSize; for control planes
+	// themselves (no ControlPlaneID), those that p's credentials see in their
+	// organisation. Without all, only the entities tagged (or labelled)
+	// with the kind, as this operator and Kong Operator tag what they write;
+	// with all, every entity of the collection, for entities adopted as
+	// they were (from Konnect's UI, decK, Terraform).
 	// It is how drift is found once per sync period in the list mode of
 	// drift detection. Nil: the kind's entities are written again every
 	// sync period, as the seed algorithm does.
-	List func(ctx context.Context, api konnect.API, p Placement) ([]Listed[E], error)
+	List func(ctx context.Context, api konnect.API, p Placement, all bool) ([]Listed[D], error)
 	// Lists, when set with List, reports whether List shows obj's entity;
 	// the entities of other objects (a mirrored control plane, which the
 	// operator does not label) are written, or read, every sync period.
@@ -94,9 +103,12 @@ type Kind[T Entity, E any] struct {
 }
 
 // Listed is one entity as a listing showed it.
-type Listed[E any] struct {
+type Listed[D any] struct {
 	// ID is the entity's Konnect ID.
 	ID string
+	// Owner is the identity of the cluster whose operator wrote the entity
+	// (its k8s-cluster tag or label), "" when it names none.
+	Owner string
 	// Snapshot is the listed entity, to compare with the snapshot of the
 	// operator's last write.
 	Snapshot Snapshot
@@ -105,17 +117,17 @@ type Listed[E any] struct {
 	// fields that differ: how an entity is checked when no write of this
 	// process left a snapshot (after a restart). Nil: it cannot be
 	// compared, and is written once to take the snapshot.
-	Differences func(desired E) []string
+	Differences func(desired D) []string
 }
 
 // Adoption is how a kind with spec.adopt takes over an existing entity
 // instead of creating one: overwriting it with the spec (override) or
 // verifying that it already equals the spec (match).
-type Adoption[T Entity, E any] struct {
+type Adoption[T Entity, D any] struct {
 	// Options returns obj's spec.adopt, or nil.
 	Options func(obj T) *commonv1alpha1.AdoptOptions
 	// Inspect reads the entity to adopt and compares it with desired.
-	Inspect func(ctx context.Context, api konnect.API, obj T, p Placement, id string, desired E) (Inspection, error)
+	Inspect func(ctx context.Context, api konnect.API, obj T, p Placement, id string, desired D) (Inspection, error)
 }
 
 // Inspection is what Adoption.Inspect found out about an entity to adopt.
@@ -123,6 +135,9 @@ type Inspection struct {
 	// UID is the value of the entity's k8s-uid tag (or label), "" when it
 	// has none.
 	UID string
+	// Owner is the identity of the cluster whose operator wrote the entity
+	// (its k8s-cluster tag or label), "" when it names none.
+	Owner string
 	// Differences names, by their Konnect field names, the fields compared
 	// in match mode that differ from the spec.
 	Differences []string
@@ -130,17 +145,22 @@ type Inspection struct {
 	// mode and do not, because overwriting them would move the entity
 	// elsewhere (a route must already lead to the service its object names).
 	Incompatibilities []string
+	// Actual is the entity as read, in the JSON shape of the desired
+	// entity where the kind can give it, so that a tool can show the
+	// values of the fields that differ (kubectl konnect diff). Nil when the
+	// kind does not give it; the loop does not read it.
+	Actual any
 }
 
 // KindName is the kind's name, as Events and metrics show it.
-func (k *Kind[T, E]) KindName() string { return k.GVK.Kind }
+func (k *Kind[T, D]) KindName() string { return k.GVK.Kind }
 
 // IsManaged reports whether the operator reconciles obj.
-func (k *Kind[T, E]) IsManaged(obj T) bool { return k.Managed == nil || k.Managed(obj) }
+func (k *Kind[T, D]) IsManaged(obj T) bool { return k.Managed == nil || k.Managed(obj) }
 
-func (k *Kind[T, E]) borrows(obj T) bool { return k.Borrows != nil && k.Borrows(obj) }
+func (k *Kind[T, D]) borrows(obj T) bool { return k.Borrows != nil && k.Borrows(obj) }
 
-func (k *Kind[T, E]) adoptOptions(obj T) *commonv1alpha1.AdoptOptions {
+func (k *Kind[T, D]) adoptOptions(obj T) *commonv1alpha1.AdoptOptions {
 	if k.Adopt == nil {
 		return nil
 	}

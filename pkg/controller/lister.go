@@ -6,8 +6,10 @@ import (
 	"time"
 
 	"k8s.io/client-go/tools/cache"
-	"k8s.io/client-go/util/workqueue"
 	"k8s.io/klog/v2"
+
+	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
+	"github.com/konnect-operator/konnect-operator/pkg/konnect"
 )
 
 // The lister of a kind finds drift in list mode: once per sync period and
@@ -31,16 +33,19 @@ func (r *EntityReconciler[T, D]) listing() bool {
 }
 
 // lists reports whether obj's entity is found by listing: if not, it is
-// written again every sync period.
-func (r *EntityReconciler[T, D]) lists(obj T) bool {
-	return r.listing() && (r.kind.Lists == nil || r.kind.Lists(obj))
+// written again every sync period. Under the report policy an entity is
+// listed in either mode of drift detection: writing it every period would
+// overwrite what it reports.
+func (r *EntityReconciler[T, D]) lists(obj T, p commonv1alpha1.Policies) bool {
+	listing := r.listing() || r.kind.List != nil && p.Reconcile == commonv1alpha1.ReconcilePolicyReport
+	return listing && (r.kind.Lists == nil || r.kind.Lists(obj))
 }
 
 // RunBackground lists the kind's control planes until ctx ends, enqueueing
 // the objects to write again with enqueue. The controller runs it once its
 // caches synced.
 func (r *EntityReconciler[T, D]) RunBackground(ctx context.Context, enqueue func(cache.ObjectName)) {
-	if !r.listing() {
+	if r.planes == nil {
 		return
 	}
 	go func() {
@@ -53,25 +58,33 @@ func (r *EntityReconciler[T, D]) RunBackground(ctx context.Context, enqueue func
 			return
 		}
 		started := r.clock.Now()
+		r.listingNow.Store(true)
 		r.listPlane(ctx, planeID, enqueue)
+		r.listingNow.Store(false)
 		r.planes.Done(planeID)
-		if _, _, ok := r.drift.planeMembers(planeID); ok {
-			r.planes.AddAfter(planeID, max(r.syncPeriod-r.clock.Since(started), 0))
+		if _, _, ok := r.memory.planeMembers(planeID); ok {
+			r.planes.AddAfter(planeID, max(r.policy.syncPeriod-r.clock.Since(started), 0))
 		}
 	}
 }
 
+// Idle reports whether the lister is neither listing nor holding a
+// listing that is due.
+func (r *EntityReconciler[T, D]) Idle() bool {
+	return r.planes == nil || r.planes.Len() == 0 && !r.listingNow.Load()
+}
+
 // schedulePlane plans the first listing of a control plane.
 func (r *EntityReconciler[T, D]) schedulePlane(planeID string) {
-	if r.syncPeriod <= 0 {
+	if r.policy.syncPeriod <= 0 {
 		return
 	}
-	r.planes.AddAfter(planeID, rand.N(r.syncPeriod)+time.Millisecond)
+	r.planes.AddAfter(planeID, rand.N(r.policy.syncPeriod)+time.Millisecond)
 }
 
 // listPlane lists one control plane and enqueues what drifted.
 func (r *EntityReconciler[T, D]) listPlane(ctx context.Context, planeID string, enqueue func(cache.ObjectName)) {
-	p, members, ok := r.drift.planeMembers(planeID)
+	p, members, ok := r.memory.planeMembers(planeID)
 	if !ok {
 		return
 	}
@@ -80,9 +93,7 @@ func (r *EntityReconciler[T, D]) listPlane(ctx context.Context, planeID string, 
 	api, err := r.konnect.API(p.Auth.ServerURL, p.Auth.Token)
 	if err == nil {
 		var listed []Listed[D]
-		listed, err = r.kind.List(ctx, api, p)
-		if err == nil {
-			r.metrics.EntityOperation(r.kind.KindName(), "list")
+		if listed, err = r.list(ctx, api, p, members); err == nil {
 			r.compareListed(ctx, members, listed, started, enqueue)
 			return
 		}
@@ -90,6 +101,31 @@ func (r *EntityReconciler[T, D]) listPlane(ctx context.Context, planeID string, 
 	// The next period lists again; until then the entities stay as they
 	// are, which is what the seed's loop would also leave them.
 	logger.Info("Could not list entities to find drift; trying again next period", "kind", r.kind.KindName(), "err", err)
+}
+
+// list lists the kind's entities of a listing scope: those tagged as the
+// kind's, and, when some members are not among them and were not written
+// by this process (adopted as they were, or written by Kong Operator, so
+// that they may carry other tags or none), every entity of the scope, so
+// that an adopted entity is compared like any other instead of being taken
+// for missing and written again.
+func (r *EntityReconciler[T, D]) list(ctx context.Context, api konnect.API, p Placement, members map[cache.ObjectName]member) ([]Listed[D], error) {
+	listed, err := r.kind.List(ctx, api, p, false)
+	if err != nil {
+		return nil, err
+	}
+	r.metrics.EntityOperation(r.kind.KindName(), "list")
+	seen := make(map[string]bool, len(listed))
+	for _, l := range listed {
+		seen[l.ID] = true
+	}
+	for _, m := range members {
+		if !seen[m.id] && m.writtenAt.IsZero() {
+			r.metrics.EntityOperation(r.kind.KindName(), "list")
+			return r.kind.List(ctx, api, p, true)
+		}
+	}
+	return listed, nil
 }
 
 // compareListed compares every member with its listed entity.
@@ -103,15 +139,26 @@ func (r *EntityReconciler[T, D]) compareListed(ctx context.Context, members map[
 			continue // written while the listing ran: it may show the old entity
 		}
 		l, found := byID[m.id]
+		foreign := found && r.cluster != "" && l.Owner != "" && l.Owner != r.cluster
 		switch {
 		case !found:
-			r.drift.mark(key, driftMark{uid: m.uid, cause: driftMissing})
+			r.memory.mark(key, driftMark{uid: m.uid, cause: driftMissing})
+		case foreign && l.Owner != m.foreign:
+			r.memory.mark(key, driftMark{uid: m.uid, cause: driftForeign, fields: []string{l.Owner}})
+		case foreign:
+			continue // reported already
+		case m.foreign != "":
+			r.memory.mark(key, driftMark{uid: m.uid, cause: driftOwned})
 		case m.snapshot.Known():
 			fields := m.snapshot.Differences(l.Snapshot)
 			if len(fields) == 0 {
-				continue
+				if !m.reported {
+					continue
+				}
+				r.memory.mark(key, driftMark{uid: m.uid, cause: driftInSync})
+				break
 			}
-			r.drift.mark(key, driftMark{uid: m.uid, cause: driftChanged, fields: fields})
+			r.memory.mark(key, driftMark{uid: m.uid, cause: driftChanged, fields: fields})
 		default:
 			if !r.compareWithSpec(ctx, key, m, l) {
 				continue
@@ -131,7 +178,7 @@ func (r *EntityReconciler[T, D]) compareWithSpec(ctx context.Context, key cache.
 		return false // gone or going: its own reconcile handles it
 	}
 	if l.Differences == nil {
-		r.drift.mark(key, driftMark{uid: m.uid, cause: driftUnknown})
+		r.memory.mark(key, driftMark{uid: m.uid, cause: driftUnknown})
 		return true
 	}
 	obj := cached.DeepCopyObject().(T)
@@ -144,14 +191,9 @@ func (r *EntityReconciler[T, D]) compareWithSpec(ctx context.Context, key cache.
 		return false
 	}
 	if fields := l.Differences(desired); len(fields) > 0 {
-		r.drift.mark(key, driftMark{uid: m.uid, cause: driftChanged, fields: fields})
+		r.memory.mark(key, driftMark{uid: m.uid, cause: driftChanged, fields: fields})
 		return true
 	}
-	r.drift.adoptListed(key, m, l.Snapshot)
+	r.memory.adoptListed(key, m, l.Snapshot)
 	return false
-}
-
-// newPlaneQueue is the lister's queue of control planes.
-func newPlaneQueue() workqueue.TypedDelayingInterface[string] {
-	return workqueue.NewTypedDelayingQueue[string]()
 }

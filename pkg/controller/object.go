@@ -5,6 +5,7 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
 
 	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
 )
@@ -35,6 +36,7 @@ type Entity interface {
 type Client[T Object] interface {
 	Update(ctx context.Context, obj T, opts metav1.UpdateOptions) (T, error)
 	UpdateStatus(ctx context.Context, obj T, opts metav1.UpdateOptions) (T, error)
+	Patch(ctx context.Context, name string, pt types.PatchType, data []byte, opts metav1.PatchOptions, subresources ...string) (T, error)
 }
 
 // ClientGetter returns the Client for a namespace ("" for cluster-scoped

@@ -54,6 +54,11 @@ type Resolution struct {
 	// that the object refers to does not exist: an entity recorded in the
 	// status went with it.
 	ParentGone bool
+	// ParentOrphans is true, for ForDelete, when the object's control plane
+	// is deleted and stays in Konnect (the orphan deletion policy, or
+	// protected and deleted with its namespace): so do its entities, unless
+	// their own objects say otherwise.
+	ParentOrphans bool
 	// Waiting says, for ForSync, when an object that is not Ready may have
 	// nothing wrong with it yet: see Wait.
 	Waiting Wait

@@ -11,7 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	clienttesting "k8s.io/client-go/testing"
 	"k8s.io/client-go/tools/cache"
-	"k8s.io/client-go/tools/record"
+	events "k8s.io/client-go/tools/record"
 	"k8s.io/klog/v2/ktesting"
 	clocktesting "k8s.io/utils/clock/testing"
 
@@ -81,7 +81,7 @@ type reconcilerFixture struct {
 	client     *fake.Clientset
 	informer   cache.SharedIndexInformer
 	clock      *clocktesting.FakeClock
-	recorder   *record.FakeRecorder
+	recorder   *events.FakeRecorder
 }
 
 func newReconcilerFixture(t *testing.T, objects ...runtime.Object) *reconcilerFixture {
@@ -91,7 +91,7 @@ func newReconcilerFixture(t *testing.T, objects ...runtime.Object) *reconcilerFi
 	informer := NewInformer[svc](configurationv1alpha1.Resource("kongservices"), map[string]cache.SharedIndexInformer{"": shared})
 	clock := clocktesting.NewFakeClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
 	c := &counts{ready: true}
-	recorder := record.NewFakeRecorder(100)
+	recorder := events.NewFakeRecorder(100)
 	r := NewEntityReconciler(countingKind(c), informer,
 		func(ns string) Client[svc] { return client.ConfigurationV1alpha1().KongServices(ns) },
 		noAPI{}, recorder, ReconcilerOptions{SyncPeriod: time.Minute, Clock: clock, ReferenceGracePeriod: 10 * time.Second})

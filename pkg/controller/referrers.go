@@ -112,7 +112,7 @@ func (c *Controller[T]) trackReferrersOf(dep Dependency[T], index string) error 
 		}
 		return out, nil
 	})
-	return c.informer.AddEventHandler(cache.TypedResourceEventHandlerFuncs[T]{
+	synced, err := c.informer.AddEventHandler(cache.TypedResourceEventHandlerFuncs[T]{
 		UpdateFunc: func(oldObj, newObj T) {
 			oldKeys, newKeys := dep.Keys(oldObj), dep.Keys(newObj)
 			if !slices.Equal(oldKeys, newKeys) || !reflect.DeepEqual(oldObj.GetFinalizers(), newObj.GetFinalizers()) {
@@ -126,6 +126,8 @@ func (c *Controller[T]) trackReferrersOf(dep Dependency[T], index string) error 
 			}
 		},
 	})
+	c.handlersSynced = append(c.handlersSynced, synced)
+	return err
 }
 
 func unionOf(a, b []string) []string {

@@ -173,8 +173,10 @@ func TestSelectiveControllerSeesWhatAnotherCacheAlreadyHolds(t *testing.T) {
 	if !cache.WaitForCacheSync(ctx.Done(), func() bool { _, err := secrets.Get("ns", "s"); return err == nil }) {
 		t.Fatal("the Secret never reached the cache")
 	}
-	drain(t, c, nil)                                    // no ConfigMap yet
-	for _, name := range []string{"unnamed", "named"} { // in this order: the first is handled before the second
+	// The Secret found no ConfigMap to enqueue; then the ConfigMaps come, in
+	// this order, so that the first is handled before the second: its being
+	// left alone shows before the second is enqueued.
+	for _, name := range []string{"unnamed", "named"} {
 		cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: name}}
 		if _, err := client.CoreV1().ConfigMaps("ns").Create(ctx, cm, metav1.CreateOptions{}); err != nil {
 			t.Fatal(err)
@@ -212,7 +214,7 @@ func TestWatchUpdatesFilterLetsThroughOnlyWhatItAccepts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range []string{"a", "b"} {
+	for _, name := range []string{"a", "b", "sentinel"} {
 		if _, err := client.CoreV1().ConfigMaps("ns").Create(ctx, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: name}}, metav1.CreateOptions{}); err != nil {
 			t.Fatal(err)
 		}
@@ -221,23 +223,31 @@ func TestWatchUpdatesFilterLetsThroughOnlyWhatItAccepts(t *testing.T) {
 	if !cache.WaitForCacheSync(ctx.Done(), c.HasSynced) {
 		t.Fatal("caches did not sync")
 	}
-	drain(t, c, nil) // they do not concern it
-
+	// The ConfigMaps' adds do not concern it: the Secret's add, which
+	// comes after them, is all that is enqueued.
 	secret := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "s", Annotations: map[string]string{"target": "a"}}}
 	if secret, err = client.CoreV1().Secrets("ns").Create(ctx, secret, metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	drain(t, c, []string{"ns/a"})
+	// A sentinel Secret, whose add enqueues "sentinel", follows each step:
+	// what the step enqueued shows before it.
+	sentinels := 0
 	for _, step := range []struct {
 		annotation, value string
 		want              []string
 	}{
-		{"noise", "1", nil},
-		{"target", "b", []string{"ns/a", "ns/b"}},
+		{"noise", "1", []string{"ns/sentinel"}},
+		{"target", "b", []string{"ns/a", "ns/b", "ns/sentinel"}},
 	} {
 		secret.Annotations[step.annotation] = step.value
 		secret.ResourceVersion += "1" // the fake client does not count
 		if secret, err = client.CoreV1().Secrets("ns").Update(ctx, secret, metav1.UpdateOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		sentinels++
+		sentinel := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: fmt.Sprintf("sentinel-%d", sentinels), Annotations: map[string]string{"target": "sentinel"}}}
+		if _, err := client.CoreV1().Secrets("ns").Create(ctx, sentinel, metav1.CreateOptions{}); err != nil {
 			t.Fatal(err)
 		}
 		drain(t, c, step.want)

@@ -25,6 +25,37 @@ const (
 	identityNamespace = "k8s-namespace"
 )
 
+// IsIdentityTag reports whether a tag (key:value), or a control-plane label
+// key, is part of the identity an operator writes (k8s-… and managed-by),
+// this one's or Kong Operator's, rather than one a user asked for.
+func IsIdentityTag(tag string) bool {
+	key, _, _ := strings.Cut(tag, ":")
+	return strings.HasPrefix(key, "k8s-") || key == LabelManagedBy
+}
+
+// UserTags returns the tags among tags that are not identity tags, sorted:
+// what a spec asks for and an adopted entity must already carry.
+func UserTags(tags []string) []string {
+	out := slices.DeleteFunc(slices.Clone(tags), IsIdentityTag)
+	slices.Sort(out)
+	return out
+}
+
+// UserLabels returns the labels that are not identity labels.
+func UserLabels(labels map[string]string) map[string]string {
+	out := make(map[string]string, len(labels))
+	for k, v := range labels {
+		if !IsIdentityTag(k) {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// KindTag is the tag that lists the entities of a kind, whichever
+// operator wrote them: k8s-kind:<Kind>.
+func KindTag(kind string) string { return "k8s-kind:" + kind }
+
 // UIDTag is the tag that finds an object's entity again: k8s-uid:<uid>.
 func UIDTag(obj metav1.Object) string {
 	return TagKeyUID + ":" + string(obj.GetUID())

@@ -2,9 +2,10 @@ package controller
 
 import (
 	"context"
-	"time"
+	"sync"
 
 	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/util/workqueue"
 )
 
 // User changes first. A controller's work comes in three tiers:
@@ -17,7 +18,8 @@ import (
 //
 // Workers only take from the queue. A feeder moves work from fresh, then
 // from later, into the queue while it holds fewer items than there are
-// workers, so that the queue never fills up with work of the lower tiers: a
+// workers (each lower tier hands its items over as they become ready, and
+// workers wake the feeder as they take and finish items), so that the queue never fills up with work of the lower tiers: a
 // user's change waits behind at most one item per worker, never behind a
 // backlog of creates of other objects, or of periodic and drift work.
 //
@@ -28,21 +30,11 @@ import (
 // already under way and for other changes, not behind the backlog of
 // requests that the workers of all kinds have queued at the limiter.
 
-// feederTick bounds how late the feeder sees work whose delay ran out in
-// fresh or later (their AddAfter does not wake it).
-const feederTick = 20 * time.Millisecond
-
 // enqueueFresh adds an object new to the controller.
-func (c *Controller[T]) enqueueFresh(key cache.ObjectName) {
-	c.fresh.Add(key)
-	c.poke()
-}
+func (c *Controller[T]) enqueueFresh(key cache.ObjectName) { c.fresh.Add(key) }
 
 // enqueueLater adds periodic or drift work.
-func (c *Controller[T]) enqueueLater(key cache.ObjectName) {
-	c.later.Add(key)
-	c.poke()
-}
+func (c *Controller[T]) enqueueLater(key cache.ObjectName) { c.later.Add(key) }
 
 // enqueueChange adds an object its user changed: first in the queue, and
 // first at the rate limiter.
@@ -63,7 +55,8 @@ func (c *Controller[T]) takeChanged(key cache.ObjectName) bool {
 	return ok
 }
 
-// poke wakes the feeder.
+// poke tells the feeder that the queue may have room, or that an item is
+// ready.
 func (c *Controller[T]) poke() {
 	select {
 	case c.wake <- struct{}{}:
@@ -71,46 +64,98 @@ func (c *Controller[T]) poke() {
 	}
 }
 
-// feed moves work of the lower tiers into the queue until ctx ends.
+// readyItems holds the lower tiers' items whose time has come, each once,
+// in the order they became ready.
+type readyItems struct {
+	mu           sync.Mutex
+	fresh, later []cache.ObjectName
+	held         map[cache.ObjectName]struct{}
+}
+
+func (r *readyItems) add(fresh bool, key cache.ObjectName) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if _, ok := r.held[key]; ok {
+		return
+	}
+	if r.held == nil {
+		r.held = map[cache.ObjectName]struct{}{}
+	}
+	r.held[key] = struct{}{}
+	if fresh {
+		r.fresh = append(r.fresh, key)
+	} else {
+		r.later = append(r.later, key)
+	}
+}
+
+// next takes the first ready new object or, when there is none, the first
+// ready periodic item.
+func (r *readyItems) next() (cache.ObjectName, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, items := range []*[]cache.ObjectName{&r.fresh, &r.later} {
+		if len(*items) == 0 {
+			continue
+		}
+		key := (*items)[0]
+		*items = (*items)[1:]
+		delete(r.held, key)
+		return key, true
+	}
+	return cache.ObjectName{}, false
+}
+
+func (r *readyItems) len() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.fresh) + len(r.later)
+}
+
+// feed moves work of the lower tiers into the queue until ctx ends, and
+// returns once the tiers have stopped.
 func (c *Controller[T]) feed(ctx context.Context) {
-	defer c.fresh.ShutDown()
+	var wg sync.WaitGroup
+	defer wg.Wait()
 	defer c.later.ShutDown()
-	tick := time.NewTicker(feederTick)
-	defer tick.Stop()
+	defer c.fresh.ShutDown()
+	c.pump(&wg, c.fresh, true)
+	c.pump(&wg, c.later, false)
+	c.feedReady(ctx)
+}
+
+// pump moves a lower tier's items to the ready ones as they become ready
+// (a delay that ran out, or an add) and wakes the feeder: a blocking Get is
+// what tells, so that nothing polls.
+func (c *Controller[T]) pump(wg *sync.WaitGroup, q workqueue.TypedDelayingInterface[cache.ObjectName], fresh bool) {
+	wg.Go(func() {
+		for {
+			key, shutdown := q.Get()
+			if shutdown {
+				return
+			}
+			q.Done(key)
+			c.ready.add(fresh, key)
+			c.poke()
+		}
+	})
+}
+
+// feedReady adds ready items to the queue while it holds fewer items than
+// there are workers; it sleeps until poked (a ready item, a worker that
+// took or finished one).
+func (c *Controller[T]) feedReady(ctx context.Context) {
 	for {
+		if c.queue.Len() < c.workers {
+			if key, ok := c.ready.next(); ok {
+				c.queue.Add(key)
+				continue
+			}
+		}
 		select {
 		case <-ctx.Done():
 			return
 		case <-c.wake:
-		case <-tick.C:
-		}
-		for c.queue.Len() < c.workers {
-			key, ok := c.nextLower()
-			if !ok {
-				break
-			}
-			c.queue.Add(key)
 		}
 	}
-}
-
-// nextLower takes the next item of fresh, or else of later; only the feeder
-// takes from them, so a positive length means Get does not block.
-func (c *Controller[T]) nextLower() (cache.ObjectName, bool) {
-	for _, q := range []interface {
-		Len() int
-		Get() (cache.ObjectName, bool)
-		Done(cache.ObjectName)
-	}{c.fresh, c.later} {
-		if q.Len() == 0 {
-			continue
-		}
-		key, shutdown := q.Get()
-		if shutdown {
-			return key, false
-		}
-		q.Done(key)
-		return key, true
-	}
-	return cache.ObjectName{}, false
 }

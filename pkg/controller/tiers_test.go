@@ -2,7 +2,10 @@ package controller
 
 import (
 	"context"
+	"runtime"
+	"sync"
 	"testing"
+	"time"
 
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/util/workqueue"
@@ -53,48 +56,64 @@ func TestUserChangesCallKonnectInTheForeground(t *testing.T) {
 
 // TestFeederServesUserChangesFirst: the feeder hands the workers new
 // objects before periodic work, and neither while the queue already holds
-// one item per worker, so that a user's change is never behind them.
+// one item per worker, so that a user's change is never behind them; it
+// needs no polling, as the tiers hand their items over once ready.
 func TestFeederServesUserChangesFirst(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
 	c := &Controller[svc]{
 		queue:   workqueue.NewTypedRateLimitingQueue(workqueue.DefaultTypedControllerRateLimiter[cache.ObjectName]()),
 		fresh:   workqueue.NewTypedDelayingQueue[cache.ObjectName](),
 		later:   workqueue.NewTypedDelayingQueue[cache.ObjectName](),
 		workers: 2,
 		wake:    make(chan struct{}, 1),
+		changed: map[cache.ObjectName]struct{}{},
 	}
 	name := func(n string) cache.ObjectName { return cache.ObjectName{Namespace: "ns", Name: n} }
 	c.enqueueLater(name("periodic"))
 	c.enqueueFresh(name("new-1"))
 	c.enqueueFresh(name("new-2"))
 	c.enqueueFresh(name("new-3"))
-	c.Enqueue(name("changed"))
+	c.enqueueChange(name("changed"))
 
-	var order []string
-	for c.queue.Len() < c.workers {
-		key, ok := c.nextLower()
-		if !ok {
-			break
-		}
-		c.queue.Add(key)
-	}
-	for c.queue.Len() > 0 {
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	defer c.later.ShutDown()
+	defer c.fresh.ShutDown()
+	defer cancel()
+	c.pump(&wg, c.fresh, true)
+	c.pump(&wg, c.later, false)
+	waitFor(t, "the tiers' items to be ready", func() bool { return c.ready.len() == 4 })
+	wg.Go(func() { c.feedReady(ctx) })
+
+	take := func() string {
+		waitFor(t, "an item in the queue", func() bool { return c.queue.Len() > 0 })
 		key, _ := c.queue.Get()
-		order = append(order, key.Name)
 		c.queue.Done(key)
+		c.poke()
+		return key.Name
 	}
-	want := []string{"changed", "new-1"}
-	if len(order) != len(want) || order[0] != want[0] || order[1] != want[1] {
-		t.Fatalf("workers got %v, want %v: the user's change first, then one new object to fill the second worker", order, want)
+	waitFor(t, "the feeder to fill the queue", func() bool { return c.queue.Len() == c.workers })
+	if got := []string{take(), take()}; got[0] != "changed" || got[1] != "new-1" {
+		t.Fatalf("workers got %v, want the user's change first, then one new object to fill the second worker", got)
 	}
-	var rest []string
-	for {
-		key, ok := c.nextLower()
-		if !ok {
-			break
+	if got := []string{take(), take(), take()}; got[0] != "new-2" || got[1] != "new-3" || got[2] != "periodic" {
+		t.Fatalf("then %v, want the new objects before the periodic work", got)
+	}
+	// A delay that runs out reaches the queue without any poll.
+	c.later.AddAfter(name("resync"), 10*time.Millisecond)
+	if got := take(); got != "resync" {
+		t.Fatalf("then %q, want the delayed item", got)
+	}
+}
+
+func waitFor(t *testing.T, what string, done func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for !done() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
 		}
-		rest = append(rest, key.Name)
-	}
-	if len(rest) != 3 || rest[2] != "periodic" {
-		t.Fatalf("then %v, want the new objects before the periodic work", rest)
+		runtime.Gosched()
 	}
 }

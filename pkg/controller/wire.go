@@ -2,7 +2,7 @@ package controller
 
 import (
 	"k8s.io/client-go/tools/cache"
-	"k8s.io/client-go/tools/record"
+	events "k8s.io/client-go/tools/record"
 )
 
 // NewEntityController wires a kind into a controller running the seed
@@ -12,7 +12,7 @@ func NewEntityController[T Entity, D any](
 	informer *Informer[T],
 	clients ClientGetter[T],
 	konnectClients ClientSource,
-	recorder record.EventRecorder,
+	recorder events.EventRecorder,
 	reconcilerOpts ReconcilerOptions,
 	opts Options,
 ) (*Controller[T], error) {

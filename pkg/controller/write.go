@@ -4,11 +4,15 @@ import (
 	"context"
 	"encoding/json"
 	"hash/fnv"
+	"maps"
 	"reflect"
 	"slices"
 
 	"k8s.io/apimachinery/pkg/api/equality"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+
+	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
 )
 
 // statusOf returns the Status field of one of the operator's API types.
@@ -35,18 +39,44 @@ func WriteStatus[T Object](ctx context.Context, client Client[T], cached, obj T)
 	return true, nil
 }
 
-// updateFinalizers writes obj with the given finalizers and carries the new
-// resource version over to obj, so that a status write can follow.
-func updateFinalizers[T Object](ctx context.Context, client Client[T], obj T, finalizers []string) error {
+// patchOp is one operation of a JSON patch (RFC 6902).
+type patchOp struct {
+	Op    string `json:"op"`
+	Path  string `json:"path"`
+	Value any    `json:"value"`
+}
+
+// patchFinalizers sets obj's finalizers with a JSON patch of
+// metadata.finalizers alone, so that a user's concurrent edit of the spec,
+// labels or annotations never conflicts with it; the patch tests that the
+// finalizers are still those obj shows, so that another controller's
+// concurrent change of them is never lost (the patch fails, and the
+// reconcile is retried). The new resource version is carried over to obj,
+// so that a status write can follow.
+func patchFinalizers[T Object](ctx context.Context, client Client[T], obj T, finalizers []string) error {
 	if slices.Equal(obj.GetFinalizers(), finalizers) {
 		return nil
 	}
-	obj.SetFinalizers(finalizers)
-	updated, err := client.Update(ctx, obj, metav1.UpdateOptions{FieldManager: FieldManager})
+	var current any // a missing list tests as null
+	if len(obj.GetFinalizers()) > 0 {
+		current = obj.GetFinalizers()
+	}
+	if finalizers == nil {
+		finalizers = []string{}
+	}
+	patch, err := json.Marshal([]patchOp{
+		{Op: "test", Path: "/metadata/finalizers", Value: current},
+		{Op: "add", Path: "/metadata/finalizers", Value: finalizers},
+	})
 	if err != nil {
 		return err
 	}
-	obj.SetResourceVersion(updated.GetResourceVersion())
+	patched, err := client.Patch(ctx, obj.GetName(), types.JSONPatchType, patch, metav1.PatchOptions{FieldManager: FieldManager})
+	if err != nil {
+		return err
+	}
+	obj.SetFinalizers(patched.GetFinalizers())
+	obj.SetResourceVersion(patched.GetResourceVersion())
 	return nil
 }
 
@@ -55,13 +85,21 @@ func hasFinalizer(obj metav1.Object, finalizer string) bool {
 }
 
 // fingerprint hashes what a write to Konnect depends on: the desired entity
-// and the object's labels and annotations.
+// and the object's labels and annotations, but for the annotations of the
+// day-2 controls, which say how the operator acts, not what the entity is.
 func fingerprint(desired any, obj metav1.Object) (uint64, error) {
+	annotations := obj.GetAnnotations()
+	for _, control := range []string{commonv1alpha1.AnnotationDeletionPolicy, commonv1alpha1.AnnotationReconcilePolicy, commonv1alpha1.AnnotationProtected} {
+		if _, ok := annotations[control]; ok {
+			annotations = maps.Clone(annotations)
+			delete(annotations, control)
+		}
+	}
 	data, err := json.Marshal(struct {
 		Desired     any               `json:"desired"`
 		Labels      map[string]string `json:"labels"`
 		Annotations map[string]string `json:"annotations"`
-	}{desired, obj.GetLabels(), obj.GetAnnotations()})
+	}{desired, obj.GetLabels(), annotations})
 	if err != nil {
 		return 0, err
 	}
@@ -71,14 +109,19 @@ func fingerprint(desired any, obj metav1.Object) (uint64, error) {
 }
 
 // SetFinalizer adds finalizer to obj, or removes it, when it is not already
-// so, writing obj through client.
+// so, patching obj through client.
 func SetFinalizer[T Object](ctx context.Context, client Client[T], obj T, finalizer string, present bool) error {
 	if hasFinalizer(obj, finalizer) == present {
 		return nil
 	}
-	finalizers := slices.DeleteFunc(slices.Clone(obj.GetFinalizers()), func(f string) bool { return f == finalizer })
-	if present {
-		finalizers = append(finalizers, finalizer)
+	if !present {
+		return removeFinalizers(ctx, client, obj, finalizer)
 	}
-	return updateFinalizers(ctx, client, obj, finalizers)
+	return patchFinalizers(ctx, client, obj, append(slices.Clone(obj.GetFinalizers()), finalizer))
+}
+
+// removeFinalizers removes the given finalizers from obj, if it holds any.
+func removeFinalizers[T Object](ctx context.Context, client Client[T], obj T, finalizers ...string) error {
+	keep := slices.DeleteFunc(slices.Clone(obj.GetFinalizers()), func(f string) bool { return slices.Contains(finalizers, f) })
+	return patchFinalizers(ctx, client, obj, keep)
 }

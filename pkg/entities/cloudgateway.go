@@ -163,8 +163,8 @@ func immutableError(op konnect.Operation, kind, id string, fields []string) erro
 // createUnlisted adapts the create of a kind that is not listed for drift
 // (Konnect provisions it in the background, and the loop reads it again
 // until it settles): it hands back no snapshot.
-func createUnlisted[T, E any](create func(context.Context, konnect.API, T, controller.Placement, E) (string, error)) func(context.Context, konnect.API, T, controller.Placement, E) (string, controller.Snapshot, error) {
-	return func(ctx context.Context, api konnect.API, obj T, p controller.Placement, desired E) (string, controller.Snapshot, error) {
+func createUnlisted[T, D any](create func(context.Context, konnect.API, T, controller.Placement, D) (string, error)) func(context.Context, konnect.API, T, controller.Placement, D) (string, controller.Snapshot, error) {
+	return func(ctx context.Context, api konnect.API, obj T, p controller.Placement, desired D) (string, controller.Snapshot, error) {
 		id, err := create(ctx, api, obj, p, desired)
 		return id, controller.Snapshot{}, err
 	}
@@ -172,8 +172,8 @@ func createUnlisted[T, E any](create func(context.Context, konnect.API, T, contr
 
 // updateUnlisted adapts the update of a kind that is not listed for drift,
 // as createUnlisted does.
-func updateUnlisted[T, E any](update func(context.Context, konnect.API, T, controller.Placement, string, E) error) func(context.Context, konnect.API, T, controller.Placement, string, E) (controller.Snapshot, error) {
-	return func(ctx context.Context, api konnect.API, obj T, p controller.Placement, id string, desired E) (controller.Snapshot, error) {
+func updateUnlisted[T, D any](update func(context.Context, konnect.API, T, controller.Placement, string, D) error) func(context.Context, konnect.API, T, controller.Placement, string, D) (controller.Snapshot, error) {
+	return func(ctx context.Context, api konnect.API, obj T, p controller.Placement, id string, desired D) (controller.Snapshot, error) {
 		return controller.Snapshot{}, update(ctx, api, obj, p, id, desired)
 	}
 }

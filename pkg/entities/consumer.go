@@ -102,6 +102,9 @@ func ConsumerKind(refs *Refs, groups *controller.Informer[kongConsumerGroup], cr
 		if !sameSet(desired.GroupIDs, have) {
 			found.Differences = append(found.Differences, consumerGroupsField)
 		}
+		if actual, ok := found.Actual.(*components.Consumer); ok {
+			found.Actual = consumerDesired{Consumer: *actual, GroupIDs: have}
+		}
 		return found, nil
 	}
 	return k

@@ -132,9 +132,9 @@ func membershipsOf(ctx context.Context, api konnect.API, p controller.Placement)
 // listConsumers is the drift lister's listing of consumers: each consumer
 // with its groups, in its snapshot and in the comparison with the spec, so
 // that a membership changed in Konnect is drift of the consumer.
-func listConsumers(c core[kongConsumer, consumerDesired, components.Consumer]) func(context.Context, konnect.API, controller.Placement) ([]controller.Listed[consumerDesired], error) {
-	return func(ctx context.Context, api konnect.API, p controller.Placement) ([]controller.Listed[consumerDesired], error) {
-		listed, err := c.listed(ctx, api, p)
+func listConsumers(c core[kongConsumer, consumerDesired, components.Consumer]) func(context.Context, konnect.API, controller.Placement, bool) ([]controller.Listed[consumerDesired], error) {
+	return func(ctx context.Context, api konnect.API, p controller.Placement, all bool) ([]controller.Listed[consumerDesired], error) {
+		listed, err := c.listed(ctx, api, p, all)
 		if err != nil {
 			return nil, err
 		}

@@ -105,6 +105,15 @@ func ControlPlaneKind(refs *Refs) controller.Kind[controlPlane, ControlPlaneDesi
 			}
 			return found[0].ID, nil
 		},
+		Owner: func(ctx context.Context, api konnect.API, _ controlPlane, _ controller.Placement, id string) (string, error) {
+			res, err := konnect.Call(ctx, controlPlaneOp("get"), func(ctx context.Context) (*operations.GetControlPlaneResponse, error) {
+				return api.ControlPlanes.GetControlPlane(ctx, id)
+			})
+			if err != nil {
+				return "", err
+			}
+			return res.GetControlPlane().GetLabels()[controller.TagKeyCluster], nil
+		},
 		Dependencies: []controller.Dependency[controlPlane]{
 			{Name: "authConfig", Source: refs.AuthConfigs, Keys: AuthConfigKeys},
 			// A group sets its members again when one of them changes.
@@ -122,7 +131,7 @@ func ControlPlaneKind(refs *Refs) controller.Kind[controlPlane, ControlPlaneDesi
 		Borrows:         func(cp controlPlane) bool { return cp.IsMirror() },
 		HeldBy:          []string{dependencyControlPlane},
 		ExtraFinalizers: []string{commonv1alpha1.FinalizerGatewayControlPlane},
-		List:            listOwnControlPlanes,
+		List:            listKindControlPlanes,
 		Lists:           func(cp controlPlane) bool { return !cp.IsMirror() },
 	}
 }

@@ -39,11 +39,16 @@ func controlPlaneSnapshot(answered *components.ControlPlane, desired ControlPlan
 	return snapshot
 }
 
-// listOwnControlPlanes lists the control planes that the credentials of api see
-// and the operator labelled, for the drift lister.
-func listOwnControlPlanes(ctx context.Context, api konnect.API, _ controller.Placement) ([]controller.Listed[ControlPlaneDesired], error) {
-	managed := controller.LabelManagedBy + ":" + controller.ManagedBy
-	found, err := listControlPlanes(ctx, api, operations.ListControlPlanesRequest{FilterLabels: &managed})
+// listKindControlPlanes lists the control planes that the credentials of
+// api see and an operator labelled with the kind (this one or Kong
+// Operator), or all of them, for the drift lister.
+func listKindControlPlanes(ctx context.Context, api konnect.API, _ controller.Placement, all bool) ([]controller.Listed[ControlPlaneDesired], error) {
+	var request operations.ListControlPlanesRequest
+	if !all {
+		kind := controller.KindTag(kindControlPlane)
+		request.FilterLabels = &kind
+	}
+	found, err := listControlPlanes(ctx, api, request)
 	if err != nil {
 		return nil, err
 	}
@@ -63,6 +68,7 @@ func listOwnControlPlanes(ctx context.Context, api konnect.API, _ controller.Pla
 		}
 		out = append(out, controller.Listed[ControlPlaneDesired]{
 			ID:       actual.ID,
+			Owner:    actual.Labels[controller.TagKeyCluster],
 			Snapshot: snapshot,
 			Differences: func(desired ControlPlaneDesired) []string {
 				return controlPlaneDifferences(desired, actual, members)
@@ -80,7 +86,7 @@ func controlPlaneDifferences(desired ControlPlaneDesired, actual *components.Con
 	want := desired.Update
 	d.check("name", want.Name == nil || *want.Name == actual.Name)
 	d.check("description", deref(want.Description) == actual.Description)
-	d.check("labels", maps.Equal(want.Labels, actual.Labels))
+	d.check("labels", maps.Equal(controller.UserLabels(want.Labels), controller.UserLabels(actual.Labels)))
 	d.check("auth_type", want.AuthType == nil || string(*want.AuthType) == string(actual.Config.AuthType))
 	d.check("proxy_urls", len(want.ProxyUrls) == 0 || sameProxyURLs(want.ProxyUrls, actual.Config.ProxyUrls))
 	d.check(membersField, !desired.Group || slices.Equal(desired.Members, members))

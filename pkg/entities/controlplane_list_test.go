@@ -50,7 +50,7 @@ func TestListedControlPlanesEqualTheirWrites(t *testing.T) {
 		}
 	}
 
-	listed, err := kind.List(t.Context(), s.api, controller.Placement{})
+	listed, err := kind.List(t.Context(), s.api, controller.Placement{}, false)
 	if err != nil {
 		t.Fatal(err)
 	}

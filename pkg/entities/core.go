@@ -113,11 +113,12 @@ func (c coreCalls[B, A]) doList(ctx context.Context, api konnect.API, p controll
 // listable reports whether the drift lister can list the collection.
 func (c coreCalls[B, A]) listable() bool { return !c.nested || c.flat != nil }
 
-// listOwn returns the entities of the whole collection in p's control plane
-// that the operator made for objects of kind: the tag filter leaves out
-// everyone else's entities, so that a listing costs pages of the
-// operator's entities only.
-func (c coreCalls[B, A]) listOwn(ctx context.Context, api konnect.API, p controller.Placement, kind string) ([]A, error) {
+// listKind returns the entities of the whole collection in p's control
+// plane that an operator made for objects of kind (this one or Kong
+// Operator, which tag them alike): the tag filter leaves out the entities
+// other tools made, so that a listing costs pages of the operators'
+// entities only. all lists the whole collection.
+func (c coreCalls[B, A]) listKind(ctx context.Context, api konnect.API, p controller.Placement, kind string, all bool) ([]A, error) {
 	if p.ControlPlaneID == "" {
 		return nil, &konnect.InvalidInputError{Operation: c.op("list").String(), Message: "the control plane ID is empty"}
 	}
@@ -125,7 +126,10 @@ func (c coreCalls[B, A]) listOwn(ctx context.Context, api konnect.API, p control
 	if c.nested {
 		fetch = c.flat
 	}
-	tags := []string{"k8s-kind:" + kind, "managed-by:" + controller.ManagedBy}
+	var tags []string
+	if !all {
+		tags = []string{controller.KindTag(kind)}
+	}
 	return konnect.ListAll(ctx, c.op("list"), tags, func(ctx context.Context, page konnect.Page) ([]A, *string, error) {
 		return fetch(ctx, api, p, page)
 	})
@@ -209,6 +213,13 @@ func (c core[T, B, A]) kind() controller.Kind[T, B] {
 		FindByUID: func(ctx context.Context, api konnect.API, obj T, p controller.Placement) (string, error) {
 			return c.calls.findByUID(ctx, api, controller.UIDTag(obj), p)
 		},
+		Owner: func(ctx context.Context, api konnect.API, _ T, p controller.Placement, id string) (string, error) {
+			actual, err := c.calls.doGet(ctx, api, p, id)
+			if err != nil {
+				return "", err
+			}
+			return controller.OwnerFromTags(c.calls.tags(actual)), nil
+		},
 		Dependencies: c.placed.allDependencies(),
 		Managed:      c.placed.managed,
 	}
@@ -232,15 +243,15 @@ func (c core[T, B, A]) snapshot(answer *A) controller.Snapshot {
 
 // listed lists the kind's entities of one control plane for the drift
 // lister.
-func (c core[T, B, A]) listed(ctx context.Context, api konnect.API, p controller.Placement) ([]controller.Listed[B], error) {
-	all, err := c.calls.listOwn(ctx, api, p, c.gvk.Kind)
+func (c core[T, B, A]) listed(ctx context.Context, api konnect.API, p controller.Placement, all bool) ([]controller.Listed[B], error) {
+	found, err := c.calls.listKind(ctx, api, p, c.gvk.Kind, all)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]controller.Listed[B], 0, len(all))
-	for i := range all {
-		actual := &all[i]
-		l := controller.Listed[B]{ID: deref(c.calls.id(actual)), Snapshot: controller.MustSnapshot(actual)}
+	out := make([]controller.Listed[B], 0, len(found))
+	for i := range found {
+		actual := &found[i]
+		l := controller.Listed[B]{ID: deref(c.calls.id(actual)), Snapshot: controller.MustSnapshot(actual), Owner: controller.OwnerFromTags(c.calls.tags(actual))}
 		if c.matches != nil {
 			l.Differences = func(desired B) []string { return c.differences(desired, actual) }
 		}
@@ -251,7 +262,10 @@ func (c core[T, B, A]) listed(ctx context.Context, api konnect.API, p controller
 
 // differences compares a listed entity with the body the spec asks for:
 // the fields adoption compares (with Konnect's defaults), those that must
-// match, the secrets Konnect does not answer as sent, and the tags.
+// match, the secrets Konnect does not answer as sent, and the user's tags
+// (an entity adopted as it was, or written by Kong Operator, carries other
+// identity tags or none: they are written with the next write that is due
+// anyway, never for themselves).
 func (c core[T, B, A]) differences(desired B, actual *A) []string {
 	d := c.matches(desired, actual)
 	if c.mustMatch != nil {
@@ -260,7 +274,7 @@ func (c core[T, B, A]) differences(desired B, actual *A) []string {
 	if c.secrets != nil {
 		d = append(d, c.secrets(desired, actual)...)
 	}
-	if !sameSet(c.tagsOf(desired), c.calls.tags(actual)) {
+	if !slices.Equal(controller.UserTags(c.tagsOf(desired)), controller.UserTags(c.calls.tags(actual))) {
 		d = append(d, "tags")
 	}
 	slices.Sort(d)
@@ -296,7 +310,13 @@ func (c core[T, B, A]) inspect(ctx context.Context, api konnect.API, _ T, p cont
 	if err != nil {
 		return controller.Inspection{}, err
 	}
-	found := controller.Inspection{UID: controller.UIDFromTags(c.calls.tags(actual)), Differences: c.matches(desired, actual)}
+	tags := c.calls.tags(actual)
+	found := controller.Inspection{
+		UID:         controller.UIDFromTags(tags),
+		Owner:       controller.OwnerFromTags(tags),
+		Differences: c.matches(desired, actual),
+		Actual:      actual,
+	}
 	if c.mustMatch != nil {
 		found.Incompatibilities = c.mustMatch(desired, actual)
 	}

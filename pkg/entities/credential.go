@@ -27,6 +27,7 @@ type credentialKind[T placedEntity, B, A any] struct {
 	consumerRef func(T) string
 	status      func(T) *configurationv1alpha1.KongCredentialStatus
 	adopt       func(T) *adoptOptions
+	setAdopt    func(T, *adoptOptions)
 	userTags    func(T) []string
 	// spec returns the part of obj a credential Secret decides, to compare.
 	spec func(T) any

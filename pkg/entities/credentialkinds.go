@@ -30,6 +30,7 @@ func BasicAuthKind(deps CredentialDeps[kongBasicAuth]) Credential[kongBasicAuth,
 		consumerRef: func(o kongBasicAuth) string { return o.Spec.ConsumerRef.Name },
 		status:      func(o kongBasicAuth) *configurationv1alpha1.KongCredentialStatus { return &o.Status },
 		adopt:       func(o kongBasicAuth) *adoptOptions { return o.Spec.Adopt },
+		setAdopt:    func(o kongBasicAuth, a *adoptOptions) { o.Spec.Adopt = a },
 		userTags:    func(o kongBasicAuth) []string { return o.Spec.Tags },
 		spec:        func(o kongBasicAuth) any { return o.Spec },
 		fromSecret: func(o kongBasicAuth, consumer string, data map[string][]byte) {
@@ -45,12 +46,19 @@ func BasicAuthKind(deps CredentialDeps[kongBasicAuth]) Credential[kongBasicAuth,
 			d.check("username", desired.Username == actual.Username)
 			return d
 		},
-		secrets: func(desired components.BasicAuthWithoutParents, actual *components.BasicAuth) []string {
-			var d diff
-			d.check("password", basicAuthHash(desired.Password, deref(actual.GetConsumer().GetID())) == actual.Password)
-			return d
-		},
+		secrets: basicAuthPasswordDiffers,
 	})
+}
+
+// basicAuthPasswordDiffers compares the password of the spec with the hash
+// Konnect keeps. An empty password is one the spec does not know (kubectl
+// konnect export cannot read it back from the hash): it is not compared,
+// so that a listing does not find an adopted credential drifted and
+// overwrite its password with nothing.
+func basicAuthPasswordDiffers(desired components.BasicAuthWithoutParents, actual *components.BasicAuth) []string {
+	var d diff
+	d.check("password", desired.Password == "" || basicAuthHash(desired.Password, deref(actual.GetConsumer().GetID())) == actual.Password)
+	return d
 }
 
 // basicAuthHash is the password as Konnect keeps it, as Kong does: the hex
@@ -72,6 +80,7 @@ func APIKeyKind(deps CredentialDeps[kongAPIKey]) Credential[kongAPIKey, componen
 		consumerRef: func(o kongAPIKey) string { return o.Spec.ConsumerRef.Name },
 		status:      func(o kongAPIKey) *configurationv1alpha1.KongCredentialStatus { return &o.Status },
 		adopt:       func(o kongAPIKey) *adoptOptions { return o.Spec.Adopt },
+		setAdopt:    func(o kongAPIKey, a *adoptOptions) { o.Spec.Adopt = a },
 		userTags:    func(o kongAPIKey) []string { return o.Spec.Tags },
 		spec:        func(o kongAPIKey) any { return o.Spec },
 		fromSecret: func(o kongAPIKey, consumer string, data map[string][]byte) {
@@ -99,6 +108,7 @@ func ACLKind(deps CredentialDeps[kongACL]) Credential[kongACL, components.ACLWit
 		consumerRef: func(o kongACL) string { return o.Spec.ConsumerRef.Name },
 		status:      func(o kongACL) *configurationv1alpha1.KongCredentialStatus { return &o.Status },
 		adopt:       func(o kongACL) *adoptOptions { return o.Spec.Adopt },
+		setAdopt:    func(o kongACL, a *adoptOptions) { o.Spec.Adopt = a },
 		userTags:    func(o kongACL) []string { return o.Spec.Tags },
 		spec:        func(o kongACL) any { return o.Spec },
 		fromSecret: func(o kongACL, consumer string, data map[string][]byte) {
@@ -153,6 +163,7 @@ func JWTKind(deps CredentialDeps[kongJWT]) Credential[kongJWT, components.JWTWit
 		consumerRef: func(o kongJWT) string { return o.Spec.ConsumerRef.Name },
 		status:      func(o kongJWT) *configurationv1alpha1.KongCredentialStatus { return &o.Status },
 		adopt:       func(o kongJWT) *adoptOptions { return o.Spec.Adopt },
+		setAdopt:    func(o kongJWT, a *adoptOptions) { o.Spec.Adopt = a },
 		userTags:    func(o kongJWT) []string { return o.Spec.Tags },
 		spec:        func(o kongJWT) any { return o.Spec },
 		fromSecret: func(o kongJWT, consumer string, data map[string][]byte) {
@@ -192,6 +203,7 @@ func HMACKind(deps CredentialDeps[kongHMAC]) Credential[kongHMAC, components.HMA
 		consumerRef: func(o kongHMAC) string { return o.Spec.ConsumerRef.Name },
 		status:      func(o kongHMAC) *configurationv1alpha1.KongCredentialStatus { return &o.Status },
 		adopt:       func(o kongHMAC) *adoptOptions { return o.Spec.Adopt },
+		setAdopt:    func(o kongHMAC, a *adoptOptions) { o.Spec.Adopt = a },
 		userTags:    func(o kongHMAC) []string { return o.Spec.Tags },
 		spec:        func(o kongHMAC) any { return o.Spec },
 		fromSecret: func(o kongHMAC, consumer string, data map[string][]byte) {

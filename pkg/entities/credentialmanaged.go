@@ -15,6 +15,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/tools/cache"
 
+	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
 	"github.com/konnect-operator/konnect-operator/pkg/controller"
 )
 
@@ -139,12 +140,7 @@ func (c *credentials[T, B, A]) syncManaged(ctx context.Context, consumerKey cach
 			pending = true
 			continue
 		}
-		obj := c.kind.newObject()
-		obj.SetGenerateName(consumer.Name + "-")
-		obj.SetNamespace(consumer.Namespace)
-		obj.SetOwnerReferences(managedCredentialOwners(consumer, secret))
-		obj.SetLabels(map[string]string{LabelFromSecret: "true"})
-		c.kind.fromSecret(obj, consumer.Name, secret.Data)
+		obj := c.objectFromSecret(consumer, secret)
 		if _, err := client.Create(ctx, obj, metav1.CreateOptions{FieldManager: controller.FieldManager}); err != nil {
 			errs = append(errs, c.redacted("creating", name, err))
 			continue
@@ -152,6 +148,31 @@ func (c *credentials[T, B, A]) syncManaged(ctx context.Context, consumerKey cach
 		c.created.expect(creationKey(consumer.UID, name))
 	}
 	return pending, errors.Join(errs...)
+}
+
+// AnnotationAdoptID, on a credential Secret, names the Konnect ID of an
+// existing credential: the object made from the Secret adopts it in match
+// mode instead of creating one (kubectl konnect export writes it). It is
+// read when the object is made; adoption cannot be added or removed later.
+const AnnotationAdoptID = "konnect-operator/adopt-konnect-id"
+
+// objectFromSecret is the object the credential-Secret controller makes for
+// one Secret of consumer: named after the consumer, owned by both, its spec
+// from the Secret's data, adopting the credential the Secret names, if any.
+func (c *credentials[T, B, A]) objectFromSecret(consumer kongConsumer, secret *corev1.Secret) T {
+	obj := c.kind.newObject()
+	obj.SetGenerateName(consumer.Name + "-")
+	obj.SetNamespace(consumer.Namespace)
+	obj.SetOwnerReferences(managedCredentialOwners(consumer, secret))
+	obj.SetLabels(map[string]string{LabelFromSecret: "true"})
+	c.kind.fromSecret(obj, consumer.Name, secret.Data)
+	if id := secret.Annotations[AnnotationAdoptID]; id != "" {
+		c.kind.setAdopt(obj, &adoptOptions{
+			From: commonv1alpha1.AdoptSourceKonnect, Mode: commonv1alpha1.AdoptModeMatch,
+			Konnect: &commonv1alpha1.AdoptKonnectOptions{ID: id},
+		})
+	}
+	return obj
 }
 
 // updateManaged makes obj's spec and owners equal to what the Secret says.

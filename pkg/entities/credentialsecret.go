@@ -10,6 +10,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/tools/cache"
 
 	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
@@ -40,6 +41,12 @@ type CredentialKind interface {
 	// consumer (gone or going) keeps none. It reports whether a creation is
 	// still on its way to the cache.
 	syncManaged(ctx context.Context, consumerKey cache.ObjectName, consumer kongConsumer, wanted map[string]*corev1.Secret, keep map[string]bool) (bool, error)
+	// entityFromSecret is the object made from one Secret of consumer.
+	entityFromSecret(consumer kongConsumer, secret *corev1.Secret) runtime.Object
+}
+
+func (c *credentials[T, B, A]) entityFromSecret(consumer kongConsumer, secret *corev1.Secret) runtime.Object {
+	return c.objectFromSecret(consumer, secret)
 }
 
 func (c *credentials[T, B, A]) secretLabel() string { return c.kind.label }

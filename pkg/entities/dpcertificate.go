@@ -140,8 +140,9 @@ func (c pinCalls) replace(ctx context.Context, api konnect.API, _ kongDataPlaneC
 	return controller.Snapshot{}, &konnect.NotFoundError{Operation: "replace data_plane_certificate", Message: "the pinned certificate differed from spec.cert and was unpinned"}
 }
 
-// listed lists a control plane's pins for the drift lister.
-func (c pinCalls) listed(ctx context.Context, api konnect.API, p controller.Placement) ([]controller.Listed[components.DataPlaneClientCertificateRequest], error) {
+// listed lists a control plane's pins for the drift lister: all of them
+// always, as pins carry no tags.
+func (c pinCalls) listed(ctx context.Context, api konnect.API, p controller.Placement, _ bool) ([]controller.Listed[components.DataPlaneClientCertificateRequest], error) {
 	pinned, err := c.list(ctx, api, p)
 	if err != nil {
 		return nil, err
@@ -186,7 +187,7 @@ func (c pinCalls) inspect(ctx context.Context, api konnect.API, _ kongDataPlaneC
 	}
 	var d diff
 	d.check("cert", sameCertificate(desired.Cert, deref(pin.Cert)))
-	return controller.Inspection{Differences: d}, nil
+	return controller.Inspection{Differences: d, Actual: pin}, nil
 }
 
 // sameCertificate reports whether two PEM texts hold the same certificate,

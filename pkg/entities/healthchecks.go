@@ -2,6 +2,7 @@ package entities
 
 import (
 	"encoding/json"
+	"fmt"
 	"reflect"
 
 	"github.com/Kong/sdk-konnect-go/models/components"
@@ -118,4 +119,24 @@ func overlay(dst, src map[string]any) {
 		}
 		dst[k] = v
 	}
+}
+
+// HealthchecksSpec states an upstream's health checks as a KongUpstream
+// spec does, with Konnect's defaults filled into what h leaves unset: the
+// inverse of healthchecks, for kubectl konnect export. It is nil when h is
+// nil or holds only Konnect's defaults, which an upstream without
+// health checks in its spec gets anyway.
+func HealthchecksSpec(h *components.Healthchecks) (*configurationv1alpha1.Healthchecks, error) {
+	if h == nil || sameHealthchecks(h, nil) {
+		return nil, nil
+	}
+	raw, err := json.Marshal(withHealthcheckDefaults(h))
+	if err != nil {
+		return nil, err
+	}
+	var spec configurationv1alpha1.Healthchecks
+	if err := json.Unmarshal(raw, &spec); err != nil {
+		return nil, fmt.Errorf("health checks: %w", err)
+	}
+	return &spec, nil
 }

@@ -3,7 +3,6 @@ package entities
 import (
 	"context"
 	"slices"
-	"strings"
 
 	"github.com/Kong/sdk-konnect-go/models/components"
 	"github.com/Kong/sdk-konnect-go/models/operations"
@@ -36,7 +35,7 @@ func KeySetKind(refs *Refs) controller.Kind[kongKeySet, components.KeySet] {
 func keySetMatches(desired components.KeySet, actual *components.KeySet) []string {
 	var d diff
 	d.check("name", deref(desired.Name) == deref(actual.Name))
-	d.check("tags", !slices.ContainsFunc(userTags(desired.Tags), func(t string) bool { return !slices.Contains(actual.Tags, t) }))
+	d.check("tags", !slices.ContainsFunc(controller.UserTags(desired.Tags), func(t string) bool { return !slices.Contains(actual.Tags, t) }))
 	return d
 }
 
@@ -66,19 +65,3 @@ var keySetCalls = coreCalls[components.KeySet, components.KeySet]{
 	tags: (*components.KeySet).GetTags,
 }
 
-// identityTagKeys are the keys of the tags the operator generates (§2.7).
-var identityTagKeys = []string{
-	"k8s-generation", "k8s-group", "k8s-kind", "k8s-name", controller.TagKeyUID, "k8s-version", "k8s-namespace", "managed-by",
-}
-
-// userTags drops the tags the operator generates from tags.
-func userTags(tags []string) []string {
-	var out []string
-	for _, t := range tags {
-		k, _, _ := strings.Cut(t, ":")
-		if !slices.Contains(identityTagKeys, k) {
-			out = append(out, t)
-		}
-	}
-	return out
-}

@@ -167,6 +167,13 @@ func (r *Refs) controlPlane(b *resolver, from referrer, ref *commonv1alpha1.Cont
 			b.gone()
 			return nil
 		}
+		// A control plane deleted with the orphan policy stays in Konnect,
+		// and its entities with it; so does a protected one, which only a
+		// namespace deleted whole can delete.
+		if isBeingDeleted(cp) && (cp.Annotations[commonv1alpha1.AnnotationDeletionPolicy] == string(commonv1alpha1.DeletionPolicyOrphan) ||
+			cp.Annotations[commonv1alpha1.AnnotationProtected] == "true") {
+			b.res.ParentOrphans = true
+		}
 		return cp
 	}
 	switch {

@@ -135,8 +135,17 @@ func (c *Cluster) start(ctx context.Context, opts Options) error {
 	if err != nil {
 		return err
 	}
+	// The controller manager has an identity of its own, and runs each
+	// controller as its ServiceAccount, as clusters do: admission then
+	// tells a namespace's deletion from a user's delete.
+	controllerManagerToken, err := randomToken()
+	if err != nil {
+		return err
+	}
 	tokenFile := filepath.Join(c.Dir, "tokens.csv")
-	if err := os.WriteFile(tokenFile, []byte(token+","+adminUser+","+adminUser+",system:masters\n"), 0o600); err != nil {
+	tokens := token + "," + adminUser + "," + adminUser + ",system:masters\n" +
+		controllerManagerToken + "," + controllerManagerUser + "," + controllerManagerUser + "\n"
+	if err := os.WriteFile(tokenFile, []byte(tokens), 0o600); err != nil {
 		return err
 	}
 	c.Server = fmt.Sprintf("https://127.0.0.1:%d", apiServerPort)
@@ -178,7 +187,13 @@ func (c *Cluster) start(ctx context.Context, opts Options) error {
 			return err
 		}
 	}
-	controllerManager, err := c.startProcess(controllerManagerBinary, controllerManagerArgs(c.KubeconfigPath, c.pki))
+	controllerManagerConfig := rest.CopyConfig(c.Config)
+	controllerManagerConfig.BearerToken = controllerManagerToken
+	controllerManagerKubeconfig := filepath.Join(c.Dir, "controller-manager.kubeconfig")
+	if err := c.WriteKubeconfig(controllerManagerKubeconfig, controllerManagerConfig); err != nil {
+		return err
+	}
+	controllerManager, err := c.startProcess(controllerManagerBinary, controllerManagerArgs(controllerManagerKubeconfig, c.pki))
 	if err != nil {
 		return err
 	}

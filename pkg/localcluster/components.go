@@ -17,6 +17,9 @@ import (
 const (
 	// adminUser is the name of the static-token user in system:masters.
 	adminUser = "admin"
+	// controllerManagerUser is the controller manager's own user, whom the
+	// API server's default roles give what it needs.
+	controllerManagerUser = "system:kube-controller-manager"
 	// serviceAccountIssuer is the iss claim of ServiceAccount tokens.
 	serviceAccountIssuer = "https://kubernetes.default.svc.cluster.local"
 	// Client rate limits for the configs handed out: high enough that tests
@@ -92,6 +95,7 @@ func controllerManagerArgs(kubeconfig string, keys *pki) []string {
 	return []string{
 		"--kubeconfig=" + kubeconfig,
 		"--controllers=" + strings.Join(controllers, ","),
+		"--use-service-account-credentials=true",
 		"--service-account-private-key-file=" + keys.saPrivateKeyPath,
 		"--root-ca-file=" + keys.caCertPath,
 		"--leader-elect=false",

@@ -10,7 +10,8 @@ import (
 
 // TestWorkqueueMetricsHaveKubernetesNames drives a named queue and checks
 // that its metrics carry the names Kubernetes components use, labelled by
-// the queue's name, on the registry given (not the global one).
+// the queue's name both as name and as controller (controller-runtime's
+// label), on the registry given (not the global one).
 func TestWorkqueueMetricsHaveKubernetesNames(t *testing.T) {
 	reg := prometheus.NewPedanticRegistry()
 	queue := workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[string](),
@@ -29,10 +30,8 @@ func TestWorkqueueMetricsHaveKubernetesNames(t *testing.T) {
 	got := map[string]bool{}
 	for _, f := range families {
 		for _, m := range f.GetMetric() {
-			for _, l := range m.GetLabel() {
-				if l.GetName() == "name" && l.GetValue() == "KongService" {
-					got[f.GetName()] = true
-				}
+			if labelsInclude(m.GetLabel(), map[string]string{"name": "KongService", "controller": "KongService"}) {
+				got[f.GetName()] = true
 			}
 		}
 	}
@@ -41,7 +40,7 @@ func TestWorkqueueMetricsHaveKubernetesNames(t *testing.T) {
 		"workqueue_unfinished_work_seconds", "workqueue_longest_running_processor_seconds", "workqueue_retries_total",
 	} {
 		if !got[name] {
-			t.Errorf("no %s{name=\"KongService\"}; gathered %v", name, keys(got))
+			t.Errorf("no %s{name=\"KongService\",controller=\"KongService\"}; gathered %v", name, keys(got))
 		}
 	}
 	if v := gatheredValue(t, reg, "workqueue_adds_total", map[string]string{"name": "KongService"}); v != 2 {

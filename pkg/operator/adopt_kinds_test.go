@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -332,4 +333,31 @@ func TestAdoptExistingEntitiesOfEveryKind(t *testing.T) {
 			t.Fatalf("the route was moved to a service: %v", ent)
 		}
 	})
+	// Adopting writes nothing, ever, when Konnect matches: the listings of
+	// the next sync periods find the adopted entities (which carry none of
+	// the operator's tags) and compare them with their specs.
+	t.Run("the next periods write nothing", func(t *testing.T) {
+		e := e.with(t)
+		before := e.writes()
+		lists := e.calls("GET", "core-entities/services")
+		e.step(time.Hour)
+		e.step(time.Hour)
+		if got := e.writes() - before; got != 0 {
+			t.Fatalf("%d writes to Konnect in two periods after the adoptions: %v", got, e.sim.Calls())
+		}
+		if e.calls("GET", "core-entities/services") == lists {
+			t.Fatal("the services were not listed: the periods proved nothing")
+		}
+	})
+}
+
+// writes counts the simulator's writes: every request but a GET.
+func (e *env) writes() int {
+	n := 0
+	for op, count := range e.sim.Calls() {
+		if !strings.HasPrefix(op, "GET ") {
+			n += count
+		}
+	}
+	return n
 }

@@ -99,7 +99,7 @@ func BenchmarkThousandsOfEntities(b *testing.B) {
 		e.opts.syncPeriod = idlePeriod
 		e.sim.ResetCalls()
 		e.startOperator()
-		time.Sleep(idlePeriod)
+		e.step(idlePeriod)
 		idle := map[string]int{}
 		for op, n := range e.sim.Calls() {
 			idle[strings.SplitN(op, " ", 2)[0]] += n

@@ -71,6 +71,7 @@ func (e *env) createCACertificate(name string, mutate ...func(kongCACertificate)
 // is reported on SecretRefValid, and a Secret in another namespace needs a
 // grant to core/Secret.
 func TestCACertificateFromSecret(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOptions{})
 	cpID := e.ready()
 	other := e.addNamespace()

@@ -149,6 +149,7 @@ func (e *env) createCertificate(name string, mutate ...func(kongCertificate)) {
 // reported on SecretRefValid, a Secret in another namespace needs a grant
 // to core/Secret, and each is fixed without touching the certificate.
 func TestCertificateFromSecrets(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOptions{})
 	cpID := e.ready()
 	other := e.addNamespace()
@@ -272,6 +273,7 @@ func TestCertificateFromSecrets(t *testing.T) {
 // TestCertificateVaultReferencesPassThrough: vault references are sent as
 // they are, for the data planes to resolve.
 func TestCertificateVaultReferencesPassThrough(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOptions{})
 	cpID := e.ready()
 	e.createCertificate("vaulted", func(c kongCertificate) {
@@ -290,6 +292,7 @@ func TestCertificateVaultReferencesPassThrough(t *testing.T) {
 // and be Programmed, inherits its control plane, and one in another
 // namespace needs a grant (reported on ResolvedRefs).
 func TestSNICertificateReference(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOptions{})
 	cpID := e.ready()
 	other := e.addNamespace()

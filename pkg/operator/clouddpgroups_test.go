@@ -33,6 +33,7 @@ func (e *env) groupsIn(cpID string) []map[string]any {
 // ready, is written again as a whole on a change, keeps its network in use,
 // and on deletion removes its groups and waits until they are gone.
 func TestCloudGatewayDataPlaneGroupConfigurationFollowsItsGroups(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, cloudOptions(2*time.Second, time.Second))
 	e.createAuthConfig("auth")
 	e.createCloudControlPlane("cp", "auth", true)
@@ -105,7 +106,7 @@ func TestCloudGatewayDataPlaneGroupConfigurationFollowsItsGroups(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.eventuallyEvent("KonnectCloudGatewayNetwork", "net", corev1.EventTypeNormal, controller.EventWaitingForDependents)
-	e.never("network deleted while a configuration uses it", 2*time.Second, func() error {
+	e.stays("network deleted while a configuration uses it", func() error {
 		if e.simNetwork(e.ns+"-net") == nil {
 			return fmt.Errorf("the network is gone from Konnect")
 		}
@@ -132,6 +133,7 @@ func TestCloudGatewayDataPlaneGroupConfigurationFollowsItsGroups(t *testing.T) {
 // Every reference of a configuration that cannot be used keeps it out of
 // Konnect and says why; a network named by its Konnect ID needs no object.
 func TestCloudGatewayDataPlaneGroupConfigurationReferenceFailures(t *testing.T) {
+	t.Parallel()
 	o := cloudOptions(0, 0)
 	o.otherNamespace = true
 	e := newEnv(t, o)

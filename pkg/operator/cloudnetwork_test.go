@@ -19,6 +19,7 @@ import (
 // state, Programmed waits for ready, and deletion waits until Konnect has
 // finished terminating it.
 func TestCloudGatewayNetworkFollowsKonnectsStatesFromCreateToDelete(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, cloudOptions(3*time.Second, 2*time.Second))
 	e.createAuthConfig("auth")
 	e.createNetwork("net", "auth")
@@ -49,7 +50,7 @@ func TestCloudGatewayNetworkFollowsKonnectsStatesFromCreateToDelete(t *testing.T
 	if _, err := e.konnect().CloudGateways.UpdateNetwork(e.ctx, ready.Status.ID, components.PatchNetworkRequest{Name: &other}); err != nil {
 		t.Fatal(err)
 	}
-	e.restartWithSyncPeriod(2 * time.Second)
+	e.step(time.Hour) // the sync period
 	e.eventually("network renamed back", func() error {
 		if e.simNetwork(e.ns+"-net") == nil {
 			return fmt.Errorf("networks: %v", e.sim.Networks(e.orgID))
@@ -75,6 +76,7 @@ func TestCloudGatewayNetworkFollowsKonnectsStatesFromCreateToDelete(t *testing.T
 // A network Konnect cannot provision is reported as failed, with Konnect's
 // reason and one Warning, and can still be deleted.
 func TestCloudGatewayNetworkThatFailsToProvisionSaysWhy(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, cloudOptions(time.Second, time.Second))
 	e.sim.Faults().FailProvisioning(e.ns+"-net", "no capacity left in eu-central-1")
 	e.createAuthConfig("auth")
@@ -117,6 +119,7 @@ func TestCloudGatewayNetworkThatFailsToProvisionSaysWhy(t *testing.T) {
 // A network needs its auth configuration, in its namespace or, with a
 // KongReferenceGrant, in another.
 func TestCloudGatewayNetworkWaitsForItsAuthConfiguration(t *testing.T) {
+	t.Parallel()
 	o := cloudOptions(0, 0)
 	o.otherNamespace = true
 	e := newEnv(t, o)
@@ -155,6 +158,7 @@ func TestCloudGatewayNetworkWaitsForItsAuthConfiguration(t *testing.T) {
 // Kong Operator uses for cloud-gateway kinds, and the default here): an
 // equal one without a write, one that differs refused.
 func TestCloudGatewayNetworkAdoptionByMatching(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, cloudOptions(0, 0))
 	e.createAuthConfig("auth")
 	outside := func(name, cidr string) string {

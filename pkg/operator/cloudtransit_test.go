@@ -16,6 +16,7 @@ import (
 // A transit gateway waits for its network to be ready, follows Konnect's
 // states, takes new CIDR blocks, and its network is deleted only after it.
 func TestCloudGatewayTransitGatewayFollowsItsNetwork(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, cloudOptions(2*time.Second, time.Second))
 	e.createAuthConfig("auth")
 	e.createNetwork("net", "auth")
@@ -73,7 +74,7 @@ func TestCloudGatewayTransitGatewayFollowsItsNetwork(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.eventuallyEvent("KonnectCloudGatewayNetwork", "net", corev1.EventTypeNormal, controller.EventWaitingForDependents)
-	e.never("network deleted while a transit gateway uses it", 2*time.Second, func() error {
+	e.stays("network deleted while a transit gateway uses it", func() error {
 		if e.simNetwork(e.ns+"-net") == nil {
 			return fmt.Errorf("the network is gone from Konnect")
 		}
@@ -98,6 +99,7 @@ func TestCloudGatewayTransitGatewayFollowsItsNetwork(t *testing.T) {
 // A transit gateway names a network that does not exist, one in another
 // namespace, or one that failed: it waits and says which.
 func TestCloudGatewayTransitGatewayReferenceFailures(t *testing.T) {
+	t.Parallel()
 	o := cloudOptions(time.Second, 0)
 	o.otherNamespace = true
 	e := newEnv(t, o)

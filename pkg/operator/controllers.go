@@ -5,6 +5,7 @@ import (
 
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/record"
+	"k8s.io/utils/clock"
 
 	"github.com/konnect-operator/konnect-operator/generated/clientset/versioned"
 	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
@@ -20,6 +21,9 @@ type dependencies struct {
 	clientset    versioned.Interface
 	konnect      *konnect.ClientFactory
 	recorder     record.EventRecorder
+	clock        clock.WithTicker
+	policies     commonv1alpha1.PolicyDefaults
+	cluster      string
 	syncPeriod   time.Duration
 	drift        string
 	workers      int
@@ -30,11 +34,14 @@ type dependencies struct {
 }
 
 func (d dependencies) options() controller.Options {
-	return controller.Options{Workers: d.workers, MetricsProvider: d.queueMetrics, Metrics: d.metrics}
+	return controller.Options{Workers: d.workers, MetricsProvider: d.queueMetrics, Metrics: d.metrics, Clock: d.clock}
 }
 
 func (d dependencies) reconcilerOptions() controller.ReconcilerOptions {
-	return controller.ReconcilerOptions{SyncPeriod: d.syncPeriod, Metrics: d.metrics, DriftDetection: d.drift}
+	return controller.ReconcilerOptions{
+		SyncPeriod: d.syncPeriod, Metrics: d.metrics, DriftDetection: d.drift, Clock: d.clock,
+		Policies: d.policies, Cluster: d.cluster,
+	}
 }
 
 // buildControllers constructs every controller over the informers of f:
@@ -87,7 +94,7 @@ func buildControllers(f *informerFactories, d dependencies) ([]runnable, error) 
 
 	authController, err := entities.NewAuthConfigController(&entities.AuthConfigReconciler{
 		Refs: refs, Clients: statusClients(w, authConfigs), Konnect: d.konnect,
-		Recorder: d.recorder, SyncPeriod: d.syncPeriod, Metrics: d.metrics,
+		Recorder: d.recorder, SyncPeriod: d.syncPeriod, Metrics: d.metrics, Clock: d.clock,
 	}, d.options())
 	if err == nil {
 		metrics.AddObjects(d.objects, authController.Kind(), commonv1alpha1.ConditionAPIAuthValid, refs.AuthConfigs.List)
@@ -102,5 +109,8 @@ func buildControllers(f *informerFactories, d dependencies) ([]runnable, error) 
 		Services: services, Routes: routes, Consumers: consumers, ConsumerGroups: consumerGroups,
 		PluginClients: statusClients(w, kongPlugins), BindingClients: writers(w, kongPluginBindings),
 	}, d.options()))
+	if f.rightsBindings != nil {
+		w.add(namespaceRights(w, refs))
+	}
 	return w.built, w.err
 }

@@ -17,6 +17,7 @@ import (
 // KongReferenceGrant there admits the kind, which fixes the reference
 // without touching the referrer.
 func TestControlPlaneReferenceOfEachKind(t *testing.T) {
+	t.Parallel()
 	kinds := []controlPlaneReferrer{upstreams, certificates, caCertificates, keySets, keys, dpCertificates}
 	e := newEnv(t, envOptions{})
 	other := e.addNamespace()

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -152,7 +151,7 @@ func TestCredentialSecrets(t *testing.T) {
 		acl := cases[2]
 		original := objects[acl.label]
 		// Creation times count whole seconds: the duplicate must be younger.
-		time.Sleep(time.Until(original.meta.GetCreationTimestamp().Add(1100 * time.Millisecond)))
+		e.serverTimePast(original.meta.GetCreationTimestamp().Time)
 		dup := &configurationv1alpha1.KongCredentialACL{
 			ObjectMeta: metav1.ObjectMeta{GenerateName: "alice-", OwnerReferences: original.meta.GetOwnerReferences()},
 			Spec:       original.spec.(configurationv1alpha1.KongCredentialACLSpec),
@@ -227,7 +226,7 @@ func TestCredentialSecrets(t *testing.T) {
 		})
 		e.updateSecretData("secret-acl", acl.secretData("changed-again")) // reconciles alice's objects
 		e.managedCredential(acl, "alice", "secret-acl")
-		e.never("the user's credential stays", time.Second, func() error {
+		e.stays("the user's credential stays", func() error {
 			obj, _ := acl.get(e, "users-acl")
 			if obj.GetDeletionTimestamp() != nil {
 				return fmt.Errorf("it is being deleted")

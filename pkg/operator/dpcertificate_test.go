@@ -90,7 +90,8 @@ func TestDataPlaneCertificate(t *testing.T) { dpCertificates.test(t) }
 // pin, which a fault makes fail (list mode reads pins by listing, and a
 // failed listing changes no status).
 func TestDataPlaneCertificateSpecifics(t *testing.T) {
-	e := newEnv(t, envOptions{syncPeriod: 2 * time.Second, driftDetection: controller.DriftUpdate})
+	t.Parallel()
+	e := newEnv(t, envOptions{driftDetection: controller.DriftUpdate})
 	cpID := e.ready()
 
 	t.Run("a control-plane group takes pins, not entities", func(t *testing.T) {
@@ -128,6 +129,7 @@ func TestDataPlaneCertificateSpecifics(t *testing.T) {
 		// Konnect fails the pin's periodic check: the object is no longer
 		// Programmed, so its certificate may change.
 		e.sim.Faults().Set("get-dataplane-certificate", konnectsim.Fault{ErrorRate: 1, Status: 503})
+		e.step(time.Hour) // the sync period: the pin is read again
 		dpCertificates.condition(e, "rotated", commonv1alpha1.ConditionProgrammed, metav1.ConditionFalse, commonv1alpha1.ReasonFailedToUpdate)
 		next := newKeyPair(t, "rotated-next.example", false).cert
 		dpCertificates.update(e, "rotated", func(c kongDPCertificate) { c.Spec.Cert = next })

@@ -29,6 +29,7 @@ import (
 	"github.com/konnect-operator/konnect-operator/pkg/localcluster"
 	"github.com/konnect-operator/konnect-operator/pkg/metrics"
 	"github.com/konnect-operator/konnect-operator/pkg/operator"
+	"github.com/konnect-operator/konnect-operator/pkg/skipclock"
 )
 
 var cluster *localcluster.Cluster
@@ -41,6 +42,9 @@ const (
 	testToken  = "kpat_integrationTestToken0000000000000000000000000000"
 	waitLimit  = 60 * time.Second
 	pollPeriod = 50 * time.Millisecond
+	// waitStep is how far eventually moves an idle operator's clock at a
+	// time.
+	waitStep = 5 * time.Second
 )
 
 // env is one test's world: its own namespace, its own Konnect simulator and
@@ -58,6 +62,11 @@ type env struct {
 	stopOp  func()
 	opDone  chan struct{}
 	running *operator.Operator
+	// startedAt is when the operator last started.
+	startedAt time.Time
+	// clock is the operator's clock, which the test moves forward instead
+	// of waiting for sync periods, grace periods and backoffs.
+	clock *skipclock.Clock
 	// other is a second namespace the operator watches, for references
 	// across namespaces ("" unless envOptions.otherNamespace).
 	other string
@@ -118,12 +127,13 @@ func newEnv(t testing.TB, opts envOptions) *env {
 	restConfig := rest.CopyConfig(cluster.Config)
 	restConfig.QPS, restConfig.Burst = 500, 1000
 	e := &env{
-		t:    t,
-		ctx:  ctx,
-		ns:   "it-" + rand.String(6),
-		kube: kubernetes.NewForConfigOrDie(restConfig),
-		cs:   versioned.NewForConfigOrDie(restConfig),
-		opts: opts,
+		t:     t,
+		ctx:   ctx,
+		ns:    "it-" + rand.String(6),
+		kube:  kubernetes.NewForConfigOrDie(restConfig),
+		cs:    versioned.NewForConfigOrDie(restConfig),
+		opts:  opts,
+		clock: skipclock.New(),
 	}
 	tokens := map[string]string{testToken: "org-" + e.ns}
 	for _, token := range opts.tokens {
@@ -134,6 +144,9 @@ func newEnv(t testing.TB, opts envOptions) *env {
 		RateLimitPerMinute: opts.rateLimitPerMinute,
 		OmitRetryAfter:     opts.omitRetryAfter,
 		CloudGateways:      opts.cloud,
+		// Konnect's own asynchronous work (provisioning cloud gateways)
+		// follows the operator's clock, which the test moves.
+		Clock: e.clock,
 	}, opts.konnectHosts...)
 	var ok bool
 	if e.orgID, ok = e.sim.OrganizationID("org-" + e.ns); !ok {
@@ -196,6 +209,7 @@ func (e *env) startOperator() {
 		SyncPeriod:      e.opts.syncPeriod,
 		DriftDetection:  e.opts.driftDetection,
 		WorkersPerKind:  workers,
+		Clock:           e.clock,
 		Registry:        metrics.NewRegistry(),
 		Konnect:         konnectOpts,
 	})
@@ -209,7 +223,7 @@ func (e *env) startOperator() {
 			e.t.Errorf("operator stopped: %v", err)
 		}
 	}()
-	e.running, e.stopOp, e.opDone = op, cancel, done
+	e.running, e.stopOp, e.opDone, e.startedAt = op, cancel, done, time.Now()
 }
 
 // stopOperator stops the operator and waits until its workers are done.
@@ -256,29 +270,104 @@ func (e *env) deleteNamespace() {
 }
 
 // eventually polls check until it returns nil, failing the test with its
-// last error after waitLimit.
+// last error after waitLimit. Time passes while a test waits: whenever the
+// operator has nothing left to do at once, its clock moves on by
+// waitStep, up to waitLimit in all, so that what it would do within
+// waitLimit of real time (a grace period ending, a retry after a backoff)
+// it does without the test sleeping through it.
 func (e *env) eventually(what string, check func() error) {
 	e.t.Helper()
 	var last error
+	var stepped time.Duration
+	idlePolls := 0
 	err := wait.PollUntilContextTimeout(e.ctx, pollPeriod, waitLimit, true, func(context.Context) (bool, error) {
-		last = check()
-		return last == nil, nil
+		if last = check(); last == nil {
+			return true, nil
+		}
+		if e.stopOp == nil || !e.running.Idle() {
+			idlePolls = 0
+			return false, nil
+		}
+		if idlePolls++; idlePolls >= 2 && stepped < waitLimit {
+			e.clock.Step(waitStep)
+			stepped, idlePolls = stepped+waitStep, 0
+		}
+		return false, nil
 	})
 	if err != nil {
 		e.t.Fatalf("%s: %v (last: %v)", what, err, last)
 	}
 }
 
-// never checks that fail stays nil for the whole duration.
-func (e *env) never(what string, d time.Duration, fail func() error) {
+// settle waits until the operator has no work at hand (Operator.Idle),
+// seen on two polls in a row, so that a change made next is picked up only
+// if it triggers a reconcile of its own, and what the operator did so far
+// can be counted. Its clock stays where it is.
+func (e *env) settle() {
 	e.t.Helper()
-	deadline := time.Now().Add(d)
-	for time.Now().Before(deadline) {
+	idlePolls := 0
+	err := wait.PollUntilContextTimeout(e.ctx, pollPeriod, waitLimit, true, func(context.Context) (bool, error) {
+		if !e.running.Idle() {
+			idlePolls = 0
+			return false, nil
+		}
+		idlePolls++
+		return idlePolls >= 2, nil
+	})
+	if err != nil {
+		e.t.Fatalf("the operator did not finish the work at hand: %v", err)
+	}
+}
+
+// stays checks that fail holds nil once the operator has finished the work
+// at hand, and still after its clock moved on by retryWindow, so that
+// whatever it would do about the situation, retries and backoffs included,
+// it has done.
+func (e *env) stays(what string, fail func() error) {
+	e.t.Helper()
+	for range 2 {
+		e.settle()
 		if err := fail(); err != nil {
 			e.t.Fatalf("%s: %v", what, err)
 		}
-		time.Sleep(pollPeriod)
+		e.clock.Step(retryWindow)
 	}
+}
+
+// retryWindow is how far stays moves the clock: past the first retries of
+// a failure and the reference grace period, short of the tests' default
+// sync period.
+const retryWindow = 30 * time.Second
+
+// serverTimePast waits until the API server gives creation timestamps
+// later than at (they count whole seconds): it asks the API server for the
+// time by creating, and deleting, a ConfigMap.
+func (e *env) serverTimePast(at time.Time) {
+	e.t.Helper()
+	e.eventually("the API server's clock past "+at.Format(time.RFC3339), func() error {
+		probe, err := e.kube.CoreV1().ConfigMaps(e.ns).Create(e.ctx, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{GenerateName: "clock-probe-"}}, metav1.CreateOptions{})
+		if err != nil {
+			return err
+		}
+		if err := e.kube.CoreV1().ConfigMaps(e.ns).Delete(e.ctx, probe.Name, metav1.DeleteOptions{}); err != nil {
+			return err
+		}
+		if !probe.CreationTimestamp.After(at) {
+			return fmt.Errorf("created at %s", probe.CreationTimestamp)
+		}
+		return nil
+	})
+}
+
+// step moves the operator's clock forward by d, once it has finished the
+// work at hand (and so planned what it waits for), so that what it waits
+// for (sync periods, grace periods, backoffs, listings) comes d sooner, and
+// waits until it has done what came due.
+func (e *env) step(d time.Duration) {
+	e.t.Helper()
+	e.settle()
+	e.clock.Step(d)
+	e.settle()
 }
 
 // conditioned is any object with status conditions.

@@ -159,7 +159,7 @@ func TestControlPlaneGroup(t *testing.T) {
 
 func TestControlPlaneGroupMembershipDriftIsOverwritten(t *testing.T) {
 	t.Parallel()
-	const period = 2 * time.Second
+	const period = time.Hour
 	e := newEnv(t, envOptions{syncPeriod: period})
 	aID := e.ready()
 	e.createControlPlane("b", "auth")
@@ -173,11 +173,9 @@ func TestControlPlaneGroupMembershipDriftIsOverwritten(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	changedAt := time.Now()
+	// Within one sync period: the clock moves one period on, no more.
+	e.step(period)
 	e.membersAre("group", groupID, aID)
-	if took := time.Since(changedAt); took > period+2*time.Second {
-		t.Fatalf("drift overwritten after %s, want within one sync period (%s)", took, period)
-	}
 }
 
 func TestControlPlaneGroupDeletionInAnyOrderFinishes(t *testing.T) {

@@ -24,6 +24,9 @@ type informerFactories struct {
 	// secrets holds, per namespace, the factories of the two selections of
 	// Secrets the operator reads (see secretSelectors).
 	secrets map[string][]kubeinformers.SharedInformerFactory
+	// rightsBindings caches the operator's RoleBinding in each watched
+	// namespace (see namespacerights.go); nil unless the operator holds them.
+	rightsBindings map[string]kubeinformers.SharedInformerFactory
 }
 
 // secretSelectors select the only Secrets the operator reads, by the labels
@@ -92,6 +95,9 @@ func (f *informerFactories) start(stop <-chan struct{}) {
 			factory.Start(stop)
 		}
 	}
+	for _, factory := range f.rightsBindings {
+		factory.Start(stop)
+	}
 }
 
 func (f *informerFactories) shutdown() {
@@ -103,6 +109,9 @@ func (f *informerFactories) shutdown() {
 		for _, factory := range factories {
 			factory.Shutdown()
 		}
+	}
+	for _, factory := range f.rightsBindings {
+		factory.Shutdown()
 	}
 }
 

@@ -133,6 +133,7 @@ func (e *env) createKey(name string, mutate ...func(kongKey)) {
 // konnectID reference is accepted and ignored; PEM keys work like JWKs; and
 // a set deleted first takes its keys with it in Konnect.
 func TestKeyInKeySet(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOptions{})
 	cpID := e.ready()
 	keySets.create(e, keySetObject("set"))

@@ -40,6 +40,7 @@ var kongOperatorSamples = []string{
 // Programmed (the auth configurations Valid), then deletes them and waits
 // until they are gone from the cluster and from Konnect.
 func TestKongOperatorCloudGatewaySamplesApplyUnchanged(t *testing.T) {
+	t.Parallel()
 	o := cloudOptions(time.Second, time.Second)
 	o.cloud.ProviderAccounts = []konnectsim.ProviderAccount{
 		{ID: "1234", Provider: "aws"},

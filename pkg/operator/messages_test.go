@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -85,12 +84,17 @@ func TestBadTokenIsNamedByEveryObjectBelowIt(t *testing.T) {
 
 	// Past the grace period: one Warning each, and the messages stay.
 	serviceVersion := e.service("svc").ResourceVersion
-	time.Sleep(controller.DefaultReferenceGracePeriod + 3*time.Second)
-	for kind, name := range map[string]string{"KongService": "svc", "KongRoute": "route"} {
-		if got := e.warnings(kind, name); got[controller.EventReferenceFailed] != 1 || len(got) != 1 {
-			t.Errorf("%s Warnings %v, want one %s", kind, got, controller.EventReferenceFailed)
+	e.step(controller.DefaultReferenceGracePeriod)
+	oneWarningEach := func() error {
+		for kind, name := range map[string]string{"KongService": "svc", "KongRoute": "route"} {
+			if got := e.warnings(kind, name); got[controller.EventReferenceFailed] != 1 || len(got) != 1 {
+				return fmt.Errorf("%s Warnings %v, want one %s", kind, got, controller.EventReferenceFailed)
+			}
 		}
+		return nil
 	}
+	e.eventually("one Warning each", oneWarningEach)
+	e.stays("one Warning each", oneWarningEach)
 	svc := e.service("svc")
 	if svc.ResourceVersion != serviceVersion {
 		t.Errorf("the service was written again while nothing changed: %q", conditionMessage(svc, commonv1alpha1.ConditionProgrammed))
@@ -110,14 +114,18 @@ func TestFirstApplyRecordsNoWarnings(t *testing.T) {
 	e.createControlPlane("cp", "auth")
 	e.createAuthConfig("auth")
 	e.eventually("the route Programmed", func() error { return programmed(e.route("route")) })
-	time.Sleep(controller.DefaultReferenceGracePeriod + 2*time.Second)
-	list, err := e.kube.CoreV1().Events(e.ns).List(e.ctx, metav1.ListOptions{FieldSelector: "type=Warning"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, ev := range list.Items {
-		t.Errorf("Warning on %s %s: %s %s", ev.InvolvedObject.Kind, ev.InvolvedObject.Name, ev.Reason, ev.Message)
-	}
+	// Past the grace period, when a Warning of a lasting problem would come.
+	e.step(controller.DefaultReferenceGracePeriod)
+	e.stays("no Warning", func() error {
+		list, err := e.kube.CoreV1().Events(e.ns).List(e.ctx, metav1.ListOptions{FieldSelector: "type=Warning"})
+		if err != nil {
+			return err
+		}
+		for _, ev := range list.Items {
+			return fmt.Errorf("Warning on %s %s: %s %s", ev.InvolvedObject.Kind, ev.InvolvedObject.Name, ev.Reason, ev.Message)
+		}
+		return nil
+	})
 	if n := len(e.events("KongRoute", "route")); n == 0 {
 		t.Fatal("no Events at all about the route: the check above proves nothing")
 	}
@@ -136,7 +144,7 @@ func TestControlPlaneDeletedFirstTellsItsChildren(t *testing.T) {
 	if !strings.Contains(ev.Message, id) || !strings.Contains(ev.Message, e.ns+"/cp not found") {
 		t.Fatalf("Event %q does not name the entity and its control plane", ev.Message)
 	}
-	e.never("a second DeletedWithParent Event", 2*time.Second, func() error {
+	e.stays("a second DeletedWithParent Event", func() error {
 		if n := e.warnings("KongService", "svc")[controller.EventDeletedWithParent]; n != 1 {
 			return fmt.Errorf("%d DeletedWithParent Events", n)
 		}

@@ -1,8 +1,6 @@
 package operator_test
 
 import (
-	"time"
-
 	dto "github.com/prometheus/client_model/go"
 )
 
@@ -92,17 +90,4 @@ func (e *env) histogram(name string) (count uint64, sum float64) {
 		}
 	}
 	return count, sum
-}
-
-// settled waits until value stops changing for a second and returns it.
-func (e *env) settled(value func() float64) float64 {
-	e.t.Helper()
-	last, since := value(), time.Now()
-	for time.Since(since) < time.Second {
-		time.Sleep(100 * time.Millisecond)
-		if v := value(); v != last {
-			last, since = v, time.Now()
-		}
-	}
-	return last
 }

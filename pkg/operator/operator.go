@@ -27,9 +27,11 @@ import (
 	"k8s.io/client-go/tools/leaderelection/resourcelock"
 	"k8s.io/client-go/tools/record"
 	"k8s.io/klog/v2"
+	"k8s.io/utils/clock"
 
 	"github.com/konnect-operator/konnect-operator/generated/clientset/versioned"
 	konnectscheme "github.com/konnect-operator/konnect-operator/generated/clientset/versioned/scheme"
+	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
 	"github.com/konnect-operator/konnect-operator/pkg/controller"
 	"github.com/konnect-operator/konnect-operator/pkg/konnect"
 	"github.com/konnect-operator/konnect-operator/pkg/metrics"
@@ -42,6 +44,12 @@ type Config struct {
 	// WatchNamespaces limits the operator to these namespaces; empty means
 	// every namespace. Cluster-scoped kinds are always watched.
 	WatchNamespaces []string
+	// NamespaceRightsBinding, with WatchNamespaces, names the RoleBinding
+	// that grants the operator its rights in each watched namespace: the
+	// operator holds it with a finalizer while the namespace holds its
+	// objects, so that deleting the namespace cannot take the rights away
+	// before the cleanup. Empty: no such RoleBinding is held.
+	NamespaceRightsBinding string
 	// SyncPeriod is how often an unchanged entity is written to Konnect
 	// again.
 	SyncPeriod time.Duration
@@ -67,6 +75,19 @@ type Config struct {
 	ShutdownTimeout time.Duration
 	// Metrics configures how /metrics is protected.
 	Metrics MetricsServing
+	// Policies are the day-2 controls of objects whose annotations name
+	// none (--default-deletion-policy, --default-reconcile-policy).
+	Policies commonv1alpha1.PolicyDefaults
+	// ClusterIdentity names this cluster on the entities the operator
+	// writes (tag and label k8s-cluster); entities that name another are
+	// another cluster's operator's and are never written or deleted from
+	// here. Empty: the UID of the kube-system namespace. Set it to keep the
+	// old identity in a cluster rebuilt from a backup.
+	ClusterIdentity string
+	// Clock times everything the operator waits for: sync periods, grace
+	// periods, backoffs, the rate limiter and the drift lister. Nil means
+	// the real clock; tests pass one they can move forward.
+	Clock clock.WithTicker
 }
 
 // LeaderElection configures the lease that elects the active replica.
@@ -106,6 +127,18 @@ type runnable interface {
 	Run(ctx context.Context) error
 	HasSynced() bool
 	Kind() string
+	Idle() bool
+}
+
+// Idle reports whether no controller has work at hand (see
+// controller.Controller.Idle).
+func (o *Operator) Idle() bool {
+	for _, c := range o.controllers {
+		if !c.Idle() {
+			return false
+		}
+	}
+	return true
 }
 
 // New builds the operator: clients, informers and every controller, with
@@ -129,6 +162,15 @@ func New(ctx context.Context, cfg Config) (*Operator, error) {
 	if cfg.ShutdownTimeout <= 0 {
 		cfg.ShutdownTimeout = 20 * time.Second
 	}
+	if cfg.Clock == nil {
+		cfg.Clock = clock.RealClock{}
+	}
+	if err := validPolicies(cfg.Policies); err != nil {
+		return nil, err
+	}
+	if cfg.Konnect.Clock == nil {
+		cfg.Konnect.Clock = cfg.Clock
+	}
 	registry := cfg.Registry
 	if registry == nil {
 		registry = metrics.NewRegistry()
@@ -144,16 +186,28 @@ func New(ctx context.Context, cfg Config) (*Operator, error) {
 	if err != nil {
 		return nil, err
 	}
+	if cfg.ClusterIdentity == "" {
+		if cfg.ClusterIdentity, err = clusterIdentity(ctx, kube); err != nil {
+			return nil, err
+		}
+	}
 	o := &Operator{
 		cfg:       cfg,
 		kube:      kube,
 		registry:  registry,
 		factories: newInformerFactories(kube, clientset, cfg.WatchNamespaces),
 	}
+	if len(cfg.WatchNamespaces) > 0 && cfg.NamespaceRightsBinding != "" {
+		o.factories.rightsBindings = rightsBindingFactories(kube, cfg.WatchNamespaces, cfg.NamespaceRightsBinding)
+	}
 	o.broadcaster = record.NewBroadcaster(record.WithContext(ctx))
 	recorder := o.broadcaster.NewRecorder(eventScheme, corev1.EventSource{Component: "konnect-operator"})
 
 	metrics.RegisterLeader(registry, o.leading.Load)
+	if err := metrics.RegisterClientGo(registry); err != nil {
+		// Everything works; only the rest_client_* series stay empty.
+		klog.FromContext(ctx).Error(err, "The Kubernetes client's metrics are not served")
+	}
 	metrics.RegisterBuildInfo(registry)
 	objects := metrics.NewObjectsCollector()
 	registry.MustRegister(objects)
@@ -162,6 +216,9 @@ func New(ctx context.Context, cfg Config) (*Operator, error) {
 		clientset:    clientset,
 		konnect:      konnect.NewClientFactory(cfg.Konnect),
 		recorder:     recorder,
+		clock:        cfg.Clock,
+		policies:     cfg.Policies,
+		cluster:      cfg.ClusterIdentity,
 		syncPeriod:   cfg.SyncPeriod,
 		drift:        cfg.DriftDetection,
 		workers:      cfg.WorkersPerKind,

@@ -70,4 +70,42 @@ func TestOperatorMetricsDescribeItsObjectsAndOrganisation(t *testing.T) {
 	if !e.hasMetric(konnect.MetricRemaining, org) {
 		t.Errorf("no %s for organisation %s, though the simulator sends RateLimit-Remaining", konnect.MetricRemaining, e.orgID)
 	}
+	checkControllerRuntimeAndClientGoNames(t, e)
+}
+
+// checkControllerRuntimeAndClientGoNames checks the series dashboards built
+// for controller-runtime and client-go query, labelled as they expect:
+// reconciles and queues by controller (the kind), the Kubernetes client's
+// requests and its limiter by host.
+func checkControllerRuntimeAndClientGoNames(t *testing.T, e *env) {
+	t.Helper()
+	service := map[string]string{"controller": "KongService"}
+	for _, tt := range []struct {
+		name     string
+		labels   map[string]string
+		positive bool // more than zero, not only served
+	}{
+		{metrics.MetricRuntimeReconciles, map[string]string{"controller": "KongService", "result": "requeue_after"}, false},
+		{metrics.MetricRuntimeReconciles, service, true},
+		{metrics.MetricRuntimeErrors, service, false},
+		{metrics.MetricRuntimePanics, service, false},
+		{metrics.MetricRuntimeTime, service, true},
+		{metrics.MetricRuntimeMaxConcurrent, service, true},
+		{metrics.MetricRuntimeActiveWorkers, map[string]string{"controller": "KonnectGatewayControlPlane"}, false},
+		{"konnect_operator_reconcile_panics_total", map[string]string{"kind": "KongRoute"}, false},
+		{"workqueue_adds_total", map[string]string{"controller": "KongService", "name": "KongService"}, true},
+		{"workqueue_depth", map[string]string{"controller": "KongRoute", "name": "KongRoute"}, false},
+		{metrics.MetricRESTRequests, map[string]string{"method": "PUT", "code": "200"}, true},
+		{metrics.MetricRESTRequestDuration, map[string]string{"verb": "GET"}, true},
+		{metrics.MetricRESTRateLimiterDuration, map[string]string{"verb": "PUT"}, true},
+	} {
+		if !e.hasMetric(tt.name, tt.labels) {
+			t.Errorf("no %s%v", tt.name, tt.labels)
+		} else if got := e.metricValue(tt.name, tt.labels); tt.positive && got <= 0 {
+			t.Errorf("%s%v = %v, want more than 0", tt.name, tt.labels, got)
+		}
+	}
+	if got := e.metricValue(metrics.MetricRuntimePanics, service); got != 0 {
+		t.Errorf("%s%v = %v: nothing panicked", metrics.MetricRuntimePanics, service, got)
+	}
 }

@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -240,7 +239,7 @@ func TestPluginAnnotations(t *testing.T) {
 		e := e.with(t)
 		original := e.eventuallyBindings(cpID, "consumers", "c=c1", "c=c2")["c=c1"]
 		// Creation times count whole seconds: the duplicate must be younger.
-		time.Sleep(time.Until(original.CreationTimestamp.Add(1100 * time.Millisecond)))
+		e.serverTimePast(original.CreationTimestamp.Time)
 		dup := &configurationv1alpha1.KongPluginBinding{
 			ObjectMeta: metav1.ObjectMeta{GenerateName: "consumers-", OwnerReferences: original.OwnerReferences},
 			Spec:       original.Spec,
@@ -332,7 +331,7 @@ func TestAnnotationsOfNonKonnectObjectsAreIgnored(t *testing.T) {
 	e.eventuallyBindings(e.controlPlane("cp").Status.ID, "rate", "g=konnect-group")
 	e.annotate("KongConsumerGroup", "konnect-group", "")
 	e.eventuallyBindings(e.controlPlane("cp").Status.ID, "rate")
-	e.never("no binding for the KIC group", time.Second, func() error {
+	e.stays("no binding for the KIC group", func() error {
 		if n := len(e.managedBindings("rate")); n != 0 {
 			return fmt.Errorf("%d bindings", n)
 		}

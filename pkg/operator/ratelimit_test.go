@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"net/http"
+	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -24,6 +25,16 @@ import (
 // without stalling. Each checks that its faults were served.
 
 const coldCreatePerKind = 100
+
+// longTest skips a test that measures throughput (it runs for minutes and
+// asserts figures) unless KONNECT_TEST_LONG is set, as `make test-long`
+// does.
+func longTest(t *testing.T) {
+	t.Helper()
+	if os.Getenv("KONNECT_TEST_LONG") == "" {
+		t.Skip("measures throughput for minutes: run with make test-long (KONNECT_TEST_LONG=1)")
+	}
+}
 
 // coreEntities is the prefix of the core-entity operations in the
 // simulator's fault keys.
@@ -77,7 +88,7 @@ func (e *env) warmUp() {
 	e.programmedService("warm-up")
 	e.eventually("warm-up route Programmed", func() error { return programmed(e.route("warm-up")) })
 	e.eventually("warm-up consumer Programmed", func() error { return programmed(e.consumer("warm-up")) })
-	time.Sleep(time.Second)
+	e.serverTimePast(e.startedAt)
 }
 
 // checkOnePerObject fails the test unless Konnect holds exactly one service,
@@ -176,6 +187,7 @@ func (e *env) bare429sSeen() float64 {
 // the 429s slow down, to decide the time rather than the second or so the
 // last objects refused wait on their own.
 func TestStrayBare429sSlowAColdCreateLittle(t *testing.T) {
+	longTest(t)
 	t.Parallel()
 	const (
 		ceiling  = 20.0
@@ -288,11 +300,12 @@ func steadyThroughput(requests []konnectsim.RequestRecord, start time.Time) (per
 // only RateLimit-Reset, the operator (with its default flags) spends at
 // least 90% of the budget while it has work and never stops for long.
 func TestSustainedLimitIsSpentWithoutStalls(t *testing.T) {
+	longTest(t)
+	t.Parallel()
 	const (
 		perMinute = 600
 		forced    = 2
 	)
-	t.Parallel()
 	for _, omitRetryAfter := range []bool{false, true} {
 		name := map[bool]string{false: "with Retry-After", true: "with RateLimit-Reset only"}[omitRetryAfter]
 		t.Run(name, func(t *testing.T) {

@@ -105,6 +105,7 @@ func TestTarget(t *testing.T)   { targets.test(t) }
 // reported on KongCertificateRefValid (or ResolvedRefs) and nothing is sent.
 // The deprecated client_certificate.id is passed through.
 func TestUpstreamClientCertificate(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOptions{})
 	cpID := e.ready()
 	other := e.addNamespace()
@@ -239,6 +240,7 @@ func TestUpstreamClientCertificate(t *testing.T) {
 // be Programmed, and one in another namespace needs a grant; the refusal is
 // reported on KongUpstreamRefValid, not ResolvedRefs.
 func TestTargetUpstreamReference(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOptions{})
 	cpID := e.ready()
 	other := e.addNamespace()
@@ -303,6 +305,7 @@ func TestTargetUpstreamReference(t *testing.T) {
 // with targets; the operator deletes them first, and the KongTargets left
 // behind report their upstream gone and can then be deleted.
 func TestUpstreamDeletedBeforeItsTargets(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOptions{})
 	cpID := e.ready()
 	upstreams.create(e, upstreamObject("up"))

@@ -117,6 +117,11 @@ const (
 	// FinalizerCleanupPluginBinding holds a plugin target until the
 	// KongPluginBindings that target it are deleted.
 	FinalizerCleanupPluginBinding = "gateway.konghq.com/cleanup-plugin-binding"
+	// FinalizerNamespaceRights holds the RoleBinding that grants the
+	// operator its rights in a watched namespace (a namespaced install)
+	// while the namespace holds objects the operator must still clean up,
+	// so that deleting the namespace cannot take the rights away first.
+	FinalizerNamespaceRights = "konnect.konghq.com/namespace-rights-in-use"
 	// FinalizerGatewayControlPlane is put on control planes by Kong
 	// Operator's Gateway controller; the operator removes it on deletion.
 	FinalizerGatewayControlPlane = "gateway.operator.konghq.com/konnect-gateway-controlplane"

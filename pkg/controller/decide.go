@@ -1,0 +1,369 @@
+package controller
+
+import (
+	"hash/fnv"
+	"time"
+
+	"k8s.io/apimachinery/pkg/types"
+
+	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
+)
+
+// op is what one reconcile does.
+type op int
+
+const (
+	// opWaitQuietly: a new object waits for references on their way,
+	// without a status write; their changes enqueue it again.
+	opWaitQuietly op = iota + 1
+	// opReportReferences: references are not usable; say so in the status
+	// (Programmed=False) and, once the problem has lasted, in a Warning.
+	opReportReferences
+	// opCreate creates the entity (looking it up by its UID tag first when
+	// it may exist already).
+	opCreate
+	// opAdopt takes over the entity that spec.adopt names.
+	opAdopt
+	// opUpdate writes the entity: the spec or metadata changed, the sync
+	// period passed (update mode), or the lister found drift.
+	opUpdate
+	// opKeep writes nothing to Konnect; the status says Programmed, and the
+	// object waits for the rest of the sync period (or for a change).
+	opKeep
+	// opRefresh reads an asynchronous entity in transition again.
+	opRefresh
+	// opSettle reports an asynchronous entity that has settled, without a
+	// Konnect call.
+	opSettle
+
+	// opForget: the object being deleted holds no cleanup finalizer of
+	// ours; nothing to do.
+	opForget
+	// opAwaitCache: this process removed the finalizer already; the cache
+	// has not caught up.
+	opAwaitCache
+	// opWaitForDeletion: the deletion timestamp lies ahead.
+	opWaitForDeletion
+	// opHold keeps the object, and its entity, until the objects that use
+	// it are gone.
+	opHold
+	// opRelease lets a borrowed entity go without a Konnect call.
+	opRelease
+	// opDropWithParent: Konnect deleted the entity with its control plane
+	// or parent; only the finalizers are left to remove.
+	opDropWithParent
+	// opReportUndeletable: what the delete call needs is not usable; say so.
+	opReportUndeletable
+	// opDelete deletes the entity (looking it up by its UID tag first when
+	// its ID is unknown) and then the finalizers.
+	opDelete
+
+	// The day-2 controls (commonv1alpha1.Policies).
+
+	// opPause makes no Konnect call and says so (Paused=True); a deletion
+	// waits until the object is no longer paused.
+	opPause
+	// opReportPolicy: an annotation holds a policy the operator does not
+	// know; the object is left alone until it is fixed.
+	opReportPolicy
+	// opReportDrift reports, under the report policy, what the lister found
+	// changed (or missing) in Konnect, without writing it back.
+	opReportDrift
+	// opReportForeign: another cluster's operator owns the entity; it is
+	// never written or deleted from here.
+	opReportForeign
+	// opOrphan releases the object being deleted and leaves its entity in
+	// Konnect, untouched.
+	opOrphan
+)
+
+var opNames = map[op]string{
+	opWaitQuietly: "WaitQuietly", opReportReferences: "ReportReferences", opCreate: "Create",
+	opAdopt: "Adopt", opUpdate: "Update", opKeep: "Keep", opRefresh: "Refresh", opSettle: "Settle",
+	opForget: "Forget", opAwaitCache: "AwaitCache", opWaitForDeletion: "WaitForDeletion", opHold: "Hold",
+	opRelease: "Release", opDropWithParent: "DropWithParent", opReportUndeletable: "ReportUndeletable", opDelete: "Delete",
+	opPause: "Pause", opReportPolicy: "ReportPolicy", opReportDrift: "ReportDrift", opReportForeign: "ReportForeign", opOrphan: "Orphan",
+}
+
+func (o op) String() string { return opNames[o] }
+
+// action is decide's answer: one op and what carrying it out needs.
+type action struct {
+	op op
+	// wait is how long until the object is reconciled again by itself
+	// (zero: only when something changes).
+	wait time.Duration
+	// id is the entity's Konnect ID, from the status or the record ("" when
+	// unknown).
+	id string
+	// lookFirst: the entity may exist already (created by an earlier
+	// process, or by a create whose outcome is unknown): look it up by its
+	// UID tag before creating, or before deleting when id is unknown.
+	lookFirst bool
+	// mark is the lister's request the update answers, if any.
+	mark *driftMark
+	// changed: the write carries a change of the spec or metadata, not
+	// only a correction of drift or a periodic write.
+	changed bool
+	// assumeSyncedAt, when set, is the last write a restart assumes of an
+	// object reported Programmed: the record takes it without a write.
+	assumeSyncedAt time.Time
+	// warn: the reference problem has lasted the grace period and is
+	// reported in a Warning now.
+	warn bool
+	// owner is the cluster identity of another cluster's operator that
+	// owns the entity (opReportForeign, opOrphan).
+	owner string
+	// checkOwner: before writing or deleting, read whose the entity is
+	// (this process knows nothing of it yet).
+	checkOwner bool
+}
+
+// facts are what decide reads of one object (as the informer holds it).
+type facts struct {
+	// deleting and deletionAt: the object is being deleted, from then.
+	deleting   bool
+	deletionAt time.Time
+	// finalizer: it holds the cleanup finalizer.
+	finalizer bool
+	// id is the Konnect ID its status records.
+	id string
+	// createdAt is its creation timestamp.
+	createdAt time.Time
+	// programmed: Programmed=True for its generation; reported: Programmed
+	// has been reported at all (the schema's default is Unknown).
+	programmed, reported bool
+	// borrowed: its entity is read, never created or deleted (Kind.Borrows).
+	borrowed bool
+	// adopting: spec.adopt names an existing entity to take over.
+	adopting bool
+	// async and phase: Konnect provisions the entity asynchronously, and
+	// the status records this phase.
+	async bool
+	phase Phase
+	// lists: drift is found by listing (list mode, a kind that lists it).
+	lists bool
+	// fingerprint hashes what a write depends on (when references are
+	// ready and the object is not being deleted).
+	fingerprint uint64
+	// problem says what is wrong with its references (when not ready).
+	problem string
+	// holders name the objects that still use its entity (when deleting and
+	// the kind holds objects for their users).
+	holders []string
+	// policies are its day-2 controls; takeOver says that spec.adopt
+	// overrides the entity deliberately, even one another cluster owns.
+	policies commonv1alpha1.Policies
+	takeOver bool
+	// ownerReadable: the operator knows its cluster and the kind can read
+	// an entity's owner (Kind.Owner).
+	ownerReadable bool
+}
+
+// policy is what decide knows of its controller: fixed once the workers
+// start.
+type policy struct {
+	syncPeriod time.Duration
+	// referenceGrace is how long a reference problem lasts before a
+	// Warning reports it.
+	referenceGrace time.Duration
+	// quietWait is how long a new object waits quietly for references on
+	// their way to Konnect.
+	quietWait time.Duration
+	// startedAt separates objects created while this process runs (their
+	// entities can only come from it) from older ones, whose entity an
+	// earlier process may have created without recording its ID.
+	startedAt time.Time
+}
+
+// decide chooses what one reconcile does with an object, from what the
+// object says (f), where its references stand (res), what the controller
+// remembers of it (rec) and the time. It has no side effects: the executor
+// carries the action out and edits the record.
+func (p policy) decide(f facts, res Resolution, rec record, now time.Time) action {
+	if f.policies.Invalid != "" {
+		return action{op: opReportPolicy}
+	}
+	if f.deleting {
+		return p.decideDeletion(f, res, rec, now)
+	}
+	if f.policies.Reconcile == commonv1alpha1.ReconcilePolicyPause {
+		return action{op: opPause}
+	}
+	if !res.Ready {
+		if wait := p.quiet(f, res, now); wait > 0 {
+			return action{op: opWaitQuietly, wait: wait}
+		}
+		warn, wait := rec.referenceWarning(f.problem, now, p.referenceGrace)
+		return action{op: opReportReferences, warn: warn, wait: wait}
+	}
+	id := f.id
+	if id == "" {
+		id = rec.createdID // created by a reconcile whose status write did not land
+	}
+	if id == "" {
+		if f.adopting {
+			return action{op: opAdopt}
+		}
+		return action{op: opCreate, lookFirst: p.mayExistAlready(f, rec)}
+	}
+	if owner := rec.foreignOwner(); owner != "" && !f.takeOver {
+		return action{op: opReportForeign, id: id, owner: owner, mark: rec.mark}
+	}
+	// After a restart an object Programmed for its generation carries no
+	// change of its own: a write only corrects drift.
+	changed := !f.programmed
+	if rec.written {
+		changed = rec.fingerprint != f.fingerprint
+	}
+	if mark := rec.mark; mark != nil {
+		switch {
+		case mark.cause == driftInSync || mark.cause == driftOwned:
+			return action{op: opKeep, id: id, mark: mark}
+		case f.policies.Reconcile == commonv1alpha1.ReconcilePolicyReport && mark.counts() && !changed:
+			return action{op: opReportDrift, id: id, mark: mark}
+		}
+		return action{op: opUpdate, id: id, mark: mark, changed: changed, checkOwner: p.unknownOwner(f, rec)}
+	}
+	wait, write, assumed := p.due(f, rec, now)
+	if write {
+		return action{op: opUpdate, id: id, changed: changed, checkOwner: p.unknownOwner(f, rec)}
+	}
+	a := action{op: opKeep, id: id, wait: wait, assumeSyncedAt: assumed}
+	if f.async {
+		// Nothing to write; an entity in transition (or failed) is read
+		// again, a settled one reported as it is.
+		a.op = opSettle
+		if f.phase != Settled {
+			a.op = opRefresh
+		}
+	}
+	return a
+}
+
+func (p policy) decideDeletion(f facts, res Resolution, rec record, now time.Time) action {
+	orphan := f.policies.Deletion == commonv1alpha1.DeletionPolicyOrphan ||
+		// A control plane left in Konnect keeps its entities, unless they
+		// say otherwise; a namespace deleted whole (admission cannot refuse
+		// it) leaves a protected object's entity.
+		res.ParentOrphans && !f.policies.DeletionSet || f.policies.Protected
+	switch {
+	case !f.finalizer:
+		return action{op: opForget}
+	case rec.finalized:
+		return action{op: opAwaitCache}
+	case f.deletionAt.After(now):
+		return action{op: opWaitForDeletion, wait: f.deletionAt.Sub(now)}
+	case f.policies.Reconcile == commonv1alpha1.ReconcilePolicyPause:
+		return action{op: opPause}
+	case orphan && !f.borrowed:
+		return action{op: opOrphan}
+	case rec.foreignOwner() != "" && !f.takeOver:
+		return action{op: opOrphan, owner: rec.foreignOwner()}
+	case len(f.holders) > 0:
+		return action{op: opHold}
+	case f.borrowed:
+		return action{op: opRelease}
+	case res.Gone:
+		return action{op: opDropWithParent}
+	case !res.Ready:
+		return action{op: opReportUndeletable}
+	}
+	id := f.id
+	if id == "" {
+		id = rec.createdID
+	}
+	// A create may have succeeded without its ID reaching the status.
+	return action{op: opDelete, id: id, lookFirst: id == "", checkOwner: id != "" && p.unknownOwner(f, rec)}
+}
+
+// unknownOwner reports whether a write or delete must first read whose the
+// entity is: neither written nor read by this process, nor taken over on
+// purpose.
+func (p policy) unknownOwner(f facts, rec record) bool {
+	return f.ownerReadable && !rec.ownerKnown && !f.takeOver
+}
+
+// quiet returns how long a new object (Programmed not reported yet) with
+// nothing wrong but references not there yet may still wait without a
+// status write: up to quietWait after its creation for references on their
+// way, up to the reference grace period for references not found. Zero:
+// write the status now.
+func (p policy) quiet(f facts, res Resolution, now time.Time) time.Duration {
+	if f.reported {
+		return 0
+	}
+	var quiet time.Duration
+	switch res.Waiting {
+	case WaitProgress:
+		quiet = p.quietWait
+	case WaitMissing:
+		quiet = p.referenceGrace
+	default:
+		return 0
+	}
+	return max(f.createdAt.Add(quiet).Sub(now), 0)
+}
+
+// mayExistAlready reports whether a create must look for the entity first.
+func (p policy) mayExistAlready(f facts, rec record) bool {
+	return f.createdAt.Before(p.startedAt) || rec.createOutcomeUnknown
+}
+
+// due decides whether the entity must be written now and, when not, how
+// long until it must be (zero: never by itself). In list mode an entity is
+// written only when the spec or the metadata changed (the lister asks for
+// the rest); in update mode, and for entities that are not listed, also
+// once the sync period has passed since the last write.
+//
+// An object this process never wrote (after a restart) that reports
+// Programmed for its generation is assumed written: in list mode now (the
+// lister compares its entity with the spec), in update mode at a point of
+// the last period that its UID picks, so that resyncs after a restart
+// spread out instead of all arriving at once.
+func (p policy) due(f facts, rec record, now time.Time) (wait time.Duration, write bool, assumed time.Time) {
+	if !rec.written {
+		if !f.programmed {
+			return 0, true, time.Time{}
+		}
+		assumed = now
+		if !f.lists && p.syncPeriod > 0 {
+			assumed = now.Add(-spread(rec.uid, p.syncPeriod))
+		}
+		rec.written, rec.fingerprint, rec.syncedAt = true, f.fingerprint, assumed
+	}
+	if rec.fingerprint != f.fingerprint {
+		return 0, true, time.Time{}
+	}
+	if f.lists {
+		return 0, false, assumed
+	}
+	if elapsed := now.Sub(rec.syncedAt); elapsed < p.syncPeriod {
+		return p.syncPeriod - elapsed, false, assumed
+	}
+	return 0, true, time.Time{}
+}
+
+// spread picks, from a UID, a stable point within a period.
+func spread(uid types.UID, period time.Duration) time.Duration {
+	h := fnv.New64a()
+	_, _ = h.Write([]byte(string(uid)))
+	return time.Duration(h.Sum64() % uint64(period))
+}
+
+// referenceWarning reports whether a reference problem with this cause is
+// reported in a Warning now, and otherwise how long until it would be
+// (zero when it never will, as it was reported already).
+func (rec record) referenceWarning(cause string, now time.Time, grace time.Duration) (warn bool, wait time.Duration) {
+	if rec.warned == cause {
+		return false, 0
+	}
+	since := rec.problemSince
+	if rec.problem != cause {
+		since = now
+	}
+	if elapsed := now.Sub(since); elapsed < grace {
+		return false, grace - elapsed
+	}
+	return true, 0
+}

@@ -1,0 +1,375 @@
+package controller
+
+import (
+	"sync"
+	"time"
+
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/tools/cache"
+)
+
+// record is everything a controller remembers of one object between
+// reconciles: its last write to Konnect, what the drift lister knows and
+// asked for, the Warnings already given, and its retry state. It lives in
+// memory only; after a restart what an object's status says stands in for
+// it (see decide).
+//
+// Reconciles read a copy (memory.get), decide on it, and change the stored
+// record through edits applied in one place once the action is carried out.
+type record struct {
+	uid types.UID
+
+	// written says that fingerprint and syncedAt describe the last write
+	// to Konnect (or what a restart assumes of an object reported
+	// Programmed).
+	written     bool
+	fingerprint uint64
+	syncedAt    time.Time
+	// createdID is the ID of an entity created for the object that the
+	// status may not show yet (its write failed, or the cache lags): the
+	// next reconcile uses it instead of creating again.
+	createdID string
+	// createOutcomeUnknown: the last create failed in a way that may have
+	// created the entity anyway (a timeout, a reset connection, a 5xx), so
+	// the next attempt looks the entity up first.
+	createOutcomeUnknown bool
+	// finalized: this process removed the cleanup finalizer; a reconcile
+	// that still sees it (the cache lags) must not delete again.
+	finalized bool
+	// pendingReads counts the reads in a row that found an asynchronous
+	// entity in transition: the delay before the next one grows with it.
+	pendingReads int
+
+	// listing is the entity as the drift lister checks it; nil when it is
+	// not listed.
+	listing *listing
+	// mark is the lister's request to write the entity again; nil when
+	// there is none.
+	mark *driftMark
+	// foreign is the cluster identity of another cluster's operator that
+	// owns the entity, as the lister (or a read) last found it; ownerKnown
+	// says that this process wrote the entity, or read whose it is.
+	foreign    string
+	ownerKnown bool
+	// driftReported is the drift reported under the report policy and not
+	// over yet (nil: none).
+	driftReported *driftMark
+
+	// warned is the cause (reason and message) of the last Warning Event.
+	warned string
+	// problem is a reference problem not reported yet, first seen at
+	// problemSince.
+	problem      string
+	problemSince time.Time
+	// programmedGeneration is the generation this process last wrote to
+	// Konnect (0: none).
+	programmedGeneration int64
+	// goneReported is the entity ID whose going with its parent was
+	// reported.
+	goneReported string
+}
+
+// listing is what the drift lister knows of one entity.
+type listing struct {
+	// plane is the listing scope (scopeOf) the entity is found in.
+	plane string
+	id    string
+	// snapshot is Konnect's answer to the last write; unknown after a
+	// restart until the first listing compares the entity with the spec.
+	snapshot Snapshot
+	// writtenAt is when this process last wrote the entity: a listing that
+	// started before may show the entity as it was before the write.
+	writtenAt time.Time
+}
+
+// foreignOwner is the cluster identity of another cluster's operator that
+// owns the entity, from the record or the lister's mark; "" when none.
+func (rec record) foreignOwner() string {
+	if rec.mark != nil {
+		switch rec.mark.cause {
+		case driftForeign:
+			return rec.mark.owner()
+		case driftOwned:
+			return ""
+		}
+	}
+	return rec.foreign
+}
+
+// edit is one change to an object's record.
+type edit func(*record)
+
+// plane is one listing scope whose entities of the kind are listed.
+type plane struct {
+	placement Placement
+	members   map[cache.ObjectName]struct{}
+}
+
+// memory holds a controller's records, and indexes those whose entities
+// the lister checks by listing scope.
+type memory struct {
+	mu      sync.Mutex
+	records map[cache.ObjectName]*record
+	planes  map[string]*plane
+	// marks numbers the lister's marks, so that a reconcile clears only the
+	// mark it acted on, never one given while it ran.
+	marks uint64
+	// schedule is called once for each listing scope that gains its first
+	// member.
+	schedule func(plane string)
+}
+
+func newMemory(schedule func(string)) *memory {
+	return &memory{records: map[cache.ObjectName]*record{}, planes: map[string]*plane{}, schedule: schedule}
+}
+
+// get returns a copy of the record of the object with uid: an empty one
+// when nothing is remembered of it (or of an object that had its name
+// before).
+func (m *memory) get(key cache.ObjectName, uid types.UID) record {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if rec, ok := m.records[key]; ok && rec.uid == uid {
+		return *rec
+	}
+	return record{uid: uid}
+}
+
+// update applies edits to the record of the object with uid, starting from
+// an empty record when the one stored is of another object, and keeps the
+// listing scopes in step with its listing: p, when known, is where the
+// object's scope is listed now.
+func (m *memory) update(key cache.ObjectName, uid types.UID, p Placement, edits ...edit) {
+	if len(edits) == 0 {
+		return
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	rec, ok := m.records[key]
+	if !ok || rec.uid != uid {
+		if ok {
+			m.leaveLocked(key, rec)
+		}
+		rec = &record{uid: uid}
+		m.records[key] = rec
+	}
+	before := rec.listing
+	for _, e := range edits {
+		e(rec)
+	}
+	m.relistLocked(key, before, rec.listing)
+	if rec.listing != nil && p.Auth.ServerURL != "" && scopeOf(p) == rec.listing.plane {
+		m.planes[rec.listing.plane].placement = p // a token may have been replaced
+	}
+}
+
+// relistLocked moves key between listing scopes after its listing changed.
+func (m *memory) relistLocked(key cache.ObjectName, before, after *listing) {
+	if before != nil && (after == nil || after.plane != before.plane) {
+		if pl, ok := m.planes[before.plane]; ok {
+			delete(pl.members, key)
+		}
+	}
+	if after == nil {
+		return
+	}
+	pl, ok := m.planes[after.plane]
+	if !ok {
+		pl = &plane{members: map[cache.ObjectName]struct{}{}}
+		m.planes[after.plane] = pl
+		if m.schedule != nil {
+			m.schedule(after.plane)
+		}
+	}
+	pl.members[key] = struct{}{}
+}
+
+func (m *memory) leaveLocked(key cache.ObjectName, rec *record) {
+	if rec.listing == nil {
+		return
+	}
+	if pl, ok := m.planes[rec.listing.plane]; ok {
+		delete(pl.members, key)
+	}
+}
+
+// forget drops the record of an object that no longer exists.
+func (m *memory) forget(key cache.ObjectName) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if rec, ok := m.records[key]; ok {
+		m.leaveLocked(key, rec)
+	}
+	delete(m.records, key)
+}
+
+// member is one entity of a listing scope, as the lister reads it.
+type member struct {
+	uid types.UID
+	listing
+	// foreign is the other cluster the entity was last found to belong
+	// to; reported says that its drift is reported (report policy).
+	foreign  string
+	reported bool
+}
+
+// planeMembers returns a listing scope's placement and members as they are
+// now; ok is false (and the scope is dropped) when it has none left.
+func (m *memory) planeMembers(scope string) (Placement, map[cache.ObjectName]member, bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	pl, ok := m.planes[scope]
+	if !ok {
+		return Placement{}, nil, false
+	}
+	if len(pl.members) == 0 {
+		delete(m.planes, scope)
+		return Placement{}, nil, false
+	}
+	out := make(map[cache.ObjectName]member, len(pl.members))
+	for key := range pl.members {
+		if rec := m.records[key]; rec != nil && rec.listing != nil {
+			out[key] = member{uid: rec.uid, listing: *rec.listing, foreign: rec.foreign, reported: rec.driftReported != nil}
+		}
+	}
+	return pl.placement, out, true
+}
+
+// mark records the lister's request to write the entity of the object
+// with the mark's uid again.
+func (m *memory) mark(key cache.ObjectName, mark driftMark) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	rec, ok := m.records[key]
+	if !ok || rec.uid != mark.uid {
+		return
+	}
+	m.marks++
+	mark.seq = m.marks
+	rec.mark = &mark
+}
+
+// adoptListed makes a listed entity the snapshot of key's entity, when
+// nothing was written for it since seen was read.
+func (m *memory) adoptListed(key cache.ObjectName, seen member, snapshot Snapshot) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	rec, ok := m.records[key]
+	if !ok || rec.uid != seen.uid || rec.listing == nil {
+		return
+	}
+	l := rec.listing
+	if l.id != seen.id || !l.writtenAt.Equal(seen.writtenAt) || l.snapshot.Known() {
+		return
+	}
+	rec.listing = &listing{plane: l.plane, id: l.id, snapshot: snapshot, writtenAt: l.writtenAt}
+}
+
+// The edits the executor makes.
+
+// forgetAll empties the record: the object no longer needs anything of it.
+func forgetAll(rec *record) { *rec = record{uid: rec.uid} }
+
+// forgetCreated drops a remembered ID once the status carries it, or the
+// entity is gone.
+func forgetCreated(rec *record) { rec.createdID = "" }
+
+// created remembers the ID of an entity just created (or taken over).
+func created(id string) edit {
+	return func(rec *record) { rec.createdID = id }
+}
+
+// mayHaveCreated records a create that may have created the entity anyway.
+func mayHaveCreated(rec *record) { rec.createOutcomeUnknown = true }
+
+// synced records a write of the entity with fingerprint fp at now, which
+// answered mark when there was one (a later mark stays).
+func synced(fp uint64, now time.Time, mark *driftMark) edit {
+	return func(rec *record) {
+		rec.written, rec.fingerprint, rec.syncedAt = true, fp, now
+		rec.createOutcomeUnknown = false
+		if mark != nil && rec.mark != nil && rec.mark.seq == mark.seq {
+			rec.mark = nil
+		}
+	}
+}
+
+// assumeSynced records what a restart assumes of an object reported
+// Programmed: written with fingerprint fp at at.
+func assumeSynced(fp uint64, at time.Time) edit {
+	return func(rec *record) { rec.written, rec.fingerprint, rec.syncedAt = true, fp, at }
+}
+
+// unsynced makes the next reconcile write to Konnect.
+func unsynced(rec *record) { rec.written = false }
+
+// remark asks for the entity to be written again, for a mark the turn
+// found itself (an entity missing at an update) and could not act on.
+func remark(mark *driftMark) edit {
+	return func(rec *record) {
+		if rec.mark == nil && mark != nil && mark.seq == 0 {
+			m := *mark
+			rec.mark = &m
+		}
+	}
+}
+
+// listed records the entity with the given ID as written now with
+// Konnect's answer (a snapshot) or, with no snapshot, as to be compared
+// with the spec by the next listing; nil lists it no more. An entity known
+// already with this ID keeps its snapshot when none is given.
+func listed(scope, id string, snapshot Snapshot, now time.Time) edit {
+	return func(rec *record) {
+		switch {
+		case snapshot.Known():
+			rec.listing = &listing{plane: scope, id: id, snapshot: snapshot, writtenAt: now}
+		case rec.listing != nil && rec.listing.id == id && rec.listing.plane == scope:
+		default:
+			rec.listing = &listing{plane: scope, id: id}
+		}
+	}
+}
+
+// unlisted stops the lister checking the entity.
+func unlisted(rec *record) { rec.listing, rec.mark = nil, nil }
+
+// programmedAt records a successful write (or check) of the given
+// generation: the causes reported so far are over, and reported again if
+// they come back.
+func programmedAt(generation int64) edit {
+	return func(rec *record) {
+		rec.warned, rec.problem, rec.problemSince, rec.goneReported = "", "", time.Time{}, ""
+		rec.programmedGeneration = generation
+	}
+}
+
+// warned records the cause of a Warning just given.
+func warnedOf(cause string) edit {
+	return func(rec *record) { rec.warned, rec.problem = cause, "" }
+}
+
+// problemSeen records a reference problem not reported yet, first seen now
+// unless it was seen before.
+func problemSeen(cause string, now time.Time) edit {
+	return func(rec *record) {
+		if rec.warned != cause && rec.problem != cause {
+			rec.problem, rec.problemSince = cause, now
+		}
+	}
+}
+
+// goneReportedOf records that the going of the entity with this ID with
+// its parent was reported.
+func goneReportedOf(id string) edit {
+	return func(rec *record) { rec.goneReported = id }
+}
+
+// finalized records that this process removed the cleanup finalizer, and
+// drops the rest.
+func finalized(rec *record) { *rec = record{uid: rec.uid, finalized: true} }
+
+// pendingRead counts one more read that found the entity in transition.
+func pendingRead(rec *record) { rec.pendingReads++ }
+
+// settledRead resets the reads of an entity that left its transition.
+func settledRead(rec *record) { rec.pendingReads = 0 }

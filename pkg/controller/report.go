@@ -1,0 +1,98 @@
+package controller
+
+import (
+	"context"
+	"errors"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/klog/v2"
+
+	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
+	"github.com/konnect-operator/konnect-operator/pkg/konnect"
+)
+
+// reportReferences says, in the status, that references are not usable,
+// and in a Warning once the same problem has lasted the grace period. The
+// references' own changes enqueue the object again; the wait is for the
+// Warning of a problem that lasts.
+func (r *EntityReconciler[T, D]) reportReferences(ctx context.Context, t *turn[T, D]) (Result, error) {
+	cause := t.facts.problem
+	SetCondition(t.obj, FalseCondition(commonv1alpha1.ConditionProgrammed, commonv1alpha1.ReasonConditionWithStatusFalseExists, cause))
+	_, err := r.writeStatus(ctx, t.cached, t.obj)
+	if t.res.ParentGone {
+		r.reportGoneWithParent(t, cause)
+	}
+	t.remember(problemSeen(cause, r.clock.Now()))
+	if t.action.warn {
+		r.recorder.Event(t.obj, corev1.EventTypeWarning, EventReferenceFailed, cause)
+		t.remember(warnedOf(cause))
+	}
+	return Result{RequeueAfter: t.action.wait}, err
+}
+
+// failed records a failed Konnect call: Programmed=False with Konnect's
+// message and a Warning Event, unless the last Warning said the same. A 429
+// is not a failure: the status is left alone and the object waits for the
+// delay.
+func (r *EntityReconciler[T, D]) failed(ctx context.Context, t *turn[T, D], reason string, err error) error {
+	var rl *konnect.RateLimitedError
+	if errors.As(err, &rl) {
+		return &RateLimitedError{Delay: rl.RetryAfter, Err: err}
+	}
+	var withReason *ReasonError
+	if errors.As(err, &withReason) {
+		reason = withReason.Reason
+	}
+	SetCondition(t.obj, FalseCondition(commonv1alpha1.ConditionProgrammed, reason, err.Error()))
+	if _, werr := r.writeStatus(ctx, t.cached, t.obj); werr != nil {
+		klog.FromContext(ctx).V(2).Info("Could not record the failure in the status", "err", werr)
+	}
+	cause := reason + "\x00" + err.Error()
+	if t.rec.warned != cause {
+		r.recorder.Event(t.obj, corev1.EventTypeWarning, reason, err.Error())
+	}
+	t.remember(warnedOf(cause))
+	if konnect.IsAuth(err) || konnect.IsInvalidInput(err) {
+		// Retrying will not help until the spec, the token or a referenced
+		// object changes, and those changes enqueue the object.
+		return Permanent(err, r.policy.syncPeriod)
+	}
+	return err
+}
+
+func (r *EntityReconciler[T, D]) markProgrammed(obj T, p Placement, id string) {
+	r.recordPlacement(obj, p, id)
+	SetCondition(obj, TrueCondition(commonv1alpha1.ConditionProgrammed, commonv1alpha1.ReasonProgrammed, ""))
+}
+
+// recordPlacement records the entity's ID, server URL and organisation.
+func (r *EntityReconciler[T, D]) recordPlacement(obj T, p Placement, id string) {
+	status := obj.KonnectStatus(true)
+	status.ID = id
+	status.ServerURL = p.Auth.ServerURL
+	status.OrgID = p.Auth.OrgID
+}
+
+// applyReferenceConditions sets the reference conditions Resolve returned
+// and removes those of the adapter's types that no longer apply.
+func (r *EntityReconciler[T, D]) applyReferenceConditions(obj T, conditions []metav1.Condition) {
+	present := map[string]bool{}
+	for _, c := range conditions {
+		present[c.Type] = true
+		SetCondition(obj, c)
+	}
+	for _, t := range r.kind.Conditions {
+		if !present[t] {
+			RemoveCondition(obj, t)
+		}
+	}
+}
+
+func (r *EntityReconciler[T, D]) writeStatus(ctx context.Context, cached, obj T) (bool, error) {
+	written, err := WriteStatus(ctx, r.clients(obj.GetNamespace()), cached, obj)
+	if written {
+		r.metrics.StatusWritten(r.kind.KindName())
+	}
+	return written, err
+}

@@ -1,0 +1,182 @@
+package entities
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/tools/record"
+	"k8s.io/klog/v2"
+
+	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
+	"github.com/konnect-operator/konnect-operator/pkg/controller"
+)
+
+// A namespaced install grants the operator its rights in each watched
+// namespace through a RoleBinding there (to a ClusterRole, which outlives
+// the namespace). Deleting the namespace deletes that RoleBinding in no
+// fixed order with the Kong objects; without it the operator could neither
+// read the token nor remove its finalizers, and entities would stay in
+// Konnect while the objects stay Terminating. So the operator holds its
+// RoleBinding with FinalizerNamespaceRights while the namespace holds
+// objects of its kinds, or token Secrets it holds itself, and lets it go once
+// they are all gone. The finalizer is there only while needed: a RoleBinding
+// of an empty namespace (an uninstall after the objects were deleted, as
+// the README asks) is deleted at once, operator or not.
+
+// NamespaceHolders counts, for one kind, the objects of a namespace that
+// keep the operator's rights there.
+type NamespaceHolders struct {
+	// Resource names the objects (kongservices, secrets) in the Event that
+	// says what the RoleBinding waits for.
+	Resource string
+	// Source is the kind's cache; its adds, deletes and (when Updates
+	// passes) updates enqueue the namespace's RoleBinding.
+	Source controller.EventSource
+	// Names lists the holders in a namespace, from the cache.
+	Names func(namespace string) ([]string, error)
+	// Updates, when set, lets through only the updates that may change
+	// whether an object holds (a Secret's finalizers); by default only adds
+	// and deletes count.
+	Updates func(oldObj, newObj metav1.Object) bool
+}
+
+// RoleBindingFinalizers writes the finalizers of a RoleBinding and nothing
+// else of it.
+type RoleBindingFinalizers interface {
+	SetFinalizers(ctx context.Context, binding *rbacv1.RoleBinding, finalizers []string) error
+}
+
+// NamespaceRightsReconciler keeps FinalizerNamespaceRights on the
+// operator's RoleBindings while their namespaces hold its objects.
+type NamespaceRightsReconciler struct {
+	// Bindings caches the operator's RoleBinding in each watched namespace
+	// (selected by name).
+	Bindings *controller.Informer[*rbacv1.RoleBinding]
+	Holders  []NamespaceHolders
+	Writer   RoleBindingFinalizers
+	Recorder record.EventRecorder
+}
+
+// NewNamespaceRightsController returns the controller of the operator's
+// RoleBindings.
+func NewNamespaceRightsController(r *NamespaceRightsReconciler, opts controller.Options) (*controller.Controller[*rbacv1.RoleBinding], error) {
+	c, err := controller.New("NamespaceRights", r.Bindings, r, opts)
+	if err != nil {
+		return nil, err
+	}
+	byNamespace := func(b *rbacv1.RoleBinding) []string { return []string{b.Namespace} }
+	for _, h := range r.Holders {
+		updates := h.Updates
+		if updates == nil {
+			updates = func(metav1.Object, metav1.Object) bool { return false }
+		}
+		err := c.Watch(controller.Dependency[*rbacv1.RoleBinding]{
+			Name:      "namespaceHolders:" + h.Resource,
+			Source:    h.Source,
+			Keys:      byNamespace,
+			SourceKey: func(obj metav1.Object) string { return obj.GetNamespace() },
+			Updates:   updates,
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return c, nil
+}
+
+// Reconcile implements controller.Reconciler.
+func (r *NamespaceRightsReconciler) Reconcile(ctx context.Context, key cache.ObjectName) (controller.Result, error) {
+	binding, err := r.Bindings.Get(key.Namespace, key.Name)
+	if apierrors.IsNotFound(err) {
+		return controller.Result{}, nil
+	}
+	if err != nil {
+		return controller.Result{}, err
+	}
+	holders, err := r.holders(binding.Namespace)
+	if err != nil {
+		return controller.Result{}, err
+	}
+	held := slices.Contains(binding.Finalizers, commonv1alpha1.FinalizerNamespaceRights)
+	needed := len(holders) > 0
+	if needed && isBeingDeleted(binding) {
+		r.Recorder.Eventf(binding, corev1.EventTypeNormal, EventDeletionBlocked,
+			"kept by the finalizer %s until the operator has cleaned up %s", commonv1alpha1.FinalizerNamespaceRights, summarize(holders))
+	}
+	// A RoleBinding being deleted can take no new finalizer.
+	if held == needed || (needed && isBeingDeleted(binding)) {
+		return controller.Result{}, nil
+	}
+	finalizers := slices.DeleteFunc(slices.Clone(binding.Finalizers), func(f string) bool { return f == commonv1alpha1.FinalizerNamespaceRights })
+	if needed {
+		finalizers = append(finalizers, commonv1alpha1.FinalizerNamespaceRights)
+	}
+	if err := r.Writer.SetFinalizers(ctx, binding, finalizers); err != nil {
+		return controller.Result{}, fmt.Errorf("setting the finalizers of RoleBinding %s/%s: %w", binding.Namespace, binding.Name, err)
+	}
+	klog.FromContext(ctx).V(2).Info("Set the finalizer of the operator's RoleBinding", "roleBinding", klog.KObj(binding), "present", needed, "holders", len(holders))
+	return controller.Result{}, nil
+}
+
+// holders lists what keeps the operator's rights in namespace, as
+// "resource/name".
+func (r *NamespaceRightsReconciler) holders(namespace string) ([]string, error) {
+	var out []string
+	for _, h := range r.Holders {
+		names, err := h.Names(namespace)
+		if err != nil {
+			return nil, err
+		}
+		for _, name := range names {
+			out = append(out, h.Resource+"/"+name)
+		}
+	}
+	slices.Sort(out)
+	return out, nil
+}
+
+// summarize names the first few holders and counts the rest.
+func summarize(holders []string) string {
+	const shown = 5
+	if len(holders) <= shown {
+		return strings.Join(holders, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(holders[:shown], ", "), len(holders)-shown)
+}
+
+// ObjectsIn lists the names of the cached objects of a namespace that hold
+// satisfies (every object when holds is nil).
+func ObjectsIn[T controller.Object](objects *controller.Informer[T], holds func(T) bool) func(namespace string) ([]string, error) {
+	return func(namespace string) ([]string, error) {
+		cached, err := objects.ByIndex(cache.NamespaceIndex, namespace)
+		if err != nil {
+			return nil, err
+		}
+		var names []string
+		for _, obj := range cached {
+			if holds == nil || holds(obj) {
+				names = append(names, obj.GetName())
+			}
+		}
+		return names, nil
+	}
+}
+
+// HoldsTokenSecret reports whether a Secret carries the operator's in-use
+// finalizer, which only the operator can remove.
+func HoldsTokenSecret(s *corev1.Secret) bool {
+	return slices.Contains(s.Finalizers, commonv1alpha1.FinalizerSecretInUse)
+}
+
+// FinalizersChanged lets through the updates that add or remove a
+// finalizer.
+func FinalizersChanged(oldObj, newObj metav1.Object) bool {
+	return !slices.Equal(oldObj.GetFinalizers(), newObj.GetFinalizers())
+}

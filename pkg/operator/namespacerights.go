@@ -1,0 +1,101 @@
+package operator
+
+import (
+	"context"
+	"encoding/json"
+
+	rbacv1 "k8s.io/api/rbac/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/fields"
+	"k8s.io/apimachinery/pkg/types"
+	kubeinformers "k8s.io/client-go/informers"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/tools/cache"
+
+	"github.com/konnect-operator/konnect-operator/pkg/controller"
+	"github.com/konnect-operator/konnect-operator/pkg/entities"
+)
+
+// rightsBindingFactories caches, in each watched namespace, the one
+// RoleBinding that grants the operator its rights there, selected by name:
+// RBAC lets the operator read and patch that RoleBinding alone
+// (resourceNames), which a list or watch honours only with this field
+// selector.
+func rightsBindingFactories(kube kubernetes.Interface, namespaces []string, bindingName string) map[string]kubeinformers.SharedInformerFactory {
+	out := map[string]kubeinformers.SharedInformerFactory{}
+	for _, ns := range namespaces {
+		out[ns] = kubeinformers.NewSharedInformerFactoryWithOptions(kube, 0,
+			kubeinformers.WithNamespace(ns),
+			kubeinformers.WithTweakListOptions(func(o *metav1.ListOptions) {
+				o.FieldSelector = fields.OneTermEqualSelector("metadata.name", bindingName).String()
+			}),
+			kubeinformers.WithTransform(dropManagedFields))
+	}
+	return out
+}
+
+// rightsBindingInformer is the view of the operator's RoleBindings.
+func (f *informerFactories) rightsBindingInformer() *controller.Informer[*rbacv1.RoleBinding] {
+	informers := map[string]cache.SharedIndexInformer{}
+	for ns, factory := range f.rightsBindings {
+		informers[ns] = factory.Rbac().V1().RoleBindings().Informer()
+	}
+	return controller.NewInformer[*rbacv1.RoleBinding](rbacv1.Resource("rolebindings"), informers)
+}
+
+// namespaceRights builds the controller that holds the operator's
+// RoleBindings while their namespaces hold its objects: every namespaced
+// kind it caches counts, and the token Secrets it holds itself.
+func namespaceRights(w *wiring, refs *entities.Refs) (runnable, error) {
+	holders := []entities.NamespaceHolders{
+		holdersOf(w, authConfigs), holdersOf(w, controlPlanes), holdersOf(w, referenceGrants),
+		holdersOf(w, kongServices), holdersOf(w, kongRoutes), holdersOf(w, kongConsumers), holdersOf(w, kongConsumerGroups),
+		holdersOf(w, kongPlugins), holdersOf(w, kongPluginBindings),
+		holdersOf(w, kongUpstreams), holdersOf(w, kongTargets), holdersOf(w, kongCertificates), holdersOf(w, kongCACertificates),
+		holdersOf(w, kongSNIs), holdersOf(w, kongKeys), holdersOf(w, kongKeySets), holdersOf(w, kongDPCertificates),
+		holdersOf(w, kongBasicAuths), holdersOf(w, kongAPIKeys), holdersOf(w, kongACLs), holdersOf(w, kongJWTs), holdersOf(w, kongHMACs),
+		holdersOf(w, cloudNetworks), holdersOf(w, cloudTransitGateways), holdersOf(w, cloudDPGroupConfigurations),
+		{
+			Resource: "secrets", Source: refs.Secrets,
+			Names:   entities.ObjectsIn(refs.Secrets, entities.HoldsTokenSecret),
+			Updates: entities.FinalizersChanged,
+		},
+	}
+	return entities.NewNamespaceRightsController(&entities.NamespaceRightsReconciler{
+		Bindings: w.f.rightsBindingInformer(),
+		Holders:  holders,
+		Writer:   roleBindingClient{kube: w.d.kube},
+		Recorder: w.d.recorder,
+	}, w.d.options())
+}
+
+// holdersOf counts every object of a namespaced kind.
+func holdersOf[T controller.Object](w *wiring, r resource[T]) entities.NamespaceHolders {
+	objects := informerOf(w, r)
+	return entities.NamespaceHolders{
+		Resource: r.gvr.Resource, Source: objects, Names: entities.ObjectsIn(objects, nil),
+	}
+}
+
+// roleBindingClient writes the finalizers of the operator's RoleBindings:
+// a JSON merge patch of metadata.finalizers alone, conditional on the
+// resource version read, as for Secrets (see secretClient).
+type roleBindingClient struct {
+	kube kubernetes.Interface
+}
+
+// SetFinalizers implements entities.RoleBindingFinalizers.
+func (c roleBindingClient) SetFinalizers(ctx context.Context, binding *rbacv1.RoleBinding, finalizers []string) error {
+	if finalizers == nil {
+		finalizers = []string{}
+	}
+	patch, err := json.Marshal(map[string]any{
+		"metadata": map[string]any{"resourceVersion": binding.ResourceVersion, "finalizers": finalizers},
+	})
+	if err != nil {
+		return err
+	}
+	_, err = c.kube.RbacV1().RoleBindings(binding.Namespace).Patch(ctx, binding.Name, types.MergePatchType, patch,
+		metav1.PatchOptions{FieldManager: controller.FieldManager})
+	return err
+}
