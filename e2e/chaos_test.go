@@ -95,7 +95,13 @@ func TestChaosLeaderFailoverDuringCreate(t *testing.T) {
 	var takeovers []time.Duration
 	var firstKill time.Time
 	for i := range 2 {
-		w.pause(500*time.Millisecond, 3*time.Second)
+		if i == 0 {
+			// Under way: the first kill comes once the leader has begun
+			// writing to Konnect, not at a moment the create may be over.
+			w.waitWrites(ctx, begin, 5)
+		} else {
+			w.pause(500*time.Millisecond, 3*time.Second)
+		}
 		killed := time.Now()
 		if i == 0 {
 			firstKill = killed

@@ -149,6 +149,20 @@ func (w *chaosWorld) killRepeatedly(times int, firstWithin, lo, hi time.Duration
 
 // writesSince counts the Konnect writes (anything but GET) that started
 // after t: work that was left when something happened at t.
+// waitWrites polls the simulator's log until it holds n writes since t.
+func (w *chaosWorld) waitWrites(ctx context.Context, t time.Time, n int) {
+	w.t.Helper()
+	err := eventually(ctx, convergeLimit, func(ctx context.Context) error {
+		if got := w.writesSince(ctx, t); got < n {
+			return fmt.Errorf("%d writes to Konnect so far", got)
+		}
+		return nil
+	})
+	if err != nil {
+		w.t.Fatalf("waiting for %d writes to Konnect: %v", n, err)
+	}
+}
+
 func (w *chaosWorld) writesSince(ctx context.Context, t time.Time) int {
 	w.t.Helper()
 	log, err := w.requests(ctx)

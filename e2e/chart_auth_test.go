@@ -37,6 +37,38 @@ func sameSpec(t *testing.T, chart, kustomize *unstructured.Unstructured, file st
 	}
 }
 
+// TestHelmChartControlsPolicy renders the admission policy of the day-2
+// controls (protected objects, policy annotations) as manifests/admission
+// has it, and the defaults of the policies as the operator's flags.
+func TestHelmChartControlsPolicy(t *testing.T) {
+	ctx := t.Context()
+	h := newHelm(t, nil)
+	file := filepath.Join("admission", "controls.yaml")
+	want := kustomizeObjects(t, file)
+	r := h.template(ctx, t, nil)
+	for _, kind := range []string{"ValidatingAdmissionPolicy", "ValidatingAdmissionPolicyBinding"} {
+		sameSpec(t, r.get(t, kind, "", "konnect-operator-controls"), want.get(t, kind, "", "konnect-operator-controls"), file)
+	}
+	for _, tt := range []struct {
+		set   []string
+		flags []string
+	}{
+		{nil, []string{"--default-deletion-policy=delete", "--default-reconcile-policy=enforce"}},
+		{[]string{"defaultPolicies.deletion=orphan", "defaultPolicies.reconcile=report", "clusterIdentity=restored-cluster"},
+			[]string{"--default-deletion-policy=orphan", "--default-reconcile-policy=report", "--cluster-identity=restored-cluster"}},
+	} {
+		args := deploymentArgsOf(t, h.template(ctx, t, nil, tt.set...))
+		for _, flag := range tt.flags {
+			if !slices.Contains(args, flag) {
+				t.Errorf("values %v: the Deployment's arguments %v lack %s", tt.set, args, flag)
+			}
+		}
+	}
+	if out, err := h.run(ctx, "template", "konnect-operator", chartDir, "--set", "defaultPolicies.deletion=keep"); err == nil || !strings.Contains(out+err.Error(), "defaultPolicies/deletion") {
+		t.Errorf("defaultPolicies.deletion=keep rendered, or was refused without naming it: %v %s", err, out)
+	}
+}
+
 // TestHelmChartSecretWritesPolicy renders the admission policy that narrows
 // the operator's patch on Secrets to its finalizer: with the defaults it is
 // manifests/rbac/secret-writes field for field; another release's policy
@@ -75,8 +107,20 @@ func TestHelmChartSecretWritesPolicy(t *testing.T) {
 		}
 	})
 
+	t.Run("a namespaced install renders manifests/rbac/namespaced/rolebinding-writes.yaml too", func(t *testing.T) {
+		file := filepath.Join("rbac", "namespaced", "rolebinding-writes.yaml")
+		want := kustomizeObjects(t, file)
+		r := h.template(ctx, t, nil, "watchNamespaces={team-a}")
+		for _, kind := range []string{policyKind, bindingKind} {
+			sameSpec(t, r.get(t, kind, "", "konnect-operator-rolebinding-writes"), want.get(t, kind, "", "konnect-operator-rolebinding-writes"), file)
+		}
+		if _, ok := h.template(ctx, t, nil)[renderedKey(policyKind, "", "konnect-operator-rolebinding-writes")]; ok {
+			t.Error("a cluster-wide install renders the RoleBinding policy, with no RoleBinding to guard")
+		}
+	})
+
 	t.Run("no RBAC, no policy", func(t *testing.T) {
-		r := h.template(ctx, t, nil, "rbac.create=false")
+		r := h.template(ctx, t, nil, "rbac.create=false", "watchNamespaces={team-a}")
 		for _, kind := range []string{policyKind, bindingKind} {
 			if n := len(r.ofKind(kind)); n != 0 {
 				t.Errorf("with rbac.create=false the chart renders %d %s", n, kind)
@@ -226,7 +270,8 @@ metrics:
 			t.Errorf("the container still declares the metrics port %d, which only loopback serves", port)
 		}
 		for _, key := range r.keys() {
-			if strings.HasSuffix(key, "-metrics-auth") || strings.HasPrefix(key, "Service ") {
+			// The health Service (helm test) serves /readyz, not /metrics.
+			if strings.HasSuffix(key, "-metrics-auth") || strings.HasPrefix(key, "Service ") && !strings.HasSuffix(key, "-health") {
 				t.Errorf("with http the chart still renders %s", key)
 			}
 		}

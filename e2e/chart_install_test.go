@@ -114,10 +114,14 @@ func TestHelmChartInstallUpgradeUninstall(t *testing.T) {
 		}
 	}
 	// Prometheus's ServiceAccount (prometheusNamespace/prometheusServiceAccount)
-	// may read /metrics, as the kustomize manifests let it.
+	// may read /metrics, as the kustomize manifests let it. The pods carry
+	// what platform teams add to every chart (labels, annotations, a
+	// priority class, pull Secrets) and trust the CA of a TLS-inspecting
+	// proxy from a ConfigMap, here the simulator's.
 	values := writeValues(t, "helm-values.yaml", fmt.Sprintf("konnectAuth:\n  create: true\n  namespace: team-a\n  serverURL: %q\n  token: %q\n"+
 		"metrics:\n  readerRole:\n    serviceAccounts: [{namespace: %s, name: %s}]\n",
-		suite.sim.url, suite.sim.token, prometheusNamespace, prometheusServiceAccount))
+		suite.sim.url, suite.sim.token, prometheusNamespace, prometheusServiceAccount)+platformValues)
+	createPlatformObjects(ctx, t, c)
 
 	step("helm install installs the CRDs, the operator and the auth configuration", func(t *testing.T) {
 		out, err := h.run(ctx, "install", "konnect-operator", chartDir, "--namespace", operatorNamespace, "--values", values)
@@ -132,7 +136,9 @@ func TestHelmChartInstallUpgradeUninstall(t *testing.T) {
 			t.Fatal(err)
 		}
 		checkCRDsInstalled(ctx, t, c)
+		checkCRDsOfTheRelease(ctx, t, c)
 		checkDeployment(ctx, t, c)
+		checkPlatformValues(ctx, t, c)
 		checkAccess(ctx, t, c, accessTable("team-a", "team-b"))
 		checkSecretWrites(ctx, t, c)
 		secret, err := c.kube.CoreV1().Secrets("team-a").Get(ctx, "konnect-auth-token", metav1.GetOptions{})
@@ -160,6 +166,34 @@ func TestHelmChartInstallUpgradeUninstall(t *testing.T) {
 		// token Secret while the configuration reads it.
 		if err := eventually(ctx, 30*time.Second, tokenSecretHeld(c, true)); err != nil {
 			t.Fatal(err)
+		}
+	})
+
+	step("helm test asks a replica's /readyz through the health Service", func(t *testing.T) {
+		checkHelmTest(ctx, t, c, h, ops[0])
+	})
+
+	step("helm upgrade upgrades the CRDs: a field the chart's next version adds is refused before, accepted after", func(t *testing.T) {
+		if out, err := applyProbeService(ctx, c); err == nil || !strings.Contains(err.Error(), probeField) {
+			t.Fatalf("a KongService with %s was not refused before the upgrade: %v\n%s", probeField, err, out)
+		}
+		if _, err := h.run(ctx, "upgrade", "konnect-operator", chartWithNewField(t), "--namespace", operatorNamespace, "--values", values); err != nil {
+			t.Fatal(err)
+		}
+		out, err := applyProbeService(ctx, c)
+		if err != nil {
+			t.Fatalf("a KongService with %s was refused after the upgrade: %v", probeField, err)
+		}
+		if !strings.Contains(out, probeField+": set") {
+			t.Errorf("the API server would not store %s after the upgrade:\n%s", probeField, out)
+		}
+		// The auth configuration the install's hook made is the release's now.
+		manifest, err := h.run(ctx, "get", "manifest", "konnect-operator", "--namespace", operatorNamespace)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(manifest, "kind: KonnectAPIAuthConfiguration") {
+			t.Error("after an upgrade the release does not hold the auth configuration its install made")
 		}
 	})
 
@@ -223,6 +257,10 @@ metrics:
 			{"list", "", "secrets", "", "team-b", false},
 		})
 		checkMonitoringObjects(ctx, t, c)
+		// This chart's CRDs again: the field is gone.
+		if _, err := applyProbeService(ctx, c); err == nil {
+			t.Errorf("a KongService with %s is still accepted after upgrading to a chart without it", probeField)
+		}
 	})
 
 	step("the upgraded operator reconciles a change with the narrower RBAC", func(t *testing.T) {

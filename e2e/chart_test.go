@@ -192,6 +192,25 @@ func sameGrants(t *testing.T, chartRole *unstructured.Unstructured, file string)
 	}
 }
 
+// sameResourceNames fails t when the chart's role names other objects
+// (resourceNames) than the kustomize one.
+func sameResourceNames(t *testing.T, chartRole *unstructured.Unstructured, file string) {
+	t.Helper()
+	names := func(rules []rbacv1.PolicyRule) []string {
+		var out []string
+		for _, r := range rules {
+			for _, name := range r.ResourceNames {
+				out = append(out, strings.Join(r.Resources, ",")+"/"+name)
+			}
+		}
+		sort.Strings(out)
+		return out
+	}
+	if got, want := names(rulesOf(t, chartRole)), names(kustomizeRules(t, file)); !slices.Equal(got, want) {
+		t.Errorf("%s %s names %v, manifests/%s %v", chartRole.GetKind(), chartRole.GetName(), got, file, want)
+	}
+}
+
 // missingFrom lists what of a is not in b.
 func missingFrom(b, a []string) []string {
 	var out []string
@@ -284,9 +303,13 @@ func TestHelmChartTemplates(t *testing.T) {
 
 	t.Run("namespaced", func(t *testing.T) {
 		r := h.template(ctx, t, []string{namespaced}, "syncPeriod=5m", "driftDetection=update", "konnect.rateLimit=2.5", "logging.format=text", "replicaCount=3")
+		sameGrants(t, r.get(t, "ClusterRole", "", "konnect-operator-namespaced"), filepath.Join("rbac", "namespaced", "role.yaml"))
+		sameResourceNames(t, r.get(t, "ClusterRole", "", "konnect-operator-namespaced"), filepath.Join("rbac", "namespaced", "role.yaml"))
 		for _, ns := range []string{"team-a", "team-b"} {
-			sameGrants(t, r.get(t, "Role", ns, "konnect-operator"), filepath.Join("rbac", "namespace", "role.yaml"))
-			boundTo(t, r, r.get(t, "RoleBinding", ns, "konnect-operator"))
+			boundTo(t, r, r.get(t, "RoleBinding", ns, "konnect-operator-namespaced"))
+		}
+		if n := len(r.ofKind("Role")); n != 2 {
+			t.Errorf("namespaced, the chart renders %d Roles, want only those of the leader election and of Events in default", n)
 		}
 		sameGrants(t, r.get(t, "Role", "default", "konnect-operator-events"), filepath.Join("rbac", "events", "role.yaml"))
 		// As overlays/namespaced: the metrics roles and the Secret policy stay.
@@ -298,7 +321,7 @@ func TestHelmChartTemplates(t *testing.T) {
 			t.Error("namespaced, the chart still grants the namespaced kinds cluster-wide")
 		}
 		args := deploymentArgsOf(t, r)
-		for _, flag := range []string{"--watch-namespaces=team-a,team-b", "--sync-period=5m", "--drift-detection=update", "--konnect-rate-limit=2.5", "--log-format=text"} {
+		for _, flag := range []string{"--watch-namespaces=team-a,team-b", "--namespace-rights-binding=konnect-operator-namespaced", "--sync-period=5m", "--drift-detection=update", "--konnect-rate-limit=2.5", "--log-format=text"} {
 			if !slices.Contains(args, flag) {
 				t.Errorf("the Deployment's arguments %v lack %s", args, flag)
 			}

@@ -149,7 +149,7 @@ func checkDescribe(ctx context.Context, c *clusterEnv, o *unstructured.Unstructu
 		return fmt.Errorf("kubectl describe %s %s: %s condition is %q (conditions %v)", resource, o.GetName(), typ, conditions[typ], conditions)
 	}
 	reasons := describedEvents(out)
-	wanted := []string{controller.EventCreated, controller.EventFound, controller.EventUpdated, controller.EventBorrowed, entities.EventTokenValid}
+	wanted := []string{controller.EventCreated, controller.EventFound, controller.EventUpdated, controller.EventBorrowed, controller.EventAdopted, entities.EventTokenValid}
 	for _, r := range reasons {
 		if slices.Contains(wanted, r) {
 			return nil

@@ -34,6 +34,10 @@ const (
 	sampleServerURL = "https://127.0.0.1:8443"
 	sampleToken     = "kpat_EDIT_ME_sample_token_for_the_konnect_simulator"
 	sampleMirrorID  = "00000000-0000-0000-0000-000000000000"
+	// sampleAdoptServiceID and sampleAdoptRouteID are the entities of the
+	// mirrored control plane that the adoption sample adopts.
+	sampleAdoptServiceID = "00000000-0000-0000-0000-000000000001"
+	sampleAdoptRouteID   = "00000000-0000-0000-0000-000000000002"
 	// sampleProviderAccount is the cloud provider account the cloud-gateway
 	// samples name; the suite's simulator links it, as make run's does.
 	sampleProviderAccount = "11111111-1111-1111-1111-111111111111"

@@ -4,18 +4,26 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/kubernetes"
+
+	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
 )
 
 // TestNamespacedOverlay installs manifests/overlays/namespaced on a control
-// plane of its own: the operator, restricted to team-a and team-b by Roles
-// and --watch-namespaces, reconciles a sample in team-a and leaves one in
-// the unwatched team-c alone, with no access there.
+// plane of its own: the operator, restricted to team-a and team-b by
+// RoleBindings and --watch-namespaces, reconciles a sample in team-a and
+// leaves one in the unwatched team-c alone, with no access there; then
+// team-a is deleted at once, and its entities leave Konnect.
 func TestNamespacedOverlay(t *testing.T) {
 	ctx := t.Context()
 	c, err := startCluster(ctx, filepath.Join(suite.workDir, "cluster-namespaced"))
@@ -39,8 +47,8 @@ func TestNamespacedOverlay(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !hasFlag(args, "--watch-namespaces=team-a,team-b") {
-		t.Fatalf("the overlay's Deployment does not watch team-a and team-b: %v", args)
+	if !hasFlag(args, "--watch-namespaces=team-a,team-b") || !hasFlag(args, "--namespace-rights-binding="+rightsBinding) {
+		t.Fatalf("the overlay's Deployment does not watch team-a and team-b, holding its RoleBinding %s there: %v", rightsBinding, args)
 	}
 	const cfg = "configuration.konghq.com"
 	checkAccess(ctx, t, c, []access{
@@ -60,6 +68,8 @@ func TestNamespacedOverlay(t *testing.T) {
 		{"create", "", "events", "", "team-c", false},
 		{"list", cfg, "kongconsumers", "", "default", false},
 	})
+
+	checkRightsBindingWrites(ctx, t, c, "team-b")
 
 	ops := startOperators(ctx, t, c, 1)
 	op := ops[0]
@@ -98,29 +108,30 @@ func TestNamespacedOverlay(t *testing.T) {
 		}
 	}
 
-	// Deleting the watched namespace with the operator running removes what
-	// it made in Konnect, done as the README says for this layout: the
-	// namespace's objects first, since deleting the namespace also deletes
-	// the operator's Role and RoleBinding there, in no fixed order.
-	if _, err := c.kubectl(ctx, "", "delete", "kong,konnect", "--all", "-n", "team-a", "--wait=false"); err != nil {
-		t.Fatal(err)
-	}
-	err = eventually(ctx, 2*time.Minute, func(ctx context.Context) error {
-		out, err := c.kubectl(ctx, "", "get", "kong,konnect", "-n", "team-a", "-o", "name")
+	// The operator holds its RoleBinding in team-a while the namespace
+	// holds its objects.
+	err = eventually(ctx, 30*time.Second, func(ctx context.Context) error {
+		b, err := c.kube.RbacV1().RoleBindings("team-a").Get(ctx, rightsBinding, metav1.GetOptions{})
 		if err != nil {
 			return err
 		}
-		if strings.TrimSpace(out) != "" {
-			return fmt.Errorf("objects left in team-a: %s", out)
+		if !slices.Contains(b.Finalizers, commonv1alpha1.FinalizerNamespaceRights) {
+			return fmt.Errorf("RoleBinding team-a/%s has the finalizers %v, not %s", rightsBinding, b.Finalizers, commonv1alpha1.FinalizerNamespaceRights)
 		}
 		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
+
+	// Deleting the watched namespace at once, objects, token Secret and the
+	// operator's RoleBinding together, removes what the operator made in
+	// Konnect and leaves nothing Terminating: the RoleBinding, kept by its
+	// finalizer, still grants the rights the cleanup needs.
 	if _, err := c.kubectl(ctx, "", "delete", "namespace", "team-a", "--wait=false"); err != nil {
 		t.Fatal(err)
 	}
+	begin := time.Now()
 	err = eventually(ctx, 2*time.Minute, func(ctx context.Context) error {
 		n, err := suite.sim.entities(ctx)
 		if err != nil {
@@ -129,9 +140,76 @@ func TestNamespacedOverlay(t *testing.T) {
 		if n != before {
 			return fmt.Errorf("the simulator holds %d entities, %d before the test", n, before)
 		}
+		ns, err := c.kube.CoreV1().Namespaces().Get(ctx, "team-a", metav1.GetOptions{})
+		if err == nil {
+			left, _ := c.kubectl(ctx, "", "get", "kong,konnect,secrets,rolebindings", "-n", "team-a", "-o", "name")
+			return fmt.Errorf("namespace team-a is still %s, holding: %s", ns.Status.Phase, strings.Join(strings.Fields(left), ", "))
+		}
+		if !apierrors.IsNotFound(err) {
+			return err
+		}
 		return nil
 	})
 	if err != nil {
-		t.Error(err)
+		t.Fatal(err)
+	}
+	t.Logf("namespace team-a deleted at once, with its Konnect entities, in %s", time.Since(begin).Round(time.Millisecond))
+}
+
+// rightsBinding is the RoleBinding of overlays/namespaced in each watched
+// namespace.
+const rightsBinding = "konnect-operator-namespaced"
+
+// checkRightsBindingWrites checks, as the operator's ServiceAccount, that it
+// may put its finalizer on its RoleBinding in namespace and take it off
+// again, and nothing else: not add a subject there (the admission policy),
+// not touch another RoleBinding (RBAC's resourceNames).
+func checkRightsBindingWrites(ctx context.Context, t *testing.T, c *clusterEnv, namespace string) {
+	t.Helper()
+	other := &rbacv1.RoleBinding{
+		ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: "someone-else"},
+		RoleRef:    rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "ClusterRole", Name: "view"},
+		Subjects:   []rbacv1.Subject{{Kind: rbacv1.ServiceAccountKind, Namespace: namespace, Name: "default"}},
+	}
+	if _, err := c.kube.RbacV1().RoleBindings(namespace).Create(ctx, other, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		_ = c.kube.RbacV1().RoleBindings(namespace).Delete(context.WithoutCancel(ctx), other.Name, metav1.DeleteOptions{})
+	}()
+	cfg, err := c.ServiceAccountConfig(ctx, operatorNamespace, operatorServiceAccount)
+	if err != nil {
+		t.Fatal(err)
+	}
+	asOperator := kubernetes.NewForConfigOrDie(cfg).RbacV1().RoleBindings(namespace)
+	patch := func(name, body string) error {
+		_, err := asOperator.Patch(ctx, name, types.MergePatchType, []byte(body), metav1.PatchOptions{})
+		return err
+	}
+	planted := `{"subjects":[{"kind":"ServiceAccount","name":"konnect-operator","namespace":"konnect-operator-system"},{"kind":"ServiceAccount","name":"default","namespace":"` + namespace + `"}]}`
+	// A new policy takes a moment to be enforced.
+	err = eventually(ctx, 30*time.Second, func(context.Context) error {
+		if err := patch(rightsBinding, planted); !apierrors.IsInvalid(err) {
+			return fmt.Errorf("the operator's ServiceAccount added a subject to its RoleBinding (%w)", err)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := patch(rightsBinding, `{"metadata":{"labels":{"planted":"yes"}}}`); !apierrors.IsInvalid(err) {
+		t.Errorf("a new label on its RoleBinding by the operator's ServiceAccount was not refused: %v", err)
+	}
+	if err := patch("someone-else", `{"metadata":{"finalizers":["`+commonv1alpha1.FinalizerNamespaceRights+`"]}}`); !apierrors.IsForbidden(err) {
+		t.Errorf("the operator's ServiceAccount patched another RoleBinding: %v", err)
+	}
+	if _, err := asOperator.List(ctx, metav1.ListOptions{}); !apierrors.IsForbidden(err) {
+		t.Errorf("the operator's ServiceAccount listed every RoleBinding of %s: %v", namespace, err)
+	}
+	if err := patch(rightsBinding, `{"metadata":{"finalizers":["`+commonv1alpha1.FinalizerNamespaceRights+`"]}}`); err != nil {
+		t.Errorf("adding the operator's finalizer to its RoleBinding was refused: %v", err)
+	}
+	if err := patch(rightsBinding, `{"metadata":{"finalizers":null}}`); err != nil {
+		t.Errorf("removing the operator's finalizer from its RoleBinding was refused: %v", err)
 	}
 }

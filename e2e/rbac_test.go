@@ -33,8 +33,9 @@ type access struct {
 }
 
 // accessTable is what the shipped RBAC must allow and deny (least privilege):
-// the operator reads what it watches, writes finalizers and status of the
-// kinds it reconciles, creates and deletes only the objects it manages,
+// the operator reads what it watches, patches the finalizers and writes the
+// status of the kinds it reconciles, reads the kube-system namespace (the
+// cluster's identity) and no other, creates and deletes only the objects it manages,
 // patches Secrets (their finalizers alone, which the admission policy
 // enforces; see checkSecretWrites), never updates, creates or deletes them,
 // and asks the API server about the callers of /metrics.
@@ -44,6 +45,11 @@ func accessTable(watched, unwatched string) []access {
 		{"list", cfg, "kongservices", "", watched, true},
 		{"watch", knt, "konnectgatewaycontrolplanes", "", watched, true},
 		{"update", cfg, "kongroutes", "", watched, true},
+		{"patch", cfg, "kongroutes", "", watched, true},
+		{"patch", knt, "konnectgatewaycontrolplanes", "", watched, true},
+		{"patch", cfg, "kongplugins", "", watched, true},
+		{"patch", cfg, "kongvaults", "", "", true},
+		{"get", "", "namespaces", "", "", false},
 		{"update", cfg, "kongconsumers", "status", watched, true},
 		{"update", knt, "konnectapiauthconfigurations", "status", watched, true},
 		{"watch", knt, "konnectcloudgatewaynetworks", "", watched, true},
@@ -69,7 +75,6 @@ func accessTable(watched, unwatched string) []access {
 
 		{"create", cfg, "kongservices", "", watched, false},
 		{"delete", cfg, "kongservices", "", watched, false},
-		{"patch", cfg, "kongroutes", "", watched, false},
 		{"get", cfg, "kongservices", "", watched, false},
 		{"delete", cfg, "kongreferencegrants", "", watched, false},
 		{"update", "", "secrets", "", watched, false},
@@ -210,7 +215,7 @@ func TestRBACCoversEveryKind(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	namespace, err := readRoles(filepath.Join(manifests, "rbac", "namespace", "role.yaml"))
+	namespace, err := readRoles(filepath.Join(manifests, "rbac", "namespaced", "role.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -221,11 +226,18 @@ func TestRBACCoversEveryKind(t *testing.T) {
 	if len(cluster) != 1 || len(namespace) != 1 || len(clusterScoped) != 1 {
 		t.Fatalf("want one role per file, got %d, %d and %d", len(cluster), len(namespace), len(clusterScoped))
 	}
-	t.Run("the per-namespace Role grants what the ClusterRole grants", func(t *testing.T) {
-		if !slices.EqualFunc(cluster[0], namespace[0], func(a, b rbacv1.PolicyRule) bool {
+	t.Run("the rules bound per namespace grant what the ClusterRole grants, and the operator's own RoleBinding", func(t *testing.T) {
+		// The namespaced install adds one rule: its RoleBinding, by name.
+		perNamespace := namespace[0]
+		last := perNamespace[len(perNamespace)-1]
+		if !slices.Equal(last.APIGroups, []string{"rbac.authorization.k8s.io"}) || !slices.Equal(last.Resources, []string{"rolebindings"}) ||
+			!slices.Equal(last.ResourceNames, []string{"konnect-operator-namespaced"}) || !slices.Equal(last.Verbs, []string{"get", "list", "watch", "patch"}) {
+			t.Errorf("the last rule of rbac/namespaced/role.yaml is %+v, want get, list, watch and patch of the RoleBinding konnect-operator-namespaced alone", last)
+		}
+		if !slices.EqualFunc(cluster[0], perNamespace[:len(perNamespace)-1], func(a, b rbacv1.PolicyRule) bool {
 			return slices.Equal(a.Verbs, b.Verbs) && slices.Equal(a.APIGroups, b.APIGroups) && slices.Equal(a.Resources, b.Resources)
 		}) {
-			t.Error("rbac/cluster/role.yaml and rbac/namespace/role.yaml have different rules")
+			t.Error("rbac/cluster/role.yaml and rbac/namespaced/role.yaml have different rules")
 		}
 	})
 	for _, crd := range crds {

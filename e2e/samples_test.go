@@ -49,6 +49,7 @@ var expectations = map[string]expectation{
 	}},
 	"konnect-gateway-control-plane-group.yaml":  {conditions: map[string][]string{"group": {"MembersReferenceResolved"}}},
 	"konnect-gateway-control-plane-mirror.yaml": {conditions: map[string][]string{"mirrored-cp": {"Mirrored"}}},
+	"kongservice-adopt.yaml":                    {conditions: map[string][]string{"adopted-cp": {"Mirrored"}, "legacy-orders": {"Adopted"}}},
 }
 
 // notReconciled are the kinds no Konnect controller writes a status for.

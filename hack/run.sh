@@ -16,7 +16,9 @@
 # control plane made outside the operator. With the simulator, this script
 # makes one, mirror-source, and puts its ID in the sample (and prints a
 # command that does the same for a later kubectl apply); with Konnect, give
-# the ID of one of yours in RUN_MIRROR_ID.
+# the ID of one of yours in RUN_MIRROR_ID. The adoption sample
+# (kongservice-adopt.yaml) adopts a service and a route of mirror-source,
+# which this script makes too.
 #
 # Environment:
 #   KONNECT_TOKEN        Konnect personal (kpat_) or system (spat_) access token
@@ -45,6 +47,10 @@ HEALTH_PORT=${HEALTH_PORT:-8081}
 SAMPLE_SERVER_URL="https://127.0.0.1:8443"
 SAMPLE_TOKEN="kpat_EDIT_ME_sample_token_for_the_konnect_simulator"
 SAMPLE_MIRROR_ID="00000000-0000-0000-0000-000000000000"
+# The service and route of the mirrored control plane that the adoption
+# sample (kongservice-adopt.yaml) adopts.
+SAMPLE_ADOPT_SERVICE_ID="00000000-0000-0000-0000-000000000001"
+SAMPLE_ADOPT_ROUTE_ID="00000000-0000-0000-0000-000000000002"
 # The cloud provider account the cloud-gateway samples name; the simulator
 # links it to its organisation.
 SAMPLE_PROVIDER_ACCOUNT="11111111-1111-1111-1111-111111111111"
@@ -73,6 +79,10 @@ if [[ -n "${KONNECT_TOKEN:-}" ]]; then
     echo "${MIRROR_SAMPLE} mirrors a control plane of yours: set RUN_MIRROR_ID to its ID" >&2
     exit 2
   fi
+  if [[ "${SAMPLE}" == kongservice-adopt.yaml ]]; then
+    echo "kongservice-adopt.yaml adopts entities of yours: edit their IDs into it and apply it with kubectl" >&2
+    exit 2
+  fi
 else
   MODE=local
   NAMESPACE=${RUN_NAMESPACE:-demo}
@@ -94,6 +104,10 @@ sample_text() {
   text=${text//"${SAMPLE_TOKEN}"/"${TOKEN}"}
   if [[ -n "${MIRROR_ID:-}" ]]; then
     text=${text//"${SAMPLE_MIRROR_ID}"/"${MIRROR_ID}"}
+  fi
+  if [[ -n "${ADOPT_SERVICE_ID:-}" ]]; then
+    text=${text//"${SAMPLE_ADOPT_SERVICE_ID}"/"${ADOPT_SERVICE_ID}"}
+    text=${text//"${SAMPLE_ADOPT_ROUTE_ID}"/"${ADOPT_ROUTE_ID}"}
   fi
   printf '%s\n' "${text}"
 }
@@ -181,6 +195,26 @@ if [[ "${MODE}" == local ]]; then
     tail -n 20 "${SIMULATOR_LOG}" >&2
     exit 1
   fi
+  # The service and route in it that the adoption sample adopts.
+  # simulator_post creates an entity and prints its ID: the one ID in the
+  # answer other than those given (a route's answer names its service's).
+  simulator_post() {
+    local collection=$1 body=$2 others=${3:-none}
+    printf 'Authorization: Bearer %s\n' "${TOKEN}" |
+      curl -sSf --cacert "${LOCAL}/simulator-ca.pem" -H @- -H 'Content-Type: application/json' -d "${body}" \
+        "${SERVER_URL}/v2/control-planes/${MIRROR_ID}/core-entities/${collection}" |
+      grep -o '"id":"[0-9a-f-]*"' | cut -d'"' -f4 | grep -vx -- "${others}" | head -n 1 || true
+  }
+  ADOPT_SERVICE_ID=$(simulator_post services \
+    '{"name":"legacy-orders","host":"legacy-orders.example.com","port":8080,"protocol":"http"}')
+  ADOPT_ROUTE_ID=$(simulator_post routes \
+    "{\"name\":\"legacy-orders\",\"paths\":[\"/legacy-orders\"],\"service\":{\"id\":\"${ADOPT_SERVICE_ID}\"}}" \
+    "${ADOPT_SERVICE_ID}")
+  if [[ -z "${ADOPT_SERVICE_ID}" || -z "${ADOPT_ROUTE_ID}" ]]; then
+    echo "could not create the service and route of mirror-source in the simulator; ${SIMULATOR_LOG}:" >&2
+    tail -n 20 "${SIMULATOR_LOG}" >&2
+    exit 1
+  fi
 fi
 
 say "Installing the CRDs (kubectl apply --server-side -k manifests/crd)"
@@ -230,9 +264,11 @@ if [[ "${MODE}" == local ]]; then
   # mirrored control plane's ID, and the server URL unless it is the one
   # the samples ship with.
   edit="-e s/${SAMPLE_MIRROR_ID}/${MIRROR_ID}/"
+  adopt_edit="${edit} -e s/${SAMPLE_ADOPT_SERVICE_ID}/${ADOPT_SERVICE_ID}/ -e s/${SAMPLE_ADOPT_ROUTE_ID}/${ADOPT_ROUTE_ID}/"
   apply_other="kubectl apply -n ${NAMESPACE} -f manifests/samples/kongconsumer.yaml   # any sample works as it is"
   if [[ "${SERVER_URL}" != "${SAMPLE_SERVER_URL}" ]]; then
     edit+=" -e s#${SAMPLE_SERVER_URL}#${SERVER_URL}#"
+    adopt_edit+=" -e s#${SAMPLE_SERVER_URL}#${SERVER_URL}#"
     apply_other="sed -e s#${SAMPLE_SERVER_URL}#${SERVER_URL}# manifests/samples/kongconsumer.yaml | kubectl apply -n ${NAMESPACE} -f -"
   fi
   cat <<EOF
@@ -247,11 +283,14 @@ Look at it from another terminal:
   kubectl get events -n ${NAMESPACE}
   ${apply_other}
   sed ${edit} manifests/samples/${MIRROR_SAMPLE} | kubectl apply -n ${NAMESPACE} -f -
+  sed ${adopt_edit} manifests/samples/kongservice-adopt.yaml | kubectl apply -n ${NAMESPACE} -f -
   curl -s http://127.0.0.1:${METRICS_PORT}/metrics | grep -E '^konnect_operator_(entity_operations|konnect_requests)_total'
   curl -s --cacert ${LOCAL}/simulator-ca.pem ${SERVER_URL}/_sim/orgs      # what the simulator holds
 
 The mirror sample mirrors mirror-source (ID ${MIRROR_ID}), a control plane
 made in the simulator outside the operator; the sed above puts its ID in.
+The adoption sample adopts its service legacy-orders (${ADOPT_SERVICE_ID})
+and route (${ADOPT_ROUTE_ID}) without writing them.
 
 Operator log: ${OPERATOR_LOG}. Press Ctrl-C to stop everything.
 EOF

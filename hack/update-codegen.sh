@@ -46,11 +46,12 @@ go tool controller-gen crd:generateEmbeddedObjectMeta=false,allowDangerousTypes=
 } >"${ROOT}/manifests/crd/kustomization.yaml"
 
 # The Helm chart cannot reach outside its folder: it gets copies of the CRDs
-# (crds/, which Helm installs before anything else) and of the dashboard and
-# alerts of manifests/monitoring (files/).
-rm -rf "${ROOT}/manifests/chart/crds" "${ROOT}/manifests/chart/files"
-mkdir -p "${ROOT}/manifests/chart/crds" "${ROOT}/manifests/chart/files"
+# (files/crds/, which templates/crds.yaml renders, so that they are
+# installed and upgraded with the release) and of the dashboard and alerts
+# of manifests/monitoring (files/).
+rm -rf "${ROOT}/manifests/chart/files"
+mkdir -p "${ROOT}/manifests/chart/files/crds"
 for crd in "${ROOT}"/manifests/crd/*.yaml; do
-  [[ "$(basename "${crd}")" == kustomization.yaml ]] || cp "${crd}" "${ROOT}/manifests/chart/crds/"
+  [[ "$(basename "${crd}")" == kustomization.yaml ]] || cp "${crd}" "${ROOT}/manifests/chart/files/crds/"
 done
 cp "${ROOT}/manifests/monitoring/dashboard.json" "${ROOT}/manifests/monitoring/alerts.yaml" "${ROOT}/manifests/chart/files/"

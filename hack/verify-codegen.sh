@@ -8,7 +8,7 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 cd "${ROOT}"
 
-GENERATED_PATHS=(generated manifests/crd manifests/chart/crds manifests/chart/files pkg/apis)
+GENERATED_PATHS=(generated manifests/crd manifests/chart/files pkg/apis)
 
 snapshot=$(mktemp -d)
 trap 'rm -rf "${snapshot}"' EXIT

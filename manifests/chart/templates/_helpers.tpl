@@ -20,12 +20,39 @@ chart name unless the release name already contains it.
 {{- end }}
 {{- end }}
 
-{{/* Labels of every resource. */}}
+{{/* Labels of every resource: commonLabels, then the chart's own. */}}
 {{- define "konnect-operator.labels" -}}
+{{ include "konnect-operator.commonLabels" . -}}
 helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" }}
 {{ include "konnect-operator.selectorLabels" . }}
 app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
 app.kubernetes.io/managed-by: {{ .Release.Service }}
+{{- end }}
+
+{{/*
+commonLabels, one per line (each followed by a newline), for every resource
+and the pods; the chart's own labels cannot be among them.
+*/}}
+{{- define "konnect-operator.commonLabels" -}}
+{{- range $key, $value := .Values.commonLabels }}
+{{- if or (hasPrefix "app.kubernetes.io/" $key) (eq $key "helm.sh/chart") }}
+{{- fail (printf "commonLabels may not set %s: the chart sets it, and selects its pods by the app.kubernetes.io labels" $key) }}
+{{- end }}
+{{- printf "%s: %s\n" $key (quote $value) }}
+{{- end }}
+{{- end }}
+
+{{/*
+The image pull Secrets: image.pullSecrets (names, as Kong's charts take
+them) and imagePullSecrets ({name: …} objects, as before), once each.
+*/}}
+{{- define "konnect-operator.imagePullSecrets" -}}
+{{- $names := list }}
+{{- range .Values.image.pullSecrets }}{{ $names = append $names . }}{{ end }}
+{{- range .Values.imagePullSecrets }}{{ $names = append $names .name }}{{ end }}
+{{- range uniq $names }}
+- name: {{ . }}
+{{- end }}
 {{- end }}
 
 {{/* Labels that select the operator's pods. */}}
@@ -59,11 +86,14 @@ ClusterRole or per watched namespace by Roles: the same rules as
 manifests/rbac/cluster and manifests/rbac/namespace (e2e/chart_test.go checks
 that they stay equal).
   list, watch        every kind it reads (shared informers)
-  update             the kinds it reconciles: finalizers
+  patch              the kinds it reconciles: finalizers (a JSON patch
+                     of metadata.finalizers alone)
+  update             the objects it manages itself (bindings, credentials)
   update on /status  the kinds it reconciles: status, conditions, IDs
   create, delete     the objects it manages itself
   events             create, patch (client-go event recorder)
-Never: get, patch or delete of user objects; of Secrets, only their
+Never: get, or a patch of anything but metadata.finalizers, or a delete
+of user objects; of Secrets, only their
 finalizers are written (see below).
 */}}
 {{- define "konnect-operator.namespacedRules" -}}
@@ -74,7 +104,7 @@ finalizers are written (see below).
   - konnectcloudgatewaynetworks
   - konnectcloudgatewaydataplanegroupconfigurations
   - konnectcloudgatewaytransitgateways
-  verbs: [list, watch, update]
+  verbs: [list, watch, update, patch]
 - apiGroups: [konnect.konghq.com]
   resources:
   - konnectapiauthconfigurations/status
@@ -103,7 +133,7 @@ finalizers are written (see below).
   - kongcredentialacls
   - kongcredentialjwts
   - kongcredentialhmacs
-  verbs: [list, watch, update]
+  verbs: [list, watch, update, patch]
 - apiGroups: [configuration.konghq.com]
   resources:
   - kongservices/status
@@ -141,7 +171,7 @@ finalizers are written (see below).
 - apiGroups: [configuration.konghq.com]
   resources:
   - kongplugins
-  verbs: [list, watch, update]
+  verbs: [list, watch, update, patch]
 # Owners of managed objects, for clusters that enforce ownerReference permissions.
 - apiGroups: [configuration.konghq.com]
   resources:
@@ -170,6 +200,7 @@ finalizers are written (see below).
 
 {{/* Labels of the metrics Service, which the ServiceMonitor selects. */}}
 {{- define "konnect-operator.metricsLabels" -}}
+{{ include "konnect-operator.commonLabels" . -}}
 helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" }}
 app.kubernetes.io/name: {{ include "konnect-operator.name" . }}
 app.kubernetes.io/instance: {{ .Release.Name }}
