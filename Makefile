@@ -103,9 +103,14 @@ test-unit: control-plane tools ## Unit, integration and e2e tests (each package 
 	$(GO) test -C hack/tools ./...
 
 .PHONY: bench
-bench: control-plane ## Benchmarks: the simulator's throughput, 3,000 entities through the operator, the share of a 3,000/minute Konnect budget a cold create spends, both drift-detection modes side by side (N from KONNECT_BENCH_DRIFT_N, default 1,000; period KONNECT_BENCH_DRIFT_PERIOD, default 20s), and the memory beside 10,000 unrelated Secrets.
+bench: control-plane ## Benchmarks: the simulator's throughput, 3,000 entities through the operator, the share of a 3,000/minute Konnect budget a cold create spends, both drift-detection modes side by side (N from KONNECT_BENCH_DRIFT_N, default 1,000; period KONNECT_BENCH_DRIFT_PERIOD, default 20s), the memory beside 10,000 unrelated Secrets, and kubectl konnect export of 1,000 entities (wall time, Konnect requests).
 	$(GO) test -run '^$$' -bench . -benchtime 1x -timeout 50m ./pkg/operator
 	$(GO) test -run '^$$' -bench . ./pkg/konnectsim
+	$(GO) test -run '^$$' -bench . -benchtime 1x -timeout 10m ./pkg/export
+
+.PHONY: test-long
+test-long: control-plane tools ## The throughput measurements left out of make test (minutes each): the share of Konnect's budget a cold create spends under 429s, and the cost of stray 429s.
+	KONNECT_TEST_LONG=1 $(GO) test -timeout 30m -count=1 -run 'TestSustainedLimitIsSpentWithoutStalls|TestStrayBare429sSlowAColdCreateLittle' -v ./pkg/operator
 
 .PHONY: test-e2e
 test-e2e: control-plane tools ## Only the e2e suite (built binaries, manifests applied with kubectl, the simulator binary).

@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
 	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/konnect-operator/konnect-operator/pkg/konnect"
 	"github.com/konnect-operator/konnect-operator/pkg/metrics"
@@ -63,7 +65,7 @@ func TestOperatorAsUsersRunIt(t *testing.T) {
 	})
 
 	step("every sample is applied server-side", func(t *testing.T) {
-		mirrorSource, err := createMirrorSource(ctx)
+		mirrorSource, adopted, err := createMirrorSource(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -78,7 +80,9 @@ func TestOperatorAsUsersRunIt(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, file := range files {
-			s, err := prepareSample(file, map[string]string{sampleMirrorID: mirrorSource})
+			s, err := prepareSample(file, map[string]string{
+				sampleMirrorID: mirrorSource, sampleAdoptServiceID: adopted[0], sampleAdoptRouteID: adopted[1],
+			})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -108,6 +112,9 @@ func TestOperatorAsUsersRunIt(t *testing.T) {
 	})
 	step("the standby takes over within the lease duration when the leader is killed, without duplicates", func(t *testing.T) {
 		lead = failover(ctx, t, c, ops, lead)
+	})
+	step("kubectl delete of a protected object is refused with what to do", func(t *testing.T) {
+		checkProtected(ctx, t, c, samples[0].reconciled()[0])
 	})
 	step("deleting everything leaves nothing in Konnect", func(t *testing.T) {
 		deleteEverything(ctx, t, c, samples)
@@ -157,18 +164,31 @@ func checkSample(ctx context.Context, t *testing.T, c *clusterEnv, s *sample) {
 }
 
 // createMirrorSource creates, directly in Konnect, the control plane the
-// Mirror sample mirrors, and returns its ID.
-func createMirrorSource(ctx context.Context) (string, error) {
-	var cp struct {
+// Mirror and adoption samples mirror, with the service and route the
+// adoption sample adopts, and returns their IDs.
+func createMirrorSource(ctx context.Context) (string, [2]string, error) {
+	var cp, service, route struct {
 		ID string `json:"id"`
 	}
 	err := suite.sim.do(ctx, "POST", "/v2/control-planes", true, map[string]any{
 		"name": "e2e-mirrored-source", "cluster_type": "CLUSTER_TYPE_CONTROL_PLANE",
 	}, &cp)
 	if err != nil {
-		return "", fmt.Errorf("create the control plane to mirror: %w", err)
+		return "", [2]string{}, fmt.Errorf("create the control plane to mirror: %w", err)
 	}
-	return cp.ID, nil
+	entities := "/v2/control-planes/" + cp.ID + "/core-entities/"
+	err = suite.sim.do(ctx, "POST", entities+"services", true, map[string]any{
+		"name": "legacy-orders", "host": "legacy-orders.example.com", "port": 8080, "protocol": "http",
+	}, &service)
+	if err == nil {
+		err = suite.sim.do(ctx, "POST", entities+"routes", true, map[string]any{
+			"name": "legacy-orders", "paths": []string{"/legacy-orders"}, "service": map[string]string{"id": service.ID},
+		}, &route)
+	}
+	if err != nil {
+		return "", [2]string{}, fmt.Errorf("create the entities the adoption sample adopts: %w", err)
+	}
+	return cp.ID, [2]string{service.ID, route.ID}, nil
 }
 
 // forced429s is how many 429s the simulator answers the first requests of
@@ -205,6 +225,7 @@ func checkMetrics(ctx context.Context, t *testing.T, ops []*operatorProcess, lea
 		durations := sumMetric(families, "konnect_operator_reconcile_duration_seconds", nil)
 		leading := sumMetric(families, metrics.MetricLeader, nil)
 		objects[op] = sumMetric(families, metrics.MetricObjects, programmed)
+		checkCompatibleMetrics(t, op.name, families, op == lead)
 		if op == lead {
 			leaderScrape = scrapeResult{text: text, families: families}
 			t.Logf("leader %s: %v reconciles (%v successful), %v Konnect requests (%v answered 201); queues %v",
@@ -247,4 +268,35 @@ func checkMetrics(ctx context.Context, t *testing.T, ops []*operatorProcess, lea
 		}
 	}
 	return leaderScrape
+}
+
+// checkProtected annotates o protected: kubectl delete is then refused with
+// a message that says to remove the annotation, and works again once it is
+// removed (the object itself is deleted later, with the rest).
+func checkProtected(ctx context.Context, t *testing.T, c *clusterEnv, o *unstructured.Unstructured) {
+	resource, err := kubectlName(c, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	object := append([]string{resource + "/" + o.GetName()}, namespaceArgs(o)...)
+	if _, err := c.kubectl(ctx, "", append([]string{"annotate"}, append(object, "konnect.konghq.com/protected=true")...)...); err != nil {
+		t.Fatal(err)
+	}
+	// The policy may reach the API server's admission a moment after it.
+	err = eventually(ctx, 30*time.Second, func(ctx context.Context) error {
+		_, err := c.kubectl(ctx, "", append([]string{"delete", "--dry-run=server"}, object...)...)
+		if err == nil || !strings.Contains(err.Error(), "remove the annotation first") {
+			return fmt.Errorf("kubectl delete was not refused as it should be: %w", err)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.kubectl(ctx, "", append([]string{"annotate"}, append(object, "konnect.konghq.com/protected-")...)...); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.kubectl(ctx, "", append([]string{"delete", "--dry-run=server"}, object...)...); err != nil {
+		t.Fatalf("kubectl delete refused once the annotation is gone: %v", err)
+	}
 }

@@ -1,0 +1,310 @@
+package export_test
+
+import (
+	"bytes"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/Kong/sdk-konnect-go/models/components"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/validation"
+
+	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
+	configurationv1 "github.com/konnect-operator/konnect-operator/pkg/apis/configuration/v1"
+	konnectv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/konnect/v1alpha1"
+	"github.com/konnect-operator/konnect-operator/pkg/controller"
+	"github.com/konnect-operator/konnect-operator/pkg/entities"
+	"github.com/konnect-operator/konnect-operator/pkg/export"
+	"github.com/konnect-operator/konnect-operator/pkg/export/exporttest"
+	"github.com/konnect-operator/konnect-operator/pkg/konnect"
+	"github.com/konnect-operator/konnect-operator/pkg/konnectsim"
+)
+
+const (
+	testToken     = "kpat_export_test"
+	testNamespace = "payments"
+	testAuth      = "konnect"
+)
+
+// world is a simulator holding a seeded control plane, and the operator's
+// client of it.
+type world struct {
+	sim     *konnectsim.TestServer
+	clients *konnect.ClientFactory
+	api     konnect.API
+	seeded  exporttest.Seeded
+}
+
+func newWorld(t *testing.T, copies int) world {
+	t.Helper()
+	sim := konnectsim.Start(t, konnectsim.Options{Tokens: map[string]string{testToken: "acme"}})
+	clients := konnect.NewClientFactory(konnect.Options{RootCAs: sim.CAPool, RequestsPerSecond: 1e6, Burst: 1e6})
+	api, err := clients.API(sim.URL, testToken)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seeded, err := exporttest.Seed(t.Context(), api, "Payments Prod", copies)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return world{sim: sim, clients: clients, api: api, seeded: seeded}
+}
+
+func (w world) export(t *testing.T) export.Result {
+	t.Helper()
+	res, err := export.Export(t.Context(), w.api, export.Options{ControlPlane: w.seeded.ControlPlane.ID, Namespace: testNamespace, AuthConfiguration: testAuth})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// TestExportAdoptsEveryKindWithoutADifference exports a control plane with
+// an entity of every kind and checks, the way the operator adopts, that
+// each object's body equals its entity: references resolved through the
+// other exported objects as they are once Programmed, credentials made from
+// their Secrets as the operator makes them.
+func TestExportAdoptsEveryKindWithoutADifference(t *testing.T) {
+	w := newWorld(t, 2)
+	ctx := t.Context()
+	w.sim.ResetCalls()
+	res := w.export(t)
+
+	for _, r := range w.sim.Requests() {
+		if r.Method != http.MethodGet {
+			t.Errorf("the export wrote to Konnect: %s %s", r.Method, r.Path)
+		}
+	}
+	adopted := adoptedIDs(t, res.Objects)
+	for collection, ids := range w.seeded.IDs {
+		for _, id := range ids {
+			if adopted[id] != 1 {
+				t.Errorf("%s %s is adopted by %d objects, want 1", collection, id, adopted[id])
+			}
+		}
+	}
+	checkNames(t, res.Objects)
+
+	objects := prospective(t, w, res.Objects)
+	catalog := entities.NewCatalog(objects)
+	compared := map[string]int{}
+	for _, obj := range objects {
+		if _, ok := obj.(interface{ GetConditions() []metav1.Condition }); !ok || isAuth(obj) {
+			continue
+		}
+		if _, isPlugin := obj.(*configurationv1.KongPlugin); isPlugin {
+			continue
+		}
+		cmp, err := catalog.Compare(ctx, w.clients, obj)
+		kind := fmt.Sprintf("%T", obj)
+		if err != nil {
+			t.Fatalf("%s %s: %v", kind, obj.(metav1.Object).GetName(), err)
+		}
+		want := entities.StateEqual
+		if strings.HasSuffix(kind, "KonnectGatewayControlPlane") {
+			want = entities.StateNotCompared // a mirror is only read
+		}
+		if cmp.State != want || len(cmp.Fields) > 0 {
+			t.Errorf("%s %s: %s %s %+v, want %s", kind, obj.(metav1.Object).GetName(), cmp.State, cmp.Message, cmp.Fields, want)
+		}
+		compared[kind]++
+	}
+	if len(compared) != 20 {
+		t.Errorf("compared %d kinds, want the control plane and 19 kinds of entities: %v", len(compared), compared)
+	}
+}
+
+// TestExportIsStableAndSaysWhatItCannotExpress exports twice (the same
+// bytes) and checks what standard error is told: the basic-auth password
+// Konnect does not give back, and an expression route and its plugin, which
+// are not exported.
+func TestExportIsStableAndSaysWhatItCannotExpress(t *testing.T) {
+	w := newWorld(t, 1)
+	ctx := t.Context()
+	expr, err := w.api.Routes.CreateRoute(ctx, w.seeded.ControlPlane.ID, components.CreateRouteRouteExpression(components.RouteExpression{
+		Name: ptr("by-expression"), Expression: ptr(`http.path == "/expr"`),
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Kong's SDK decodes the answer as a JSON route without matchers.
+	exprID := *routeID(expr.GetRoute())
+	enabled := true
+	if _, err := w.api.Plugins.CreatePlugin(ctx, w.seeded.ControlPlane.ID, components.Plugin{
+		Name: "cors", Enabled: &enabled, Route: &components.PluginRoute{ID: &exprID},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	var first, second bytes.Buffer
+	res := w.export(t)
+	if err := export.Write(&first, res.Objects); err != nil {
+		t.Fatal(err)
+	}
+	if err := export.Write(&second, w.export(t).Objects); err != nil {
+		t.Fatal(err)
+	}
+	if first.String() != second.String() {
+		t.Error("two exports of the same control plane differ")
+	}
+	notes := strings.Join(res.Notes, "\n")
+	for _, want := range []string{
+		"not exported: route " + exprID + ": an expression route",
+		"not exported: plugin cors",
+		"hash of the password of basic-auth credential " + w.seeded.IDs["basic-auths"][0],
+	} {
+		if !strings.Contains(notes, want) {
+			t.Errorf("standard error lacks %q:\n%s", want, notes)
+		}
+	}
+	if strings.Contains(first.String(), "s3cret") {
+		t.Error("the export holds the basic-auth password it cannot know")
+	}
+	for _, secret := range []string{"key-of-alice-0", "hmac-secret", "jwt-secret"} {
+		if !strings.Contains(first.String(), secret) {
+			t.Errorf("the export lacks the secret material %q Konnect returns", secret)
+		}
+	}
+}
+
+// adoptedIDs counts the objects adopting each ID, Secrets naming a
+// credential to adopt included.
+func adoptedIDs(t *testing.T, objects []runtime.Object) map[string]int {
+	t.Helper()
+	out := map[string]int{}
+	for _, obj := range objects {
+		if secret, ok := obj.(*corev1.Secret); ok {
+			if id := secret.Annotations[entities.AnnotationAdoptID]; id != "" {
+				out[id]++
+			}
+			continue
+		}
+		if id := adoptID(t, obj); id != "" {
+			out[id]++
+		}
+	}
+	return out
+}
+
+func adoptID(t *testing.T, obj runtime.Object) string {
+	t.Helper()
+	fields, err := runtime.DefaultUnstructuredConverter.ToUnstructured(obj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec, _ := fields["spec"].(map[string]any)
+	if mirror, ok := spec["mirror"].(map[string]any); ok {
+		return mirror["konnect"].(map[string]any)["id"].(string)
+	}
+	adopt, _ := spec["adopt"].(map[string]any)
+	if adopt == nil {
+		return ""
+	}
+	if adopt["mode"] != string(commonv1alpha1.AdoptModeMatch) {
+		t.Errorf("%T adopts in mode %v, want match", obj, adopt["mode"])
+	}
+	return adopt["konnect"].(map[string]any)["id"].(string)
+}
+
+// checkNames checks that names are DNS-1123 labels, unique per kind.
+func checkNames(t *testing.T, objects []runtime.Object) {
+	t.Helper()
+	seen := map[string]bool{}
+	for _, obj := range objects {
+		name := obj.(metav1.Object).GetName()
+		for _, problem := range validation.IsDNS1123Label(name) {
+			t.Errorf("%T %q: %s", obj, name, problem)
+		}
+		key := obj.GetObjectKind().GroupVersionKind().Kind + "/" + name
+		if seen[key] {
+			t.Errorf("two objects are called %s", key)
+		}
+		seen[key] = true
+	}
+}
+
+// prospective is the exported objects as the cluster holds them once the
+// operator adopted them: every entity Programmed with the ID it adopted,
+// Secrets' string data as data, the credentials made from Secrets, and the
+// auth configuration the export names.
+func prospective(t *testing.T, w world, exported []runtime.Object) []runtime.Object {
+	t.Helper()
+	out := []runtime.Object{&konnectv1alpha1.KonnectAPIAuthConfiguration{
+		ObjectMeta: metav1.ObjectMeta{Namespace: testNamespace, Name: testAuth},
+		Spec:       konnectv1alpha1.KonnectAPIAuthConfigurationSpec{Type: konnectv1alpha1.KonnectAPIAuthTypeToken, Token: testToken, ServerURL: w.sim.URL},
+		Status: konnectv1alpha1.KonnectAPIAuthConfigurationStatus{
+			ServerURL:  w.sim.URL,
+			Conditions: []metav1.Condition{controller.TrueCondition(commonv1alpha1.ConditionAPIAuthValid, commonv1alpha1.ReasonValid, "")},
+		},
+	}}
+	secrets := map[string]*corev1.Secret{}
+	for _, obj := range exported {
+		obj = obj.DeepCopyObject()
+		meta := obj.(metav1.Object)
+		meta.SetUID(types.UID("uid-" + meta.GetName()))
+		if secret, ok := obj.(*corev1.Secret); ok {
+			secret.Data = map[string][]byte{}
+			for k, v := range secret.StringData {
+				secret.Data[k] = []byte(v)
+			}
+			secrets[secret.Name] = secret
+		}
+		programmed(t, w, obj)
+		out = append(out, obj)
+	}
+	for _, obj := range slices.Clone(out) {
+		consumer, ok := obj.(*configurationv1.KongConsumer)
+		if !ok {
+			continue
+		}
+		for _, name := range consumer.Credentials {
+			made, err := entities.CredentialFromSecret(consumer, secrets[name])
+			if err != nil {
+				t.Fatal(err)
+			}
+			made.(metav1.Object).SetName(name)
+			made.(metav1.Object).SetUID(types.UID("uid-made-" + name))
+			programmed(t, w, made)
+			out = append(out, made)
+		}
+	}
+	return out
+}
+
+// programmed marks an entity object Programmed with the ID it adopts.
+func programmed(t *testing.T, w world, obj runtime.Object) {
+	t.Helper()
+	entity, ok := obj.(interface {
+		KonnectStatus(init bool) *commonv1alpha1.KonnectEntityStatus
+		SetConditions([]metav1.Condition)
+	})
+	if !ok || isAuth(obj) {
+		return
+	}
+	entity.KonnectStatus(true).ID = adoptID(t, obj)
+	if placed, ok := obj.(interface {
+		ControlPlaneStatus(init bool) *commonv1alpha1.KonnectEntityStatusWithControlPlaneRef
+	}); ok {
+		placed.ControlPlaneStatus(true).ControlPlaneID = w.seeded.ControlPlane.ID
+	}
+	entity.SetConditions([]metav1.Condition{controller.TrueCondition(commonv1alpha1.ConditionProgrammed, commonv1alpha1.ReasonProgrammed, "")})
+}
+
+func isAuth(obj runtime.Object) bool {
+	_, ok := obj.(*konnectv1alpha1.KonnectAPIAuthConfiguration)
+	return ok
+}
+
+func ptr[T any](v T) *T { return &v }
+
+func routeID(r *components.Route) *string {
+	if r.RouteJSON != nil {
+		return r.RouteJSON.ID
+	}
+	return r.RouteExpression.ID
+}
