@@ -47,11 +47,14 @@ func (r *EntityReconciler[T, D]) adoptExisting(ctx context.Context, t *turn[T, D
 		}
 		return written{}, refusal
 	}
-	if owner := found.Owner; owner != "" && r.cluster != "" && owner != r.cluster && opts.EffectiveMode() != commonv1alpha1.AdoptModeOverride {
-		refusal := refuse(commonv1alpha1.ReasonOwnedByOtherCluster, fmt.Errorf("%s %s is owned by the operator of cluster %s (tag %s); adopting it with mode override takes it over deliberately", kind, id, owner, TagKeyCluster))
+	foreign := found.Owner != "" && r.cluster != "" && found.Owner != r.cluster
+	if foreign && opts.EffectiveMode() != commonv1alpha1.AdoptModeOverride {
+		refusal := refuse(commonv1alpha1.ReasonOwnedByOtherCluster, fmt.Errorf("%s %s is owned by the operator of cluster %s (tag %s); adopting it with mode override takes it over deliberately", kind, id, found.Owner, TagKeyCluster))
 		return written{}, Permanent(refusal, r.policy.syncPeriod)
 	}
-	if uid := found.UID; uid != "" && uid != string(obj.GetUID()) {
+	// The k8s-uid of another cluster's entity names an object of that
+	// cluster, not one of this cluster's: taking it over is no conflict.
+	if uid := found.UID; uid != "" && uid != string(obj.GetUID()) && !foreign {
 		refusal := refuse(commonv1alpha1.ReasonUIDConflict, fmt.Errorf("%s %s belongs to another object (k8s-uid %s)", kind, id, uid))
 		return written{}, Permanent(refusal, r.policy.syncPeriod)
 	}

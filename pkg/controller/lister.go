@@ -182,7 +182,7 @@ func (r *EntityReconciler[T, D]) compareWithSpec(ctx context.Context, key cache.
 		return true
 	}
 	obj := cached.DeepCopyObject().(T)
-	res, err := r.kind.Resolve(ctx, obj, ForSync)
+	res, err := r.resolve(ctx, obj, ForSync)
 	if err != nil || !res.Ready {
 		return false // the reconcile reports its references
 	}

@@ -24,6 +24,11 @@ type Placement struct {
 	// route's service, a target's upstream, an SNI's certificate, a
 	// credential's consumer, a key's key set. Empty when there is none.
 	ParentID string
+	// Cluster is the identity of the cluster whose operator writes the
+	// entity: the k8s-cluster tag (or control-plane label) of the body
+	// Kind.Desired builds. Resolve leaves it empty; the reconciler sets
+	// it. Empty writes no such tag.
+	Cluster string
 }
 
 // Purpose says why references are resolved.

@@ -183,7 +183,7 @@ func (r *EntityReconciler[T, D]) Reconcile(ctx context.Context, key cache.Object
 	if t.obj.GetDeletionTimestamp() != nil {
 		purpose = ForDelete
 	}
-	if t.res, err = r.kind.Resolve(ctx, t.obj, purpose); err != nil {
+	if t.res, err = r.resolve(ctx, t.obj, purpose); err != nil {
 		return Result{}, err
 	}
 	t.rec = r.memory.get(key, t.obj.GetUID())
@@ -199,6 +199,14 @@ func (r *EntityReconciler[T, D]) Reconcile(ctx context.Context, key cache.Object
 	t.action = r.policy.decide(t.facts, t.res, t.rec, r.clock.Now())
 	klog.FromContext(ctx).V(4).Info("Decided", "action", t.action.op, "id", t.action.id, "wait", t.action.wait, "changed", t.action.changed)
 	return r.act(ctx, t)
+}
+
+// resolve resolves obj's references, and places its entity as this
+// cluster's: what the entity is written with names this cluster.
+func (r *EntityReconciler[T, D]) resolve(ctx context.Context, obj T, purpose Purpose) (Resolution, error) {
+	res, err := r.kind.Resolve(ctx, obj, purpose)
+	res.Placement.Cluster = r.cluster
+	return res, err
 }
 
 // act carries out the turn's action.

@@ -33,6 +33,9 @@ type counts struct {
 	resolution *Resolution
 	// createErr, when set, is what Create answers.
 	createErr error
+	// writtenBy is the cluster identity each create and update was placed
+	// with.
+	writtenBy []string
 }
 
 // countingKind stands in for a kind: it counts the Konnect operations the
@@ -48,15 +51,17 @@ func countingKind(c *counts) *Kind[svc, string] {
 			return Resolution{Ready: c.ready, Placement: Placement{ControlPlaneID: "cp", Auth: Auth{ServerURL: "https://konnect.example", OrgID: "org"}}}, nil
 		},
 		Desired: func(_ context.Context, s svc, _ Placement) (string, error) { return s.Spec.Host, nil },
-		Create: func(context.Context, konnect.API, svc, Placement, string) (string, Snapshot, error) {
+		Create: func(_ context.Context, _ konnect.API, _ svc, p Placement, _ string) (string, Snapshot, error) {
 			c.creates++
+			c.writtenBy = append(c.writtenBy, p.Cluster)
 			if c.createErr != nil {
 				return "", Snapshot{}, c.createErr
 			}
 			return "entity-1", Snapshot{}, nil
 		},
-		Update: func(context.Context, konnect.API, svc, Placement, string, string) (Snapshot, error) {
+		Update: func(_ context.Context, _ konnect.API, _ svc, p Placement, _, _ string) (Snapshot, error) {
 			c.updates++
+			c.writtenBy = append(c.writtenBy, p.Cluster)
 			return Snapshot{}, nil
 		},
 		Delete: func(context.Context, konnect.API, svc, Placement, string) error {
@@ -237,5 +242,48 @@ func TestReconcileWithUnreadyReferencesMakesNoKonnectCall(t *testing.T) {
 	}
 	if IsConditionTrue(got.Status.Conditions, commonv1alpha1.ConditionProgrammed) {
 		t.Fatal("Programmed with broken references")
+	}
+}
+
+// TestReconcilePlacesWritesAsThisCluster: the reconciler places every
+// write with its cluster identity, which the kinds write as the k8s-cluster
+// tag; an object Programmed by an earlier process (one that wrote no such
+// tag) is not written again only for the tag after a restart.
+func TestReconcilePlacesWritesAsThisCluster(t *testing.T) {
+	_, ctx := ktesting.NewTestContext(t)
+	key := cache.NewObjectName("ns", "svc")
+
+	f := newReconcilerFixture(t, newService("svc"))
+	f.reconciler.cluster = "cluster-a"
+	if _, err := f.reconciler.Reconcile(ctx, key); err != nil {
+		t.Fatal(err)
+	}
+	f.refresh(t, "svc")
+	f.clock.Step(time.Minute)
+	if _, err := f.reconciler.Reconcile(ctx, key); err != nil {
+		t.Fatal(err)
+	}
+	if len(f.counts.writtenBy) != 2 || f.counts.writtenBy[0] != "cluster-a" || f.counts.writtenBy[1] != "cluster-a" {
+		t.Fatalf("the create and the update were placed as %q, want cluster-a", f.counts.writtenBy)
+	}
+
+	// After a restart (an upgrade that starts writing the identity): the
+	// object is Programmed for its generation, and its entity stays as it is.
+	programmed := newService("svc")
+	programmed.Finalizers = []string{commonv1alpha1.FinalizerKonnectCleanup}
+	programmed.KonnectStatus(true).ID = "entity-1"
+	SetCondition(programmed, TrueCondition(commonv1alpha1.ConditionProgrammed, commonv1alpha1.ReasonProgrammed, ""))
+	restarted := newReconcilerFixture(t, programmed)
+	restarted.reconciler.cluster = "cluster-a"
+	reads := 0
+	restarted.reconciler.kind.Owner = func(context.Context, konnect.API, svc, Placement, string) (string, error) {
+		reads++
+		return "", nil
+	}
+	if _, err := restarted.reconciler.Reconcile(ctx, key); err != nil {
+		t.Fatal(err)
+	}
+	if c := restarted.counts; c.creates+c.updates != 0 || reads != 0 {
+		t.Fatalf("after a restart: %d creates, %d updates, %d owner reads; want none", c.creates, c.updates, reads)
 	}
 }

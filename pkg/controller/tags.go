@@ -61,8 +61,9 @@ func UIDTag(obj metav1.Object) string {
 	return TagKeyUID + ":" + string(obj.GetUID())
 }
 
-// identity returns the identity key/value pairs of obj, in a fixed order.
-func identity(obj metav1.Object, gvk schema.GroupVersionKind) [][2]string {
+// identity returns the identity key/value pairs of obj, in a fixed order:
+// with the k8s-cluster pair when cluster (this cluster's identity) is set.
+func identity(obj metav1.Object, gvk schema.GroupVersionKind, cluster string) [][2]string {
 	pairs := [][2]string{
 		{"k8s-generation", strconv.FormatInt(obj.GetGeneration(), 10)},
 		{"k8s-group", gvk.Group},
@@ -75,29 +76,41 @@ func identity(obj metav1.Object, gvk schema.GroupVersionKind) [][2]string {
 	if ns := obj.GetNamespace(); ns != "" {
 		pairs = append(pairs, [2]string{identityNamespace, ns})
 	}
+	if cluster != "" {
+		pairs = append(pairs, [2]string{TagKeyCluster, cluster})
+	}
 	return pairs
 }
 
-// Tags returns the Konnect tags of an entity: the identity tags of obj, then
-// the extra tags, then the tags of the konghq.com/tags annotation of each
-// annotated object (usually obj itself). Each is cut to 128 characters;
-// duplicates keep their first place; the first 20 are kept, sorted. So when
-// there are too many, annotation tags go first and user tags after them; the
-// identity tags always stay.
-func Tags(obj metav1.Object, gvk schema.GroupVersionKind, extra []string, annotated ...metav1.Object) []string {
+// isClusterTag reports whether a tag names an owning cluster.
+func isClusterTag(tag string) bool {
+	key, _, _ := strings.Cut(tag, ":")
+	return key == TagKeyCluster
+}
+
+// Tags returns the Konnect tags of an entity: the identity tags of obj
+// (k8s-cluster:<cluster> among them when cluster is set), then the extra
+// tags, then the tags of the konghq.com/tags annotation of each annotated
+// object (usually obj itself). Each is cut to 128 characters; duplicates
+// keep their first place; the first 20 are kept, sorted. So when there are
+// too many, annotation tags go first and user tags after them; the identity
+// tags always stay. A user's k8s-cluster tag is dropped: an entity names one
+// owner, the cluster whose operator writes it.
+func Tags(obj metav1.Object, gvk schema.GroupVersionKind, cluster string, extra []string, annotated ...metav1.Object) []string {
 	var all []string
-	for _, kv := range identity(obj, gvk) {
+	for _, kv := range identity(obj, gvk, cluster) {
 		all = append(all, kv[0]+":"+kv[1])
 	}
+	identities := len(all)
 	all = append(all, extra...)
 	for _, a := range annotated {
 		all = append(all, AnnotationTags(a)...)
 	}
 	seen := map[string]bool{}
 	out := make([]string, 0, MaxTags)
-	for _, tag := range all {
+	for i, tag := range all {
 		tag = truncateRunes(tag, MaxTagLength)
-		if tag == "" || seen[tag] {
+		if tag == "" || seen[tag] || i >= identities && isClusterTag(tag) {
 			continue
 		}
 		seen[tag] = true
@@ -120,14 +133,20 @@ func AnnotationTags(obj metav1.Object) []string {
 }
 
 // Labels returns the Konnect labels of a control plane: the identity pairs
-// of obj overlaid with the user's labels, every value cut to 63 characters.
-func Labels(obj metav1.Object, gvk schema.GroupVersionKind, user map[string]string) map[string]string {
+// of obj (k8s-cluster=<cluster> among them when cluster is set) overlaid
+// with the user's labels but for k8s-cluster, which names only the cluster
+// whose operator writes it; every value cut to 63 characters.
+func Labels(obj metav1.Object, gvk schema.GroupVersionKind, cluster string, user map[string]string) map[string]string {
 	out := map[string]string{}
-	for _, kv := range identity(obj, gvk) {
-		out[kv[0]] = truncateRunes(kv[1], MaxLabelLength)
-	}
 	for k, v := range user {
-		out[k] = truncateRunes(v, MaxLabelLength)
+		if k != TagKeyCluster {
+			out[k] = truncateRunes(v, MaxLabelLength)
+		}
+	}
+	for _, kv := range identity(obj, gvk, cluster) {
+		if _, set := out[kv[0]]; !set || kv[0] == TagKeyCluster {
+			out[kv[0]] = truncateRunes(kv[1], MaxLabelLength)
+		}
 	}
 	return out
 }

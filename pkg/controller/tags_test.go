@@ -25,8 +25,10 @@ func TestTags(t *testing.T) {
 	for i := range manyUserTags {
 		manyUserTags[i] = fmt.Sprintf("user-%02d", i)
 	}
+	withCluster := slices.Sorted(slices.Values(append(slices.Clone(identity), "k8s-cluster:cluster-a")))
 	tests := []struct {
 		name        string
+		cluster     string
 		extra       []string
 		annotations map[string]string
 		want        func(t *testing.T, got []string)
@@ -69,6 +71,56 @@ func TestTags(t *testing.T) {
 			},
 		},
 		{
+			name:    "the cluster's identity is an identity tag",
+			cluster: "cluster-a",
+			want: func(t *testing.T, got []string) {
+				if !slices.Equal(got, withCluster) {
+					t.Fatalf("got %v, want %v", got, withCluster)
+				}
+				if owner := OwnerFromTags(got); owner != "cluster-a" {
+					t.Fatalf("owner %q, want cluster-a", owner)
+				}
+			},
+		},
+		{
+			name: "no cluster identity, no k8s-cluster tag",
+			want: func(t *testing.T, got []string) {
+				if owner := OwnerFromTags(got); owner != "" {
+					t.Fatalf("tags %v name owner %q", got, owner)
+				}
+			},
+		},
+		{
+			name:        "the cluster tag stays when over twenty tags",
+			cluster:     "cluster-a",
+			extra:       manyUserTags,
+			annotations: map[string]string{"konghq.com/tags": "from-annotation"},
+			want: func(t *testing.T, got []string) {
+				if len(got) != MaxTags {
+					t.Fatalf("got %d tags, want %d", len(got), MaxTags)
+				}
+				for _, tag := range withCluster {
+					if !slices.Contains(got, tag) {
+						t.Fatalf("identity tag %q was dropped from %v", tag, got)
+					}
+				}
+				if slices.Contains(got, manyUserTags[len(manyUserTags)-1]) {
+					t.Fatalf("%v kept the last user tag, beyond the limit", got)
+				}
+			},
+		},
+		{
+			name:        "a user's k8s-cluster tag never names another owner",
+			cluster:     "cluster-a",
+			extra:       []string{"k8s-cluster:cluster-b"},
+			annotations: map[string]string{"konghq.com/tags": "k8s-cluster:cluster-c"},
+			want: func(t *testing.T, got []string) {
+				if !slices.Equal(got, withCluster) {
+					t.Fatalf("got %v, want %v", got, withCluster)
+				}
+			},
+		},
+		{
 			name:  "long tags are cut to 128 characters",
 			extra: []string{strings.Repeat("x", 200)},
 			want: func(t *testing.T, got []string) {
@@ -81,18 +133,33 @@ func TestTags(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			obj := testMeta(tt.annotations)
-			tt.want(t, Tags(obj, testGVK, tt.extra, obj))
+			tt.want(t, Tags(obj, testGVK, tt.cluster, tt.extra, obj))
 		})
 	}
 }
 
 func TestLabels(t *testing.T) {
+	cpGVK := schema.GroupVersionKind{Group: "konnect.konghq.com", Version: "v1alpha2", Kind: "KonnectGatewayControlPlane"}
 	obj := &metav1.ObjectMeta{Name: strings.Repeat("n", 80), Namespace: "team-a", UID: "1234", Generation: 1}
-	got := Labels(obj, schema.GroupVersionKind{Group: "konnect.konghq.com", Version: "v1alpha2", Kind: "KonnectGatewayControlPlane"}, map[string]string{"env": "prod"})
+	got := Labels(obj, cpGVK, "", map[string]string{"env": "prod"})
 	if got["k8s-uid"] != "1234" || got["env"] != "prod" || got["managed-by"] != ManagedBy {
 		t.Fatalf("unexpected labels %v", got)
 	}
 	if len(got["k8s-name"]) != MaxLabelLength {
 		t.Fatalf("label values must be cut to %d characters, got %d", MaxLabelLength, len(got["k8s-name"]))
+	}
+	if _, ok := got[TagKeyCluster]; ok {
+		t.Fatalf("labels %v name a cluster, without an identity", got)
+	}
+
+	owned := Labels(obj, cpGVK, "cluster-a", map[string]string{"env": "prod", TagKeyCluster: "cluster-b"})
+	if owned[TagKeyCluster] != "cluster-a" || owned["env"] != "prod" || owned["k8s-uid"] != "1234" {
+		t.Fatalf("labels %v: want k8s-cluster=cluster-a (the operator's, never the user's) next to the others", owned)
+	}
+	if !IsIdentityTag(TagKeyCluster) {
+		t.Fatalf("%s is not an identity label: comparisons would not ignore it", TagKeyCluster)
+	}
+	if _, ok := UserLabels(owned)[TagKeyCluster]; ok {
+		t.Fatal("UserLabels keeps the cluster label")
 	}
 }

@@ -28,8 +28,8 @@ func CACertificateKind(refs *Refs) controller.Kind[kongCACertificate, components
 		gvk:    gvk,
 		placed: placed,
 		calls:  caCertificateCalls,
-		desired: func(c kongCACertificate, _ controller.Placement) (components.CACertificate, error) {
-			body := components.CACertificate{Cert: c.Spec.Cert, Tags: controller.Tags(c, gvk, c.Spec.Tags, c)}
+		desired: func(c kongCACertificate, p controller.Placement) (components.CACertificate, error) {
+			body := components.CACertificate{Cert: c.Spec.Cert, Tags: controller.Tags(c, gvk, p.Cluster, c.Spec.Tags, c)}
 			if ref := c.Spec.SecretRef; fromSecret(c) && ref != nil {
 				data, err := refs.secretData(namespaceOr(ref.Namespace, c.Namespace), ref.Name, secretKeyCACert)
 				if err != nil {

@@ -33,9 +33,9 @@ func CertificateKind(refs *Refs) controller.Kind[kongCertificate, components.Cer
 		gvk:    gvk,
 		placed: placed,
 		calls:  certificateCalls,
-		desired: func(c kongCertificate, _ controller.Placement) (components.CertificateRequest, error) {
+		desired: func(c kongCertificate, p controller.Placement) (components.CertificateRequest, error) {
 			spec := c.Spec.KongCertificateAPISpec
-			body := components.CertificateRequest2{Cert: spec.Cert, Key: spec.Key, Tags: controller.Tags(c, gvk, spec.Tags, c)}
+			body := components.CertificateRequest2{Cert: spec.Cert, Key: spec.Key, Tags: controller.Tags(c, gvk, p.Cluster, spec.Tags, c)}
 			certAlt, keyAlt := spec.CertAlt, spec.KeyAlt
 			if fromSecrets(c) {
 				var err error

@@ -52,7 +52,7 @@ func ConsumerKind(refs *Refs, groups *controller.Informer[kongConsumerGroup], cr
 				},
 			}),
 		calls: consumerCalls,
-		desired: func(consumer kongConsumer, _ controller.Placement) (consumerDesired, error) {
+		desired: func(consumer kongConsumer, p controller.Placement) (consumerDesired, error) {
 			ids, problems := consumerGroupIDs(groups, consumer)
 			if len(problems) > 0 {
 				return consumerDesired{}, fmt.Errorf("consumer groups not ready: %s", strings.Join(problems, ", "))
@@ -61,7 +61,7 @@ func ConsumerKind(refs *Refs, groups *controller.Informer[kongConsumerGroup], cr
 				Consumer: components.Consumer{
 					Username: optional(consumer.Username),
 					CustomID: optional(consumer.CustomID),
-					Tags:     controller.Tags(consumer, consumerGVK, consumer.Spec.Tags, consumer),
+					Tags:     controller.Tags(consumer, consumerGVK, p.Cluster, consumer.Spec.Tags, consumer),
 				},
 				GroupIDs: ids,
 			}, nil

@@ -23,8 +23,8 @@ func ConsumerGroupKind(refs *Refs) controller.Kind[kongConsumerGroup, components
 		gvk:    consumerGroupGVK,
 		placed: underControlPlane(refs, consumerGroupGVK, func(g kongConsumerGroup) *cpRef { return g.Spec.ControlPlaneRef }),
 		calls:  consumerGroupCalls,
-		desired: func(g kongConsumerGroup, _ controller.Placement) (components.ConsumerGroup, error) {
-			return components.ConsumerGroup{Name: g.Spec.Name, Tags: controller.Tags(g, consumerGroupGVK, g.Spec.Tags, g)}, nil
+		desired: func(g kongConsumerGroup, p controller.Placement) (components.ConsumerGroup, error) {
+			return components.ConsumerGroup{Name: g.Spec.Name, Tags: controller.Tags(g, consumerGroupGVK, p.Cluster, g.Spec.Tags, g)}, nil
 		},
 		adopt:   func(g kongConsumerGroup) *adoptOptions { return g.Spec.Adopt },
 		matches: consumerGroupMatches,

@@ -51,8 +51,8 @@ func ControlPlaneKind(refs *Refs) controller.Kind[controlPlane, ControlPlaneDesi
 			}
 			return b.done(), nil
 		},
-		Desired: func(_ context.Context, cp controlPlane, _ controller.Placement) (ControlPlaneDesired, error) {
-			return controlPlaneDesired(refs, cp, gvk), nil
+		Desired: func(_ context.Context, cp controlPlane, p controller.Placement) (ControlPlaneDesired, error) {
+			return controlPlaneDesired(refs, cp, gvk, p.Cluster), nil
 		},
 		// The snapshots of origins' writes are compared with the listing
 		// (controlplane_list.go); a mirror is only read.
@@ -137,17 +137,17 @@ func ControlPlaneKind(refs *Refs) controller.Kind[controlPlane, ControlPlaneDesi
 }
 
 // controlPlaneDesired is what cp asks of Konnect, its identity labels
-// included.
-func controlPlaneDesired(refs *Refs, cp controlPlane, gvk schemaGVK) ControlPlaneDesired {
+// included: k8s-cluster names cluster, the operator's, when set.
+func controlPlaneDesired(refs *Refs, cp controlPlane, gvk schemaGVK, cluster string) ControlPlaneDesired {
 	if cp.IsMirror() {
 		return ControlPlaneDesired{MirrorID: mirrorID(cp)}
 	}
 	req := cp.Spec.CreateControlPlaneRequest
 	if req == nil {
-		labels := controller.Labels(cp, gvk, nil)
+		labels := controller.Labels(cp, gvk, cluster, nil)
 		return ControlPlaneDesired{Create: components.CreateControlPlaneRequest{Labels: labels}, Update: components.UpdateControlPlaneRequest{Labels: labels}}
 	}
-	labels := controller.Labels(cp, gvk, req.Labels)
+	labels := controller.Labels(cp, gvk, cluster, req.Labels)
 	var proxyURLs []components.ProxyURL
 	for _, u := range req.ProxyURLs {
 		proxyURLs = append(proxyURLs, components.ProxyURL{Host: u.Host, Port: u.Port, Protocol: u.Protocol})

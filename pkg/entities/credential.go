@@ -98,8 +98,8 @@ func newCredential[T placedEntity, B, A any](deps CredentialDeps[T], kind creden
 			gvk:    gvk,
 			placed: childOf(deps.Refs, gvk, deps.Consumers, func(c kongConsumer) *cpRef { return c.Spec.ControlPlaneRef }, consumer),
 			calls:  kind.calls,
-			desired: func(obj T, _ controller.Placement) (B, error) {
-				return kind.body(obj, controller.Tags(obj, gvk, kind.userTags(obj), obj)), nil
+			desired: func(obj T, p controller.Placement) (B, error) {
+				return kind.body(obj, controller.Tags(obj, gvk, p.Cluster, kind.userTags(obj), obj)), nil
 			},
 			adopt:   kind.adopt,
 			matches: kind.matches,

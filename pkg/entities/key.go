@@ -47,9 +47,9 @@ func KeyKind(refs *Refs, keySets *controller.Informer[kongKeySet]) controller.Ki
 		gvk:    gvk,
 		placed: placed,
 		calls:  keyCalls,
-		desired: func(k kongKey, _ controller.Placement) (components.Key, error) {
+		desired: func(k kongKey, p controller.Placement) (components.Key, error) {
 			spec := k.Spec.KongKeyAPISpec
-			body := components.Key{Kid: spec.KID, Name: optional(spec.Name), Jwk: optional(spec.JWK), Tags: controller.Tags(k, gvk, spec.Tags, k)}
+			body := components.Key{Kid: spec.KID, Name: optional(spec.Name), Jwk: optional(spec.JWK), Tags: controller.Tags(k, gvk, p.Cluster, spec.Tags, k)}
 			if spec.PEM != nil {
 				body.Pem = &components.Pem{PrivateKey: optional(spec.PEM.PrivateKey), PublicKey: optional(spec.PEM.PublicKey)}
 			}

@@ -22,8 +22,8 @@ func KeySetKind(refs *Refs) controller.Kind[kongKeySet, components.KeySet] {
 		gvk:    gvk,
 		placed: underControlPlane(refs, gvk, func(s kongKeySet) *cpRef { return s.Spec.ControlPlaneRef }),
 		calls:  keySetCalls,
-		desired: func(s kongKeySet, _ controller.Placement) (components.KeySet, error) {
-			return components.KeySet{Name: &s.Spec.Name, Tags: controller.Tags(s, gvk, s.Spec.Tags, s)}, nil
+		desired: func(s kongKeySet, p controller.Placement) (components.KeySet, error) {
+			return components.KeySet{Name: &s.Spec.Name, Tags: controller.Tags(s, gvk, p.Cluster, s.Spec.Tags, s)}, nil
 		},
 		adopt:   func(s kongKeySet) *adoptOptions { return s.Spec.Adopt },
 		matches: keySetMatches,
@@ -64,4 +64,3 @@ var keySetCalls = coreCalls[components.KeySet, components.KeySet]{
 	id:   (*components.KeySet).GetID,
 	tags: (*components.KeySet).GetTags,
 }
-

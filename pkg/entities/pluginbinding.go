@@ -57,8 +57,8 @@ func PluginBindingKind(refs *Refs, src PluginBindingSources) controller.Kind[kon
 		gvk:    pluginBindingGVK,
 		placed: placed,
 		calls:  pluginCalls,
-		desired: func(pb kongPluginBinding, _ controller.Placement) (components.Plugin, error) {
-			return src.body(refs, pb)
+		desired: func(pb kongPluginBinding, p controller.Placement) (components.Plugin, error) {
+			return src.body(refs, pb, p.Cluster)
 		},
 		adopt:   func(pb kongPluginBinding) *adoptOptions { return pb.Spec.Adopt },
 		matches: pluginMatches,

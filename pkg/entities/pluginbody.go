@@ -17,8 +17,9 @@ import (
 
 // body is the plugin a binding asks for. The tags are the binding's own
 // identity tags and the konghq.com/tags annotations of the plugin and of
-// the binding; the binding's spec.tags are not sent.
-func (src PluginBindingSources) body(refs *Refs, pb kongPluginBinding) (components.Plugin, error) {
+// the binding, and cluster's k8s-cluster tag; the binding's spec.tags are
+// not sent.
+func (src PluginBindingSources) body(refs *Refs, pb kongPluginBinding, cluster string) (components.Plugin, error) {
 	// The references were resolved a moment ago; this reads them again from
 	// the caches only, so there is nothing to bound.
 	b := newResolver(context.Background(), controller.ForSync)
@@ -39,7 +40,7 @@ func (src PluginBindingSources) body(refs *Refs, pb kongPluginBinding) (componen
 		InstanceName: optional(tmpl.instanceName),
 		Config:       config,
 		Enabled:      &enabled,
-		Tags:         controller.Tags(pb, pluginBindingGVK, nil, tmpl.object, pb),
+		Tags:         controller.Tags(pb, pluginBindingGVK, cluster, nil, tmpl.object, pb),
 	}
 	for _, p := range tmpl.protocols {
 		body.Protocols = append(body.Protocols, components.Protocols(p))

@@ -114,7 +114,7 @@ func routeBody(route kongRoute, gvk schemaGVK, p controller.Placement) component
 		RequestBuffering:  spec.RequestBuffering,
 		ResponseBuffering: spec.ResponseBuffering,
 		StripPath:         spec.StripPath,
-		Tags:              controller.Tags(route, gvk, spec.Tags, route),
+		Tags:              controller.Tags(route, gvk, p.Cluster, spec.Tags, route),
 	}
 	for _, p := range spec.Protocols {
 		body.Protocols = append(body.Protocols, components.RouteJSONProtocols(p))

@@ -27,8 +27,8 @@ func ServiceKind(refs *Refs, certs *controller.Informer[kongCertificate], caCert
 		gvk:    gvk,
 		placed: placed,
 		calls:  serviceCalls,
-		desired: func(svc kongService, _ controller.Placement) (components.Service, error) {
-			return serviceBody(svc, gvk)
+		desired: func(svc kongService, p controller.Placement) (components.Service, error) {
+			return serviceBody(svc, gvk, p)
 		},
 		createUnder: func(svc kongService, body components.Service) string {
 			if body.Name == nil && body.ID == nil {
@@ -44,7 +44,7 @@ func ServiceKind(refs *Refs, certs *controller.Informer[kongCertificate], caCert
 
 // serviceBody is the service a KongService asks for; its certificates'
 // IDs come from the status, where resolving them put them.
-func serviceBody(svc kongService, gvk schemaGVK) (components.Service, error) {
+func serviceBody(svc kongService, gvk schemaGVK, p controller.Placement) (components.Service, error) {
 	spec := svc.Spec.KongServiceAPISpec
 	body := components.Service{
 		ID:             optional(spec.ID),
@@ -58,7 +58,7 @@ func serviceBody(svc kongService, gvk schemaGVK) (components.Service, error) {
 		Enabled:        spec.Enabled,
 		TLSVerify:      spec.TLSVerify,
 		TLSVerifyDepth: spec.TLSVerifyDepth,
-		Tags:           controller.Tags(svc, gvk, spec.Tags, svc),
+		Tags:           controller.Tags(svc, gvk, p.Cluster, spec.Tags, svc),
 	}
 	if spec.Protocol != "" {
 		body.Protocol = components.ServiceProtocol(spec.Protocol).ToPointer()

@@ -31,7 +31,7 @@ func SNIKind(refs *Refs, certs *controller.Informer[kongCertificate]) controller
 		placed: childOf(refs, gvk, certs, func(c kongCertificate) *cpRef { return c.Spec.ControlPlaneRef }, certificate),
 		calls:  sniCalls,
 		desired: func(s kongSNI, p controller.Placement) (components.SNIWithoutParents, error) {
-			body := components.SNIWithoutParents{Name: s.Spec.Name, Tags: controller.Tags(s, gvk, s.Spec.Tags, s)}
+			body := components.SNIWithoutParents{Name: s.Spec.Name, Tags: controller.Tags(s, gvk, p.Cluster, s.Spec.Tags, s)}
 			if p.ParentID != "" {
 				// The certificate is in the path already; in the body it is
 				// compared when adopting, and a move is a change of the body.

@@ -38,7 +38,7 @@ func TargetKind(refs *Refs, upstreams *controller.Informer[kongUpstream]) contro
 		calls:  targetCalls,
 		desired: func(t kongTarget, p controller.Placement) (components.TargetWithoutParents, error) {
 			weight := int64(t.Spec.Weight)
-			body := components.TargetWithoutParents{Target: &t.Spec.Target, Weight: &weight, Tags: controller.Tags(t, gvk, t.Spec.Tags, t)}
+			body := components.TargetWithoutParents{Target: &t.Spec.Target, Weight: &weight, Tags: controller.Tags(t, gvk, p.Cluster, t.Spec.Tags, t)}
 			if p.ParentID != "" {
 				// The upstream is in the path already; in the body it makes
 				// a move to another upstream a change of the body.

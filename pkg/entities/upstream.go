@@ -45,8 +45,8 @@ func UpstreamKind(refs *Refs, certs *controller.Informer[kongCertificate]) contr
 		gvk:    gvk,
 		placed: placed,
 		calls:  upstreamCalls,
-		desired: func(u kongUpstream, _ controller.Placement) (components.Upstream, error) {
-			return upstreamBody(u, gvk), nil
+		desired: func(u kongUpstream, p controller.Placement) (components.Upstream, error) {
+			return upstreamBody(u, gvk, p), nil
 		},
 		remove:  deleteUpstream,
 		adopt:   func(u kongUpstream) *adoptOptions { return u.Spec.Adopt },
@@ -57,7 +57,7 @@ func UpstreamKind(refs *Refs, certs *controller.Informer[kongCertificate]) contr
 // upstreamBody is the upstream a KongUpstream asks for. Unset fields are
 // left out and the SDK sends Konnect's defaults for them, so that an update
 // overwrites values changed out of band.
-func upstreamBody(u kongUpstream, gvk schema.GroupVersionKind) components.Upstream {
+func upstreamBody(u kongUpstream, gvk schema.GroupVersionKind, p controller.Placement) components.Upstream {
 	spec := u.Spec.KongUpstreamAPISpec
 	body := components.Upstream{
 		Name:                     spec.Name,
@@ -78,7 +78,7 @@ func upstreamBody(u kongUpstream, gvk schema.GroupVersionKind) components.Upstre
 		StickySessionsCookiePath: optional(spec.StickySessionsCookiePath),
 		UseSrvName:               spec.UseSrvName,
 		Healthchecks:             healthchecks(spec.Healthchecks),
-		Tags:                     controller.Tags(u, gvk, spec.Tags, u),
+		Tags:                     controller.Tags(u, gvk, p.Cluster, spec.Tags, u),
 	}
 	certificateID := ""
 	switch {

@@ -144,7 +144,7 @@ func TestUpstreamHealthChecksAreSentAsGiven(t *testing.T) {
 		},
 		Passive: &configurationv1alpha1.PassiveHealthcheck{Unhealthy: &configurationv1alpha1.PassiveUnhealthy{TCPFailures: 3}},
 	}
-	raw, err := json.Marshal(upstreamBody(u, configurationGVK(kindUpstream)).Healthchecks)
+	raw, err := json.Marshal(upstreamBody(u, configurationGVK(kindUpstream), controller.Placement{}).Healthchecks)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,7 +166,7 @@ func TestUpstreamHealthChecksAreSentAsGiven(t *testing.T) {
 }
 
 func TestUpstreamMatchAppliesKonnectDefaults(t *testing.T) {
-	desired := upstreamBody(testUpstream("up"), configurationGVK(kindUpstream))
+	desired := upstreamBody(testUpstream("up"), configurationGVK(kindUpstream), controller.Placement{})
 	cases := []struct {
 		name   string
 		actual components.Upstream

@@ -63,7 +63,7 @@ func VaultKind(refs *Refs, watches func(namespace string) bool) controller.Kind[
 		gvk:    gvk,
 		placed: placed,
 		calls:  vaultCalls,
-		desired: func(v kongVault, _ controller.Placement) (components.Vault, error) {
+		desired: func(v kongVault, p controller.Placement) (components.Vault, error) {
 			config := map[string]any{}
 			if v.Spec.Config != nil && len(v.Spec.Config.Raw) > 0 {
 				if err := json.Unmarshal(v.Spec.Config.Raw, &config); err != nil {
@@ -72,7 +72,7 @@ func VaultKind(refs *Refs, watches func(namespace string) bool) controller.Kind[
 			}
 			return components.Vault{
 				Name: v.Spec.Backend, Prefix: v.Spec.Prefix, Description: optional(v.Spec.Description), Config: config,
-				Tags: controller.Tags(v, gvk, v.Spec.Tags, v),
+				Tags: controller.Tags(v, gvk, p.Cluster, v.Spec.Tags, v),
 			}, nil
 		},
 		adopt:   func(v kongVault) *adoptOptions { return v.Spec.Adopt },

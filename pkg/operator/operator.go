@@ -191,6 +191,9 @@ func New(ctx context.Context, cfg Config) (*Operator, error) {
 			return nil, err
 		}
 	}
+	if err := validClusterIdentity(cfg.ClusterIdentity); err != nil {
+		return nil, err
+	}
 	o := &Operator{
 		cfg:       cfg,
 		kube:      kube,
