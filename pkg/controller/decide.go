@@ -279,9 +279,10 @@ func (p policy) decideDeletion(f facts, res Resolution, rec record, now time.Tim
 
 // unknownOwner reports whether a write or delete must first read whose the
 // entity is: neither written nor read by this process, nor taken over on
-// purpose.
+// purpose. A borrowed entity (a mirrored control plane) is only ever read,
+// whoever owns it.
 func (p policy) unknownOwner(f facts, rec record) bool {
-	return f.ownerReadable && !rec.ownerKnown && !f.takeOver
+	return f.ownerReadable && !f.borrowed && !rec.ownerKnown && !f.takeOver
 }
 
 // quiet returns how long a new object (Programmed not reported yet) with

@@ -154,6 +154,8 @@ func TestDecide(t *testing.T) {
 			action{op: opKeep, id: "e1", mark: ownedMark}},
 		{"a first write of an entity of unknown owner reads the owner first", with(existing, func(f *facts) { f.ownerReadable = true }), ready, writtenAt(now, 2),
 			action{op: opUpdate, id: "e1", changed: true, checkOwner: true}},
+		{"a borrowed entity is read again whoever owns it", with(existing, func(f *facts) { f.ownerReadable, f.borrowed = true, true }), ready, writtenAt(now, 2),
+			action{op: opUpdate, id: "e1", changed: true}},
 		{"a first delete of an entity of unknown owner reads the owner first", with(deleting(existing), func(f *facts) { f.ownerReadable = true }), ready, record{},
 			action{op: opDelete, id: "e1", checkOwner: true}},
 		{"orphan leaves the entity", with(deleting(existing), func(f *facts) { f.policies.Deletion = commonv1alpha1.DeletionPolicyOrphan }), ready, record{}, action{op: opOrphan}},
