@@ -103,6 +103,10 @@ type envOptions struct {
 	// watchAlso are namespaces the operator watches that the test neither
 	// creates nor deletes (default).
 	watchAlso []string
+	// clusterIdentity is the operator's --cluster-identity; "" is its
+	// default (the kube-system namespace's UID). A test may change it
+	// between stopOperator and startOperator.
+	clusterIdentity string
 }
 
 func newEnv(t testing.TB, opts envOptions) *env {
@@ -212,6 +216,7 @@ func (e *env) startOperator() {
 		Clock:           e.clock,
 		Registry:        metrics.NewRegistry(),
 		Konnect:         konnectOpts,
+		ClusterIdentity: e.opts.clusterIdentity,
 	})
 	if err != nil {
 		e.t.Fatal(err)

@@ -27,7 +27,7 @@ func identityTags(e *env, obj metav1.Object, kind, version string) []string {
 	return []string{
 		fmt.Sprintf("k8s-generation:%d", obj.GetGeneration()), "k8s-group:configuration.konghq.com", "k8s-kind:" + kind,
 		"k8s-name:" + obj.GetName(), "k8s-uid:" + string(obj.GetUID()), "k8s-version:" + version,
-		"managed-by:konnect-operator", "k8s-namespace:" + e.ns,
+		"managed-by:konnect-operator", "k8s-namespace:" + e.ns, "k8s-cluster:" + e.clusterIdentity(),
 	}
 }
 
@@ -38,7 +38,7 @@ func TestTagLimitDropsAnnotationTagsThenSpecTags(t *testing.T) {
 	cases := []struct {
 		name       string
 		spec, anno []string
-		// want are the user tags that must reach Konnect, next to the 8
+		// want are the user tags that must reach Konnect, next to the 9
 		// identity tags; the others must not.
 		want []string
 	}{
@@ -48,11 +48,11 @@ func TestTagLimitDropsAnnotationTagsThenSpecTags(t *testing.T) {
 		},
 		{
 			name: "annotation tags go first", spec: numbered("spec", 10), anno: numbered("anno", 5),
-			want: append(numbered("spec", 10), numbered("anno", 2)...),
+			want: append(numbered("spec", 10), numbered("anno", 1)...),
 		},
 		{
 			name: "then spec tags", spec: numbered("spec", 15), anno: numbered("anno", 3),
-			want: numbered("spec", 12),
+			want: numbered("spec", 11),
 		},
 		{
 			name: "duplicates count once", spec: []string{"shared", "spec-00"}, anno: []string{"shared", "anno-00"},
