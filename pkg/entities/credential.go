@@ -11,9 +11,9 @@ import (
 
 // credentialKind is what differs between the five consumer credential
 // kinds: their spec fields, the Secrets they can be made from, and the SDK
-// calls that carry them. T is the API type, B the body sent to Konnect, A
+// calls that carry them. T is the API type, D the desired body sent to Konnect, A
 // the credential Konnect answers with.
-type credentialKind[T placedEntity, B, A any] struct {
+type credentialKind[T placedEntity, D, A any] struct {
 	kind string
 	// label is the konghq.com/credential value of the Secrets that become
 	// objects of this kind, and required the data keys they must hold.
@@ -36,14 +36,14 @@ type credentialKind[T placedEntity, B, A any] struct {
 	fromSecret func(obj T, consumer string, data map[string][]byte)
 	// body builds the credential obj asks for; the consumer is not in it,
 	// the calls are made under the consumer (Placement.ParentID).
-	body func(obj T, tags []string) B
+	body func(obj T, tags []string) D
 
-	calls coreCalls[B, A]
+	calls coreCalls[D, A]
 	// matches names the fields compared when adopting in match mode that
 	// differ; secrets, when set, those Konnect does not answer as sent
 	// (see core.secrets).
-	matches func(desired B, actual *A) []string
-	secrets func(desired B, actual *A) []string
+	matches func(desired D, actual *A) []string
+	secrets func(desired D, actual *A) []string
 }
 
 // CredentialDeps are what a credential kind reads and writes.
@@ -59,17 +59,17 @@ type CredentialDeps[T controller.Object] struct {
 // Credential is one consumer credential kind: its description for the
 // generic loop, and its part in a KongConsumer's credential Secrets and
 // deletion.
-type Credential[T controller.Entity, B any] struct {
-	Kind controller.Kind[T, B]
+type Credential[T controller.Entity, D any] struct {
+	Kind controller.Kind[T, D]
 	CredentialKind
 }
 
 // credentials is one credential kind at work: its table, what it reads
 // and writes, and the objects made from Secrets that the cache does not
 // show yet. It implements CredentialKind.
-type credentials[T placedEntity, B, A any] struct {
+type credentials[T placedEntity, D, A any] struct {
 	deps    CredentialDeps[T]
-	kind    credentialKind[T, B, A]
+	kind    credentialKind[T, D, A]
 	created *creations
 }
 
@@ -78,8 +78,8 @@ var _ CredentialKind = (*credentials[kongBasicAuth, struct{}, struct{}])(nil)
 // newCredential describes a credential kind: Konnect credentials nested
 // under the consumer's Konnect entity. The consumer gives the credential
 // its control plane and API credentials, and must exist in Konnect first.
-func newCredential[T placedEntity, B, A any](deps CredentialDeps[T], kind credentialKind[T, B, A]) Credential[T, B] {
-	c := &credentials[T, B, A]{deps: deps, kind: kind, created: newCreations()}
+func newCredential[T placedEntity, D, A any](deps CredentialDeps[T], kind credentialKind[T, D, A]) Credential[T, D] {
+	c := &credentials[T, D, A]{deps: deps, kind: kind, created: newCreations()}
 	gvk := configurationGVK(kind.kind)
 	consumer := parentRef[T]{
 		kind:      "KongConsumer",
@@ -93,12 +93,12 @@ func newCredential[T placedEntity, B, A any](deps CredentialDeps[T], kind creden
 		// ever needed, and ResolvedRefs is not one of the conditions.
 		grantCondition: commonv1alpha1.ConditionKongConsumerRefValid,
 	}
-	return Credential[T, B]{
-		Kind: core[T, B, A]{
+	return Credential[T, D]{
+		Kind: core[T, D, A]{
 			gvk:    gvk,
 			placed: childOf(deps.Refs, gvk, deps.Consumers, func(c kongConsumer) *cpRef { return c.Spec.ControlPlaneRef }, consumer),
 			calls:  kind.calls,
-			desired: func(obj T, _ controller.Placement) (B, error) {
+			desired: func(obj T, _ controller.Placement) (D, error) {
 				return kind.body(obj, controller.Tags(obj, gvk, kind.userTags(obj), obj)), nil
 			},
 			adopt:   kind.adopt,
@@ -109,7 +109,7 @@ func newCredential[T placedEntity, B, A any](deps CredentialDeps[T], kind creden
 	}
 }
 
-func (c *credentials[T, B, A]) konnectStatus(obj T) *commonv1alpha1.KonnectEntityStatusWithControlPlaneAndConsumerRefs {
+func (c *credentials[T, D, A]) konnectStatus(obj T) *commonv1alpha1.KonnectEntityStatusWithControlPlaneAndConsumerRefs {
 	status := c.kind.status(obj)
 	if status.Konnect == nil {
 		status.Konnect = &commonv1alpha1.KonnectEntityStatusWithControlPlaneAndConsumerRefs{}
@@ -119,7 +119,7 @@ func (c *credentials[T, B, A]) konnectStatus(obj T) *commonv1alpha1.KonnectEntit
 
 // deleteConsumerCredentials deletes every credential of this kind that the
 // consumer p.ParentID holds.
-func (c *credentials[T, B, A]) deleteConsumerCredentials(ctx context.Context, api konnect.API, p controller.Placement) error {
+func (c *credentials[T, D, A]) deleteConsumerCredentials(ctx context.Context, api konnect.API, p controller.Placement) error {
 	all, err := c.kind.calls.doList(ctx, api, p)
 	if err != nil {
 		return err

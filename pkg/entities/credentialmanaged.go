@@ -59,7 +59,7 @@ func managedCredentialOwners(consumer kongConsumer, secret *corev1.Secret) []met
 	}
 }
 
-func (c *credentials[T, B, A]) consumerKeyOf(obj metav1.Object) string {
+func (c *credentials[T, D, A]) consumerKeyOf(obj metav1.Object) string {
 	typed, ok := obj.(T)
 	if _, _, made := madeFromSecret(obj); !ok || !made {
 		return ""
@@ -67,7 +67,7 @@ func (c *credentials[T, B, A]) consumerKeyOf(obj metav1.Object) string {
 	return key(obj.GetNamespace(), c.kind.consumerRef(typed))
 }
 
-func (c *credentials[T, B, A]) watchManaged(consumers *controller.Controller[kongConsumer]) error {
+func (c *credentials[T, D, A]) watchManaged(consumers *controller.Controller[kongConsumer]) error {
 	err := c.deps.Objects.AddIndex(indexManagedByConsumer, func(obj T) []string {
 		if k := c.consumerKeyOf(obj); k != "" {
 			return []string{k}
@@ -88,12 +88,12 @@ func (c *credentials[T, B, A]) watchManaged(consumers *controller.Controller[kon
 	})
 }
 
-func (c *credentials[T, B, A]) hasManaged(consumerKey string) bool {
+func (c *credentials[T, D, A]) hasManaged(consumerKey string) bool {
 	objs, err := c.deps.Objects.ByIndex(indexManagedByConsumer, consumerKey)
 	return err != nil || len(objs) > 0
 }
 
-func (c *credentials[T, B, A]) syncManaged(ctx context.Context, consumerKey cache.ObjectName, consumer kongConsumer, wanted map[string]*corev1.Secret, keep map[string]bool) (bool, error) {
+func (c *credentials[T, D, A]) syncManaged(ctx context.Context, consumerKey cache.ObjectName, consumer kongConsumer, wanted map[string]*corev1.Secret, keep map[string]bool) (bool, error) {
 	existing, err := c.deps.Objects.ByIndex(indexManagedByConsumer, consumerKey.String())
 	if err != nil {
 		return false, err
@@ -159,7 +159,7 @@ const AnnotationAdoptID = "konnect-operator/adopt-konnect-id"
 // objectFromSecret is the object the credential-Secret controller makes for
 // one Secret of consumer: named after the consumer, owned by both, its spec
 // from the Secret's data, adopting the credential the Secret names, if any.
-func (c *credentials[T, B, A]) objectFromSecret(consumer kongConsumer, secret *corev1.Secret) T {
+func (c *credentials[T, D, A]) objectFromSecret(consumer kongConsumer, secret *corev1.Secret) T {
 	obj := c.kind.newObject()
 	obj.SetGenerateName(consumer.Name + "-")
 	obj.SetNamespace(consumer.Namespace)
@@ -176,7 +176,7 @@ func (c *credentials[T, B, A]) objectFromSecret(consumer kongConsumer, secret *c
 }
 
 // updateManaged makes obj's spec and owners equal to what the Secret says.
-func (c *credentials[T, B, A]) updateManaged(ctx context.Context, client ObjectWriter[T], consumer kongConsumer, obj T, secret *corev1.Secret) error {
+func (c *credentials[T, D, A]) updateManaged(ctx context.Context, client ObjectWriter[T], consumer kongConsumer, obj T, secret *corev1.Secret) error {
 	want := obj.DeepCopyObject().(T)
 	c.kind.fromSecret(want, consumer.Name, secret.Data)
 	want.SetOwnerReferences(managedCredentialOwners(consumer, secret))
@@ -192,7 +192,7 @@ func (c *credentials[T, B, A]) updateManaged(ctx context.Context, client ObjectW
 
 // redacted describes a refused write without the API server's message,
 // which may quote the Secret's values.
-func (c *credentials[T, B, A]) redacted(verb, secretName string, err error) error {
+func (c *credentials[T, D, A]) redacted(verb, secretName string, err error) error {
 	var status apierrors.APIStatus
 	if !apierrors.IsInvalid(err) || !errors.As(err, &status) {
 		return err

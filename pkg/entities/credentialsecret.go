@@ -45,13 +45,13 @@ type CredentialKind interface {
 	entityFromSecret(consumer kongConsumer, secret *corev1.Secret) runtime.Object
 }
 
-func (c *credentials[T, B, A]) entityFromSecret(consumer kongConsumer, secret *corev1.Secret) runtime.Object {
+func (c *credentials[T, D, A]) entityFromSecret(consumer kongConsumer, secret *corev1.Secret) runtime.Object {
 	return c.objectFromSecret(consumer, secret)
 }
 
-func (c *credentials[T, B, A]) secretLabel() string { return c.kind.label }
+func (c *credentials[T, D, A]) secretLabel() string { return c.kind.label }
 
-func (c *credentials[T, B, A]) secretProblems(data map[string][]byte) []string {
+func (c *credentials[T, D, A]) secretProblems(data map[string][]byte) []string {
 	var problems []string
 	for _, k := range c.kind.required {
 		if _, ok := data[k]; !ok {
