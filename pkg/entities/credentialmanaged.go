@@ -59,12 +59,11 @@ func managedCredentialOwners(consumer kongConsumer, secret *corev1.Secret) []met
 	}
 }
 
-func (c *credentials[T, D, A]) consumerKeyOf(obj metav1.Object) string {
-	typed, ok := obj.(T)
-	if _, _, made := madeFromSecret(obj); !ok || !made {
+func (c *credentials[T, D, A]) consumerKeyOf(obj T) string {
+	if _, _, made := madeFromSecret(obj); !made {
 		return ""
 	}
-	return key(obj.GetNamespace(), c.kind.consumerRef(typed))
+	return key(obj.GetNamespace(), c.kind.consumerRef(obj))
 }
 
 func (c *credentials[T, D, A]) watchManaged(consumers *controller.Controller[kongConsumer]) error {
@@ -78,13 +77,15 @@ func (c *credentials[T, D, A]) watchManaged(consumers *controller.Controller[kon
 		return err
 	}
 	return consumers.Watch(controller.Dependency[kongConsumer]{
-		Name:      "managedCredentials",
-		Source:    c.deps.Objects,
-		Keys:      func(consumer kongConsumer) []string { return []string{key(consumer.Namespace, consumer.Name)} },
-		SourceKey: c.consumerKeyOf,
-		// The consumer's controller reads their spec, owners and labels,
-		// not the status their own controller writes.
-		Updates: controller.SpecOrMetadataChanged,
+		Name: "managedCredentials",
+		Source: controller.SourceOf[T]{
+			Informer: c.deps.Objects,
+			Key:      c.consumerKeyOf,
+			// The consumer's controller reads their spec, owners and
+			// labels, not the status their own controller writes.
+			Updates: controller.SpecOrMetadataChanged[T],
+		},
+		Keys: func(consumer kongConsumer) []string { return []string{key(consumer.Namespace, consumer.Name)} },
 	})
 }
 
