@@ -64,4 +64,3 @@ var keySetCalls = coreCalls[components.KeySet, components.KeySet]{
 	id:   (*components.KeySet).GetID,
 	tags: (*components.KeySet).GetTags,
 }
-
