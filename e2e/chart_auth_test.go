@@ -119,12 +119,19 @@ func TestHelmChartSecretWritesPolicy(t *testing.T) {
 		}
 	})
 
-	t.Run("no RBAC, no policy", func(t *testing.T) {
+	t.Run("no RBAC, no write policy", func(t *testing.T) {
 		r := h.template(ctx, t, nil, "rbac.create=false", "watchNamespaces={team-a}")
 		for _, kind := range []string{policyKind, bindingKind} {
-			if n := len(r.ofKind(kind)); n != 0 {
-				t.Errorf("with rbac.create=false the chart renders %d %s", n, kind)
+			for _, name := range []string{"konnect-operator-secret-writes", "konnect-operator-rolebinding-writes"} {
+				if _, ok := r[renderedKey(kind, "", name)]; ok {
+					t.Errorf("with rbac.create=false the chart renders %s %s", kind, name)
+				}
 			}
+		}
+		// The controls policy guards users' objects, not the operator's
+		// rights: it stays.
+		if _, ok := r[renderedKey(policyKind, "", "konnect-operator-controls")]; !ok {
+			t.Errorf("with rbac.create=false the chart leaves out the controls policy")
 		}
 	})
 }

@@ -161,6 +161,7 @@ func TestHelmChartInstallUpgradeUninstall(t *testing.T) {
 		if _, err := c.kubectl(ctx, helmObjects, "apply", "--server-side", "-f", "-"); err != nil {
 			t.Fatal(err)
 		}
+		// The auth configuration is the one the operator made at start.
 		waitReady(ctx, t, c, authConfigKind, "konnect-auth", controlPlaneKind, "helm-cp", serviceKind, "orders")
 		// The chart's RBAC and admission policy let the operator hold the
 		// token Secret while the configuration reads it.
@@ -187,13 +188,13 @@ func TestHelmChartInstallUpgradeUninstall(t *testing.T) {
 		if !strings.Contains(out, probeField+": set") {
 			t.Errorf("the API server would not store %s after the upgrade:\n%s", probeField, out)
 		}
-		// The auth configuration the install's hook made is the release's now.
-		manifest, err := h.run(ctx, "get", "manifest", "konnect-operator", "--namespace", operatorNamespace)
+		// The auth configuration the operator made stays as it is.
+		auth, err := c.get(ctx, authConfigKind, "team-a", "konnect-auth")
 		if err != nil {
-			t.Fatal(err)
+			t.Fatalf("after an upgrade the auth configuration the operator made is gone: %v", err)
 		}
-		if !strings.Contains(manifest, "kind: KonnectAPIAuthConfiguration") {
-			t.Error("after an upgrade the release does not hold the auth configuration its install made")
+		if auth.GetLabels()["app.kubernetes.io/created-by"] != "konnect-operator" {
+			t.Errorf("the auth configuration was not made by the operator: labels %v", auth.GetLabels())
 		}
 	})
 

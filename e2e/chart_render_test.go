@@ -50,21 +50,17 @@ func TestHelmChartRendersCRDsTestAndPlatformValues(t *testing.T) {
 		}
 	})
 
-	t.Run("the auth configuration waits for its CRD only where the cluster lacks it", func(t *testing.T) {
-		const kind = "konnect.konghq.com/v1alpha1/KonnectAPIAuthConfiguration"
-		values := writeValues(t, "render-auth.yaml", "konnectAuth: {create: true, serverURL: eu.api.konghq.com, token: kpat_render_only}\n")
+	t.Run("the operator makes the auth configuration, which Helm cannot on a first install", func(t *testing.T) {
+		values := writeValues(t, "render-auth.yaml", "konnectAuth: {create: true, namespace: team-a, serverURL: eu.api.konghq.com, token: kpat_render_only}\n")
 		for _, tt := range []struct {
 			name  string
 			flags []string
-			hook  bool
 		}{
-			{"first install, CRDs with it", nil, true},
-			{"first install, kind served already", []string{"--api-versions", kind}, false},
-			{"upgrade", []string{"--is-upgrade"}, false},
-			{"first install, CRDs not the chart's", []string{"--set", "crds.install=false"}, false},
+			{"first install, CRDs with it", nil},
+			{"upgrade", []string{"--is-upgrade"}},
+			{"CRDs not the chart's", []string{"--set", "crds.install=false"}},
 		} {
-			args := append([]string{"template", "konnect-operator", chartDir, "--namespace", operatorNamespace, "--values", values}, tt.flags...)
-			out, err := h.run(ctx, args...)
+			out, err := h.run(ctx, append([]string{"template", "konnect-operator", chartDir, "--namespace", operatorNamespace, "--values", values}, tt.flags...)...)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -72,14 +68,21 @@ func TestHelmChartRendersCRDsTestAndPlatformValues(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			auth := r.get(t, "KonnectAPIAuthConfiguration", operatorNamespace, "konnect-auth")
-			annotations := auth.GetAnnotations()
-			if hook := annotations["helm.sh/hook"] == "post-install"; hook != tt.hook {
-				t.Errorf("%s: the auth configuration is a post-install hook: %v, want %v (annotations %v)", tt.name, hook, tt.hook, annotations)
+			if n := len(r.ofKind("KonnectAPIAuthConfiguration")); n != 0 {
+				t.Errorf("%s: the chart renders %d KonnectAPIAuthConfiguration, which a first install cannot build", tt.name, n)
 			}
-			if tt.hook && (annotations["meta.helm.sh/release-name"] != "konnect-operator" || annotations["meta.helm.sh/release-namespace"] != operatorNamespace) {
-				t.Errorf("%s: the hook does not name the release, which the next upgrade would then refuse to take over: %v", tt.name, annotations)
+			args := deploymentArgsOf(t, r)
+			for _, flag := range []string{"--create-auth-configuration=team-a/konnect-auth", "--create-auth-configuration-secret=konnect-auth-token", "--create-auth-configuration-server-url=eu.api.konghq.com"} {
+				if !slices.Contains(args, flag) {
+					t.Errorf("%s: the Deployment's arguments %v lack %s", tt.name, args, flag)
+				}
 			}
+			role := r.get(t, "Role", "team-a", "konnect-operator-auth-bootstrap")
+			rules, _, _ := unstructured.NestedSlice(role.Object, "rules")
+			if len(rules) != 1 || !jsonEqual(rules[0].(map[string]any)["verbs"], []any{"create"}) {
+				t.Errorf("%s: the bootstrap Role grants %v, want create on konnectapiauthconfigurations alone", tt.name, rules)
+			}
+			boundTo(t, r, r.get(t, "RoleBinding", "team-a", "konnect-operator-auth-bootstrap"))
 		}
 	})
 

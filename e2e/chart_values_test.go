@@ -138,15 +138,6 @@ func checkCRDsOfTheRelease(ctx context.Context, t *testing.T, c *clusterEnv) {
 	if n != 27 {
 		t.Errorf("%d CRDs of the operator's groups, want 27", n)
 	}
-	// The install's hook made the auth configuration, once the CRDs were
-	// there, as the release's own.
-	auth, err := c.get(ctx, authConfigKind, "team-a", "konnect-auth")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if auth.GetAnnotations()["meta.helm.sh/release-name"] != "konnect-operator" {
-		t.Errorf("the auth configuration the install made does not name the release: %v", auth.GetAnnotations())
-	}
 }
 
 // checkHelmTest runs `helm test` and plays the kubelet for its pod against

@@ -22,6 +22,7 @@ import (
 	"k8s.io/client-go/tools/clientcmd"
 	"k8s.io/klog/v2"
 
+	"github.com/konnect-operator/konnect-operator/generated/clientset/versioned"
 	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
 	"github.com/konnect-operator/konnect-operator/pkg/controller"
 	"github.com/konnect-operator/konnect-operator/pkg/konnect"
@@ -66,6 +67,7 @@ type options struct {
 	leaseRetryPeriod   time.Duration
 
 	deletionPolicy, reconcilePolicy, clusterIdentity string
+	authConfiguration, authSecret, authServerURL     string
 
 	logFormat string
 
@@ -88,6 +90,9 @@ func parseFlags(fs *flag.FlagSet, args []string) (*options, error) {
 	fs.StringVar(&o.deletionPolicy, "default-deletion-policy", string(commonv1alpha1.DeletionPolicyDelete), "What deleting an object does to its Konnect entity when its konnect.konghq.com/deletion-policy annotation says nothing: delete, or orphan (leave the entity in Konnect, untouched).")
 	fs.StringVar(&o.reconcilePolicy, "default-reconcile-policy", string(commonv1alpha1.ReconcilePolicyEnforce), "How the operator keeps an entity equal to its object when its konnect.konghq.com/reconcile-policy annotation says nothing: enforce (overwrite changes made in Konnect), report (report them in the Drifted condition and leave them), or pause (no Konnect call at all).")
 	fs.StringVar(&o.clusterIdentity, "cluster-identity", "", "This cluster's identity on the entities the operator writes (tag and control-plane label k8s-cluster): an entity naming another is never written or deleted from here. At most 63 letters, digits, '-', '_' or '.' (a Konnect label value). Empty: the UID of the kube-system namespace. Give the old identity to a cluster rebuilt from a backup.")
+	fs.StringVar(&o.authConfiguration, "create-auth-configuration", "", "NAMESPACE/NAME of a KonnectAPIAuthConfiguration (type secretRef) to create at start when it does not exist; one that exists is left as it is. With --create-auth-configuration-secret and --create-auth-configuration-server-url. What the chart's konnectAuth.create sets.")
+	fs.StringVar(&o.authSecret, "create-auth-configuration-secret", "", "The token Secret, in the same namespace, of --create-auth-configuration.")
+	fs.StringVar(&o.authServerURL, "create-auth-configuration-server-url", "", "The Konnect API host or URL of --create-auth-configuration.")
 	fs.Float64Var(&o.kubeAPIQPS, "kube-api-qps", 50, "Queries per second to the Kubernetes API server.")
 	fs.IntVar(&o.kubeAPIBurst, "kube-api-burst", 100, "Burst of queries to the Kubernetes API server.")
 	fs.Float64Var(&o.konnectRate, "konnect-rate-limit", 0, "Ceiling on requests per second to Konnect, per organisation, shared by every controller. 0: none; the limiter follows the budget Konnect states (RateLimit-Limit, 97% of it), sending 48/s until Konnect has stated one. It also slows down as RateLimit-Remaining runs low, waits out a 429's Retry-After or RateLimit-Reset, and slows down and recovers step by step on 429s that name no delay.")
@@ -119,6 +124,9 @@ func parseFlags(fs *flag.FlagSet, args []string) (*options, error) {
 	}
 	if o.konnectBurst < 1 {
 		return nil, fmt.Errorf("--konnect-burst must be at least 1, not %d", o.konnectBurst)
+	}
+	if _, err := parseAuthBootstrap(o.authConfiguration, o.authSecret, o.authServerURL); err != nil {
+		return nil, err
 	}
 	return o, nil
 }
@@ -219,6 +227,13 @@ func run() error {
 	op, err := operator.New(ctx, cfg)
 	if err != nil {
 		return err
+	}
+	if bootstrap, _ := parseAuthBootstrap(o.authConfiguration, o.authSecret, o.authServerURL); bootstrap != nil {
+		cs, err := versioned.NewForConfig(restConfig)
+		if err != nil {
+			return err
+		}
+		go func() { _ = bootstrap.ensure(ctx, cs, 2*time.Second) }()
 	}
 	logger.Info("Starting konnect-operator", "version", version.Version, "commit", version.Commit, "namespaces", cfg.WatchNamespaces, "syncPeriod", cfg.SyncPeriod,
 		"leaderElection", elect, "workersPerKind", cfg.WorkersPerKind)

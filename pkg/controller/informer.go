@@ -164,20 +164,6 @@ func (i *Informer[T]) AddEventHandler(handler cache.TypedResourceEventHandler[T]
 	return allSynced(registrations), nil
 }
 
-// AddUntypedEventHandler registers handler on every underlying informer,
-// as AddEventHandler does.
-func (i *Informer[T]) AddUntypedEventHandler(handler cache.ResourceEventHandler) (synced func() bool, err error) {
-	var registrations []cache.ResourceEventHandlerRegistration
-	for _, inf := range i.all() {
-		registration, err := inf.AddEventHandler(handler)
-		if err != nil {
-			return nil, fmt.Errorf("adding an event handler to the %s informer: %w", i.resource, err)
-		}
-		registrations = append(registrations, registration)
-	}
-	return allSynced(registrations), nil
-}
-
 func allSynced(registrations []cache.ResourceEventHandlerRegistration) func() bool {
 	return func() bool {
 		for _, r := range registrations {
@@ -201,10 +187,3 @@ func (i *Informer[T]) HasSynced() bool {
 
 // Resource returns the group and resource the informer watches.
 func (i *Informer[T]) Resource() schema.GroupResource { return i.resource }
-
-// EventSource is anything whose changes can enqueue dependents: an
-// Informer of any kind.
-type EventSource interface {
-	AddUntypedEventHandler(handler cache.ResourceEventHandler) (synced func() bool, err error)
-	HasSynced() bool
-}

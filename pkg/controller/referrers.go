@@ -37,8 +37,8 @@ type referrers struct {
 	listeners []func(key string)
 }
 
-// referrerTracker is implemented by Informers; Watch uses it to tell a
-// dependency's source about its referrers.
+// referrerTracker is implemented by Informers; Watch uses it to tell the
+// informer a dependency's source reads about its referrers.
 type referrerTracker interface {
 	trackReferrers(dependency, kind string, find func(key string) ([]metav1.Object, error))
 	referrersChanged(keys []string)
@@ -97,10 +97,7 @@ func (i *Informer[T]) OnReferrersChanged(listen func(key string)) {
 // trackReferrersOf registers c's objects as referrers of dep.Source's
 // objects, and tells the source when one of them lets go.
 func (c *Controller[T]) trackReferrersOf(dep Dependency[T], index string) error {
-	tracker, ok := dep.Source.(referrerTracker)
-	if !ok {
-		return nil
-	}
+	tracker := dep.Source.tracker()
 	tracker.trackReferrers(dep.Name, c.kind, func(key string) ([]metav1.Object, error) {
 		found, err := c.informer.ByIndex(index, key)
 		if err != nil {

@@ -39,10 +39,10 @@ func NewSelective[T Object](kind string, informer *Informer[T], concerns Concern
 
 // SpecOrMetadataChanged reports whether an update changed more than an
 // object's status: its generation, labels, annotations, owners or deletion
-// timestamp, or its finalizers while it is being deleted. A Dependency
+// timestamp, or its finalizers while it is being deleted. A SourceOf
 // whose dependents never read the source's status can filter its updates
 // with it.
-func SpecOrMetadataChanged(oldObj, newObj metav1.Object) bool {
+func SpecOrMetadataChanged[S metav1.Object](oldObj, newObj S) bool {
 	return specOrMetadataChanged(oldObj, newObj) ||
 		!reflect.DeepEqual(oldObj.GetOwnerReferences(), newObj.GetOwnerReferences())
 }

@@ -36,10 +36,12 @@ func TestSelectiveControllerEnqueuesOnlyObjectsThatConcernIt(t *testing.T) {
 	}
 	// A Secret's "target" annotation names a ConfigMap it concerns.
 	err = c.Watch(Dependency[*corev1.ConfigMap]{
-		Name:      "target",
-		Source:    secrets,
-		Keys:      func(cm *corev1.ConfigMap) []string { return []string{cm.Namespace + "/" + cm.Name} },
-		SourceKey: func(s metav1.Object) string { return s.GetNamespace() + "/" + s.GetAnnotations()["target"] },
+		Name: "target",
+		Source: SourceOf[*corev1.Secret]{
+			Informer: secrets,
+			Key:      func(s *corev1.Secret) string { return s.Namespace + "/" + s.Annotations["target"] },
+		},
+		Keys: func(cm *corev1.ConfigMap) []string { return []string{cm.Namespace + "/" + cm.Name} },
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -154,10 +156,9 @@ func TestSelectiveControllerSeesWhatAnotherCacheAlreadyHolds(t *testing.T) {
 		t.Fatal(err)
 	}
 	err = c.Watch(Dependency[*corev1.ConfigMap]{
-		Name:      "target",
-		Source:    secrets,
-		Keys:      func(cm *corev1.ConfigMap) []string { return []string{cm.Namespace + "/" + cm.Name} },
-		SourceKey: func(s metav1.Object) string { return byTarget(s.(*corev1.Secret))[0] },
+		Name:   "target",
+		Source: SourceOf[*corev1.Secret]{Informer: secrets, Key: func(s *corev1.Secret) string { return byTarget(s)[0] }},
+		Keys:   func(cm *corev1.ConfigMap) []string { return []string{cm.Namespace + "/" + cm.Name} },
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -203,13 +204,15 @@ func TestWatchUpdatesFilterLetsThroughOnlyWhatItAccepts(t *testing.T) {
 		t.Fatal(err)
 	}
 	err = c.Watch(Dependency[*corev1.ConfigMap]{
-		Name:      "target",
-		Source:    secrets,
-		Keys:      func(cm *corev1.ConfigMap) []string { return []string{cm.Namespace + "/" + cm.Name} },
-		SourceKey: func(s metav1.Object) string { return s.GetNamespace() + "/" + s.GetAnnotations()["target"] },
-		Updates: func(oldSource, newSource metav1.Object) bool {
-			return oldSource.GetAnnotations()["target"] != newSource.GetAnnotations()["target"]
+		Name: "target",
+		Source: SourceOf[*corev1.Secret]{
+			Informer: secrets,
+			Key:      func(s *corev1.Secret) string { return s.Namespace + "/" + s.Annotations["target"] },
+			Updates: func(oldSource, newSource *corev1.Secret) bool {
+				return oldSource.Annotations["target"] != newSource.Annotations["target"]
+			},
 		},
+		Keys: func(cm *corev1.ConfigMap) []string { return []string{cm.Namespace + "/" + cm.Name} },
 	})
 	if err != nil {
 		t.Fatal(err)

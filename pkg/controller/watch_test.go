@@ -36,16 +36,15 @@ func TestWatchEnqueuesTheDependentsOfOldAndNewSource(t *testing.T) {
 	}
 	// A Secret names the ConfigMaps it concerns in its "targets" annotation.
 	err = c.Watch(Dependency[*corev1.ConfigMap]{
-		Name:   "targets",
-		Source: sources,
-		Keys:   func(cm *corev1.ConfigMap) []string { return []string{cm.Namespace + "/" + cm.Name} },
-		SourceKeys: func(s metav1.Object) []string {
+		Name: "targets",
+		Source: SourceOf[*corev1.Secret]{Informer: sources, Keys: func(s *corev1.Secret) []string {
 			var keys []string
-			for _, name := range strings.Split(s.GetAnnotations()["targets"], ",") {
-				keys = append(keys, s.GetNamespace()+"/"+name)
+			for _, name := range strings.Split(s.Annotations["targets"], ",") {
+				keys = append(keys, s.Namespace+"/"+name)
 			}
 			return keys
-		},
+		}},
+		Keys: func(cm *corev1.ConfigMap) []string { return []string{cm.Namespace + "/" + cm.Name} },
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -123,17 +123,14 @@ func NewAuthConfigController(r *AuthConfigReconciler, opts controller.Options) (
 		{
 			// A control plane starting or stopping to use a configuration
 			// decides its finalizer.
-			Name:   "user",
-			Source: r.Refs.ControlPlanes,
-			Keys:   func(ac authConfig) []string { return []string{key(ac.Namespace, ac.Name)} },
-			SourceKey: func(obj metav1.Object) string {
-				if cp, ok := obj.(controlPlane); ok {
-					if keys := AuthConfigKeys(cp); len(keys) > 0 {
-						return keys[0]
-					}
+			Name: "user",
+			Source: controller.SourceOf[controlPlane]{Informer: r.Refs.ControlPlanes, Key: func(cp controlPlane) string {
+				if keys := AuthConfigKeys(cp); len(keys) > 0 {
+					return keys[0]
 				}
 				return ""
-			},
+			}},
+			Keys: func(ac authConfig) []string { return []string{key(ac.Namespace, ac.Name)} },
 		},
 		networkUsers(r.Refs),
 		grantDependency(r.Refs, func(ac authConfig) []string {
@@ -362,17 +359,14 @@ func networkUsers(refs *Refs) controller.Dependency[authConfig] {
 	dep := controller.Dependency[authConfig]{
 		Name: "networkUser",
 		Keys: func(ac authConfig) []string { return []string{key(ac.Namespace, ac.Name)} },
-		SourceKey: func(obj metav1.Object) string {
-			if n, ok := obj.(network); ok {
-				if keys := networkAuthKeys(n); len(keys) > 0 {
-					return keys[0]
-				}
-			}
-			return ""
-		},
 	}
 	if refs.Networks != nil {
-		dep.Source = refs.Networks
+		dep.Source = controller.SourceOf[network]{Informer: refs.Networks, Key: func(n network) string {
+			if keys := networkAuthKeys(n); len(keys) > 0 {
+				return keys[0]
+			}
+			return ""
+		}}
 	}
 	return dep
 }

@@ -54,16 +54,13 @@ func NewBindingCleanupController[T controller.Entity](r *BindingCleanupReconcile
 		return nil, err
 	}
 	err = c.Watch(controller.Dependency[T]{
-		Name:   "bindings",
-		Source: r.Bindings,
-		Keys:   func(obj T) []string { return []string{key(obj.GetNamespace(), obj.GetName())} },
-		SourceKeys: func(obj metav1.Object) []string {
-			if b, ok := obj.(kongPluginBinding); ok {
-				return targetKeys(b, r.kind())
-			}
-			return nil
+		Name: "bindings",
+		Source: controller.SourceOf[kongPluginBinding]{
+			Informer: r.Bindings,
+			Keys:     func(b kongPluginBinding) []string { return targetKeys(b, r.kind()) },
+			Updates:  controller.SpecOrMetadataChanged[kongPluginBinding],
 		},
-		Updates: controller.SpecOrMetadataChanged,
+		Keys: func(obj T) []string { return []string{key(obj.GetNamespace(), obj.GetName())} },
 	})
 	if err != nil {
 		return nil, err

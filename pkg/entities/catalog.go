@@ -93,20 +93,20 @@ func (c *Catalog) Compare(ctx context.Context, clients controller.ClientSource, 
 
 // adoptingEntry compares the objects of a kind with spec.adopt through
 // the kind's own Adoption.Inspect.
-type adoptingEntry[T controller.Entity, E any] struct {
-	kind controller.Kind[T, E]
+type adoptingEntry[T controller.Entity, D any] struct {
+	kind controller.Kind[T, D]
 	// hidden names the fields of obj whose values are secret; "*" hides
 	// every field.
 	hidden func(obj T) []string
 	// extra names further fields that differ, which adoption does not
 	// compare but later writes would change.
-	extra func(desired E, actual any) []string
+	extra func(desired D, actual any) []string
 	// values, when set, gives the two values of a field where the JSON of
 	// the desired entity and of Inspection.Actual do not.
-	values func(field string, desired E, actual any) (cluster, inKonnect any, ok bool)
+	values func(field string, desired D, actual any) (cluster, inKonnect any, ok bool)
 }
 
-func (e adoptingEntry[T, E]) compare(ctx context.Context, clients controller.ClientSource, obj runtime.Object) (Comparison, bool, error) {
+func (e adoptingEntry[T, D]) compare(ctx context.Context, clients controller.ClientSource, obj runtime.Object) (Comparison, bool, error) {
 	typed, ok := obj.(T)
 	if !ok {
 		return Comparison{}, false, nil
@@ -171,7 +171,7 @@ func (e adoptingEntry[T, E]) compare(ctx context.Context, clients controller.Cli
 	return out, true, nil
 }
 
-func (e adoptingEntry[T, E]) valuesOf(field string, desired E, actual any) (string, string) {
+func (e adoptingEntry[T, D]) valuesOf(field string, desired D, actual any) (string, string) {
 	if e.values != nil {
 		if cluster, inKonnect, ok := e.values(field, desired, actual); ok {
 			return compactJSON(cluster), compactJSON(inKonnect)
@@ -185,7 +185,7 @@ func (e adoptingEntry[T, E]) valuesOf(field string, desired E, actual any) (stri
 
 // prepare resolves obj (a copy) and builds its desired entity, or says why
 // the operator would not write it (done).
-func prepare[T controller.Entity, E any](ctx context.Context, kind controller.Kind[T, E], obj T) (res controller.Resolution, desired E, cmp Comparison, done bool) {
+func prepare[T controller.Entity, D any](ctx context.Context, kind controller.Kind[T, D], obj T) (res controller.Resolution, desired D, cmp Comparison, done bool) {
 	switch {
 	case !kind.IsManaged(obj):
 		return res, desired, Comparison{State: StateNotCompared, Message: "not reconciled by the operator (its control plane is not a konnectNamespacedRef)"}, true

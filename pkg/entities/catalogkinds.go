@@ -143,11 +143,11 @@ func CredentialFromSecret(consumer *configurationv1.KongConsumer, secret *corev1
 		JWTKind(CredentialDeps[kongJWT]{Refs: refs}).CredentialKind,
 		HMACKind(CredentialDeps[kongHMAC]{Refs: refs}).CredentialKind,
 	}
-	kind, problems := credentialSecretKind(kinds, secret)
+	kind, problems := kindOfCredentialSecret(kinds, secret)
 	if len(problems) > 0 {
 		return nil, fmt.Errorf("secret %s/%s: %v", secret.Namespace, secret.Name, problems)
 	}
-	return kind.entityFromSecret(consumer, secret), nil
+	return kind.runtimeObjectFromSecret(consumer, secret), nil
 }
 
 // controlPlaneEntry compares KonnectGatewayControlPlanes the way the

@@ -23,7 +23,7 @@ func refusals(s simulated, operationID string) int {
 }
 
 // created creates an entity through calls and returns its ID.
-func created[B, A any](t *testing.T, s simulated, p controller.Placement, calls coreCalls[B, A], body B) string {
+func created[D, A any](t *testing.T, s simulated, p controller.Placement, calls coreCalls[D, A], body D) string {
 	t.Helper()
 	a, err := calls.doCreate(t.Context(), s.api, p, body)
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
+	configurationv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/configuration/v1alpha1"
 	"github.com/konnect-operator/konnect-operator/pkg/controller"
 	"github.com/konnect-operator/konnect-operator/pkg/konnect"
 )
@@ -39,10 +40,12 @@ func controlPlaneDependency[T controller.Object](r *Refs, keys func(T) []string)
 // namespaces obj refers into.
 func grantDependency[T controller.Object](r *Refs, namespaces func(T) []string) controller.Dependency[T] {
 	return controller.Dependency[T]{
-		Name:      "grants",
-		Source:    r.Grants,
-		Keys:      namespaces,
-		SourceKey: func(grant metav1.Object) string { return grant.GetNamespace() },
+		Name: "grants",
+		Source: controller.SourceOf[*configurationv1alpha1.KongReferenceGrant]{
+			Informer: r.Grants,
+			Key:      func(grant *configurationv1alpha1.KongReferenceGrant) string { return grant.Namespace },
+		},
+		Keys: namespaces,
 	}
 }
 

@@ -113,7 +113,7 @@ func ReadControlPlane(ctx context.Context, api konnect.API, cp components.Contro
 
 // listEvery returns the whole collection in p's control plane, every
 // parent's entities at once for a nested collection.
-func listEvery[B, A any](ctx context.Context, api konnect.API, p controller.Placement, c coreCalls[B, A]) ([]A, error) {
+func listEvery[D, A any](ctx context.Context, api konnect.API, p controller.Placement, c coreCalls[D, A]) ([]A, error) {
 	fetch := c.list
 	if c.nested {
 		fetch = c.flat

@@ -15,16 +15,16 @@ import (
 
 // coreCalls are the calls of Kong's SDK for one collection of core entities
 // of a control plane (or of a parent entity in one), in the SDK's own terms:
-// B is the body sent, A the entity Konnect answers with. Each call only
+// D is the desired body sent, A the entity Konnect answers with. Each call only
 // translates; errors are classified by the methods below.
-type coreCalls[B, A any] struct {
+type coreCalls[D, A any] struct {
 	// entity names the collection in errors and metrics (singular).
 	entity string
 	// nested says that the collection lives under a parent entity, whose
 	// ID is Placement.ParentID.
 	nested bool
-	create func(ctx context.Context, api konnect.API, p controller.Placement, body B) (*A, error)
-	upsert func(ctx context.Context, api konnect.API, p controller.Placement, id string, body B) (*A, error)
+	create func(ctx context.Context, api konnect.API, p controller.Placement, body D) (*A, error)
+	upsert func(ctx context.Context, api konnect.API, p controller.Placement, id string, body D) (*A, error)
 	get    func(ctx context.Context, api konnect.API, p controller.Placement, id string) (*A, error)
 	remove func(ctx context.Context, api konnect.API, p controller.Placement, id string) error
 	// list returns one page and the next page's offset.
@@ -42,14 +42,14 @@ type coreCalls[B, A any] struct {
 // cut-off answer, whose effect is unknown.
 var errNoAnswer = errors.New("the answer carries no entity")
 
-func (c coreCalls[B, A]) op(verb string) konnect.Operation {
+func (c coreCalls[D, A]) op(verb string) konnect.Operation {
 	return konnect.Operation{Verb: verb, Entity: c.entity, Core: true}
 }
 
 // refuseEmptyIDs refuses, before anything is sent, a call whose path would
 // lack an ID: a request for one entity must never become one for its whole
 // collection.
-func (c coreCalls[B, A]) refuseEmptyIDs(verb string, p controller.Placement, ids ...string) error {
+func (c coreCalls[D, A]) refuseEmptyIDs(verb string, p controller.Placement, ids ...string) error {
 	empty := ""
 	switch {
 	case p.ControlPlaneID == "":
@@ -65,7 +65,7 @@ func (c coreCalls[B, A]) refuseEmptyIDs(verb string, p controller.Placement, ids
 }
 
 // answered runs one call that answers with an entity.
-func (c coreCalls[B, A]) answered(ctx context.Context, verb string, p controller.Placement, ids []string, call func(context.Context) (*A, error)) (*A, error) {
+func (c coreCalls[D, A]) answered(ctx context.Context, verb string, p controller.Placement, ids []string, call func(context.Context) (*A, error)) (*A, error) {
 	if err := c.refuseEmptyIDs(verb, p, ids...); err != nil {
 		return nil, err
 	}
@@ -78,19 +78,19 @@ func (c coreCalls[B, A]) answered(ctx context.Context, verb string, p controller
 	})
 }
 
-func (c coreCalls[B, A]) doCreate(ctx context.Context, api konnect.API, p controller.Placement, body B) (*A, error) {
+func (c coreCalls[D, A]) doCreate(ctx context.Context, api konnect.API, p controller.Placement, body D) (*A, error) {
 	return c.answered(ctx, "create", p, nil, func(ctx context.Context) (*A, error) { return c.create(ctx, api, p, body) })
 }
 
-func (c coreCalls[B, A]) doUpsert(ctx context.Context, api konnect.API, p controller.Placement, id string, body B) (*A, error) {
+func (c coreCalls[D, A]) doUpsert(ctx context.Context, api konnect.API, p controller.Placement, id string, body D) (*A, error) {
 	return c.answered(ctx, "upsert", p, []string{id}, func(ctx context.Context) (*A, error) { return c.upsert(ctx, api, p, id, body) })
 }
 
-func (c coreCalls[B, A]) doGet(ctx context.Context, api konnect.API, p controller.Placement, id string) (*A, error) {
+func (c coreCalls[D, A]) doGet(ctx context.Context, api konnect.API, p controller.Placement, id string) (*A, error) {
 	return c.answered(ctx, "get", p, []string{id}, func(ctx context.Context) (*A, error) { return c.get(ctx, api, p, id) })
 }
 
-func (c coreCalls[B, A]) doDelete(ctx context.Context, api konnect.API, p controller.Placement, id string) error {
+func (c coreCalls[D, A]) doDelete(ctx context.Context, api konnect.API, p controller.Placement, id string) error {
 	if err := c.refuseEmptyIDs("delete", p, id); err != nil {
 		return err
 	}
@@ -101,7 +101,7 @@ func (c coreCalls[B, A]) doDelete(ctx context.Context, api konnect.API, p contro
 }
 
 // doList returns every entity of the collection that carries all tags.
-func (c coreCalls[B, A]) doList(ctx context.Context, api konnect.API, p controller.Placement, tags ...string) ([]A, error) {
+func (c coreCalls[D, A]) doList(ctx context.Context, api konnect.API, p controller.Placement, tags ...string) ([]A, error) {
 	if err := c.refuseEmptyIDs("list", p); err != nil {
 		return nil, err
 	}
@@ -111,14 +111,14 @@ func (c coreCalls[B, A]) doList(ctx context.Context, api konnect.API, p controll
 }
 
 // listable reports whether the drift lister can list the collection.
-func (c coreCalls[B, A]) listable() bool { return !c.nested || c.flat != nil }
+func (c coreCalls[D, A]) listable() bool { return !c.nested || c.flat != nil }
 
 // listKind returns the entities of the whole collection in p's control
 // plane that an operator made for objects of kind (this one or Kong
 // Operator, which tag them alike): the tag filter leaves out the entities
 // other tools made, so that a listing costs pages of the operators'
 // entities only. all lists the whole collection.
-func (c coreCalls[B, A]) listKind(ctx context.Context, api konnect.API, p controller.Placement, kind string, all bool) ([]A, error) {
+func (c coreCalls[D, A]) listKind(ctx context.Context, api konnect.API, p controller.Placement, kind string, all bool) ([]A, error) {
 	if p.ControlPlaneID == "" {
 		return nil, &konnect.InvalidInputError{Operation: c.op("list").String(), Message: "the control plane ID is empty"}
 	}
@@ -136,7 +136,7 @@ func (c coreCalls[B, A]) listKind(ctx context.Context, api konnect.API, p contro
 }
 
 // findByUID returns the ID of the entity tagged with obj's UID, or "".
-func (c coreCalls[B, A]) findByUID(ctx context.Context, api konnect.API, uidTag string, p controller.Placement) (string, error) {
+func (c coreCalls[D, A]) findByUID(ctx context.Context, api konnect.API, uidTag string, p controller.Placement) (string, error) {
 	found, err := c.doList(ctx, api, p, uidTag)
 	if err != nil || len(found) == 0 {
 		return "", err
@@ -147,16 +147,16 @@ func (c coreCalls[B, A]) findByUID(ctx context.Context, api konnect.API, uidTag 
 // core describes a kind whose objects stand for core entities of a control
 // plane: where they live (placed), the SDK calls of their collection, and
 // what really differs per kind.
-type core[T controller.Entity, B, A any] struct {
+type core[T controller.Entity, D, A any] struct {
 	gvk    schema.GroupVersionKind
 	placed placed[T]
-	calls  coreCalls[B, A]
+	calls  coreCalls[D, A]
 	// desired returns the body obj asks for, identity tags included.
-	desired func(obj T, p controller.Placement) (B, error)
+	desired func(obj T, p controller.Placement) (D, error)
 
 	// createUnder, when set, returns the ID under which the entity is
 	// created with PUT, or "" to let Konnect choose one (POST).
-	createUnder func(obj T, body B) string
+	createUnder func(obj T, body D) string
 	// remove, when set, replaces the plain delete (a parent whose children
 	// Konnect will not orphan).
 	remove func(ctx context.Context, api konnect.API, p controller.Placement, id string) error
@@ -164,27 +164,27 @@ type core[T controller.Entity, B, A any] struct {
 	// compared in match mode that differ, and mustMatch (optional) those
 	// that must agree in either mode.
 	adopt     func(obj T) *commonv1alpha1.AdoptOptions
-	matches   func(desired B, actual *A) []string
-	mustMatch func(desired B, actual *A) []string
+	matches   func(desired D, actual *A) []string
+	mustMatch func(desired D, actual *A) []string
 	// secrets, when set, compares what matches leaves out because Konnect
 	// does not answer it as sent (a basic-auth password comes back hashed):
 	// used when a listed entity is compared with the spec after a restart.
-	secrets func(desired B, actual *A) []string
+	secrets func(desired D, actual *A) []string
 	// bodyTags, when set, reads the tags of a body whose tags are not its
 	// top-level "tags" field.
-	bodyTags func(B) []string
+	bodyTags func(D) []string
 }
 
 // kind is the description the generic loop runs on.
-func (c core[T, B, A]) kind() controller.Kind[T, B] {
-	k := controller.Kind[T, B]{
+func (c core[T, D, A]) kind() controller.Kind[T, D] {
+	k := controller.Kind[T, D]{
 		GVK:        c.gvk,
 		Conditions: c.placed.conditions,
 		Resolve:    c.placed.resolve,
-		Desired: func(_ context.Context, obj T, p controller.Placement) (B, error) {
+		Desired: func(_ context.Context, obj T, p controller.Placement) (D, error) {
 			return c.desired(obj, p)
 		},
-		Create: func(ctx context.Context, api konnect.API, obj T, p controller.Placement, body B) (string, controller.Snapshot, error) {
+		Create: func(ctx context.Context, api konnect.API, obj T, p controller.Placement, body D) (string, controller.Snapshot, error) {
 			var created *A
 			var err error
 			if id := c.underID(obj, body); id != "" {
@@ -197,7 +197,7 @@ func (c core[T, B, A]) kind() controller.Kind[T, B] {
 			}
 			return deref(c.calls.id(created)), c.snapshot(created), nil
 		},
-		Update: func(ctx context.Context, api konnect.API, _ T, p controller.Placement, id string, body B) (controller.Snapshot, error) {
+		Update: func(ctx context.Context, api konnect.API, _ T, p controller.Placement, id string, body D) (controller.Snapshot, error) {
 			written, err := c.calls.doUpsert(ctx, api, p, id, body)
 			if err != nil {
 				return controller.Snapshot{}, err
@@ -224,7 +224,7 @@ func (c core[T, B, A]) kind() controller.Kind[T, B] {
 		Managed:      c.placed.managed,
 	}
 	if c.adopt != nil {
-		k.Adopt = &controller.Adoption[T, B]{Options: c.adopt, Inspect: c.inspect}
+		k.Adopt = &controller.Adoption[T, D]{Options: c.adopt, Inspect: c.inspect}
 	}
 	if c.calls.listable() {
 		k.List = c.listed
@@ -234,7 +234,7 @@ func (c core[T, B, A]) kind() controller.Kind[T, B] {
 
 // snapshot is the snapshot of Konnect's answer to a write; none when the
 // collection is not listed (its entities are written every period).
-func (c core[T, B, A]) snapshot(answer *A) controller.Snapshot {
+func (c core[T, D, A]) snapshot(answer *A) controller.Snapshot {
 	if !c.calls.listable() {
 		return controller.Snapshot{}
 	}
@@ -243,17 +243,17 @@ func (c core[T, B, A]) snapshot(answer *A) controller.Snapshot {
 
 // listed lists the kind's entities of one control plane for the drift
 // lister.
-func (c core[T, B, A]) listed(ctx context.Context, api konnect.API, p controller.Placement, all bool) ([]controller.Listed[B], error) {
+func (c core[T, D, A]) listed(ctx context.Context, api konnect.API, p controller.Placement, all bool) ([]controller.Listed[D], error) {
 	found, err := c.calls.listKind(ctx, api, p, c.gvk.Kind, all)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]controller.Listed[B], 0, len(found))
+	out := make([]controller.Listed[D], 0, len(found))
 	for i := range found {
 		actual := &found[i]
-		l := controller.Listed[B]{ID: deref(c.calls.id(actual)), Snapshot: controller.MustSnapshot(actual), Owner: controller.OwnerFromTags(c.calls.tags(actual))}
+		l := controller.Listed[D]{ID: deref(c.calls.id(actual)), Snapshot: controller.MustSnapshot(actual), Owner: controller.OwnerFromTags(c.calls.tags(actual))}
 		if c.matches != nil {
-			l.Differences = func(desired B) []string { return c.differences(desired, actual) }
+			l.Differences = func(desired D) []string { return c.differences(desired, actual) }
 		}
 		out = append(out, l)
 	}
@@ -266,7 +266,7 @@ func (c core[T, B, A]) listed(ctx context.Context, api konnect.API, p controller
 // (an entity adopted as it was, or written by Kong Operator, carries other
 // identity tags or none: they are written with the next write that is due
 // anyway, never for themselves).
-func (c core[T, B, A]) differences(desired B, actual *A) []string {
+func (c core[T, D, A]) differences(desired D, actual *A) []string {
 	d := c.matches(desired, actual)
 	if c.mustMatch != nil {
 		d = append(d, c.mustMatch(desired, actual)...)
@@ -282,7 +282,7 @@ func (c core[T, B, A]) differences(desired B, actual *A) []string {
 }
 
 // tagsOf reads the tags of a body.
-func (c core[T, B, A]) tagsOf(body B) []string {
+func (c core[T, D, A]) tagsOf(body D) []string {
 	if c.bodyTags != nil {
 		return c.bodyTags(body)
 	}
@@ -297,7 +297,7 @@ func (c core[T, B, A]) tagsOf(body B) []string {
 	return tagged.Tags
 }
 
-func (c core[T, B, A]) underID(obj T, body B) string {
+func (c core[T, D, A]) underID(obj T, body D) string {
 	if c.createUnder == nil {
 		return ""
 	}
@@ -305,7 +305,7 @@ func (c core[T, B, A]) underID(obj T, body B) string {
 }
 
 // inspect reads an entity to adopt and compares it with the body.
-func (c core[T, B, A]) inspect(ctx context.Context, api konnect.API, _ T, p controller.Placement, id string, desired B) (controller.Inspection, error) {
+func (c core[T, D, A]) inspect(ctx context.Context, api konnect.API, _ T, p controller.Placement, id string, desired D) (controller.Inspection, error) {
 	actual, err := c.calls.doGet(ctx, api, p, id)
 	if err != nil {
 		return controller.Inspection{}, err

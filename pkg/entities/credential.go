@@ -9,11 +9,11 @@ import (
 	"github.com/konnect-operator/konnect-operator/pkg/konnect"
 )
 
-// credentialKind is what differs between the five consumer credential
+// credentialTable is what differs between the five consumer credential
 // kinds: their spec fields, the Secrets they can be made from, and the SDK
-// calls that carry them. T is the API type, B the body sent to Konnect, A
-// the credential Konnect answers with.
-type credentialKind[T placedEntity, B, A any] struct {
+// calls that carry them. T is the API type, D the desired body sent to
+// Konnect, A the credential Konnect answers with.
+type credentialTable[T placedEntity, D, A any] struct {
 	kind string
 	// label is the konghq.com/credential value of the Secrets that become
 	// objects of this kind, and required the data keys they must hold.
@@ -36,14 +36,14 @@ type credentialKind[T placedEntity, B, A any] struct {
 	fromSecret func(obj T, consumer string, data map[string][]byte)
 	// body builds the credential obj asks for; the consumer is not in it,
 	// the calls are made under the consumer (Placement.ParentID).
-	body func(obj T, tags []string) B
+	body func(obj T, tags []string) D
 
-	calls coreCalls[B, A]
+	calls coreCalls[D, A]
 	// matches names the fields compared when adopting in match mode that
 	// differ; secrets, when set, those Konnect does not answer as sent
 	// (see core.secrets).
-	matches func(desired B, actual *A) []string
-	secrets func(desired B, actual *A) []string
+	matches func(desired D, actual *A) []string
+	secrets func(desired D, actual *A) []string
 }
 
 // CredentialDeps are what a credential kind reads and writes.
@@ -59,33 +59,33 @@ type CredentialDeps[T controller.Object] struct {
 // Credential is one consumer credential kind: its description for the
 // generic loop, and its part in a KongConsumer's credential Secrets and
 // deletion.
-type Credential[T controller.Entity, B any] struct {
-	Kind controller.Kind[T, B]
+type Credential[T controller.Entity, D any] struct {
+	Kind controller.Kind[T, D]
 	CredentialKind
 }
 
-// credentials is one credential kind at work: its table, what it reads
-// and writes, and the objects made from Secrets that the cache does not
-// show yet. It implements CredentialKind.
-type credentials[T placedEntity, B, A any] struct {
+// typedCredentialKind is one credential kind at work: its table, what it
+// reads and writes, and the objects made from Secrets that the cache does
+// not show yet. It implements CredentialKind, which hides its types.
+type typedCredentialKind[T placedEntity, D, A any] struct {
 	deps    CredentialDeps[T]
-	kind    credentialKind[T, B, A]
+	table   credentialTable[T, D, A]
 	created *creations
 }
 
-var _ CredentialKind = (*credentials[kongBasicAuth, struct{}, struct{}])(nil)
+var _ CredentialKind = (*typedCredentialKind[kongBasicAuth, struct{}, struct{}])(nil)
 
 // newCredential describes a credential kind: Konnect credentials nested
 // under the consumer's Konnect entity. The consumer gives the credential
 // its control plane and API credentials, and must exist in Konnect first.
-func newCredential[T placedEntity, B, A any](deps CredentialDeps[T], kind credentialKind[T, B, A]) Credential[T, B] {
-	c := &credentials[T, B, A]{deps: deps, kind: kind, created: newCreations()}
-	gvk := configurationGVK(kind.kind)
+func newCredential[T placedEntity, D, A any](deps CredentialDeps[T], table credentialTable[T, D, A]) Credential[T, D] {
+	c := &typedCredentialKind[T, D, A]{deps: deps, table: table, created: newCreations()}
+	gvk := configurationGVK(table.kind)
 	consumer := parentRef[T]{
 		kind:      "KongConsumer",
 		condition: commonv1alpha1.ConditionKongConsumerRefValid,
 		name: func(obj T) (string, string, bool) {
-			return obj.GetNamespace(), kind.consumerRef(obj), true
+			return obj.GetNamespace(), table.consumerRef(obj), true
 		},
 		record:   func(obj T, id string) { c.konnectStatus(obj).ConsumerID = id },
 		recorded: func(obj T) string { return c.konnectStatus(obj).ConsumerID },
@@ -93,24 +93,24 @@ func newCredential[T placedEntity, B, A any](deps CredentialDeps[T], kind creden
 		// ever needed, and ResolvedRefs is not one of the conditions.
 		grantCondition: commonv1alpha1.ConditionKongConsumerRefValid,
 	}
-	return Credential[T, B]{
-		Kind: core[T, B, A]{
+	return Credential[T, D]{
+		Kind: core[T, D, A]{
 			gvk:    gvk,
 			placed: childOf(deps.Refs, gvk, deps.Consumers, func(c kongConsumer) *cpRef { return c.Spec.ControlPlaneRef }, consumer),
-			calls:  kind.calls,
-			desired: func(obj T, p controller.Placement) (B, error) {
-				return kind.body(obj, controller.Tags(obj, gvk, p.Cluster, kind.userTags(obj), obj)), nil
+			calls:  table.calls,
+			desired: func(obj T, p controller.Placement) (D, error) {
+				return table.body(obj, controller.Tags(obj, gvk, p.Cluster, table.userTags(obj), obj)), nil
 			},
-			adopt:   kind.adopt,
-			matches: kind.matches,
-			secrets: kind.secrets,
+			adopt:   table.adopt,
+			matches: table.matches,
+			secrets: table.secrets,
 		}.kind(),
 		CredentialKind: c,
 	}
 }
 
-func (c *credentials[T, B, A]) konnectStatus(obj T) *commonv1alpha1.KonnectEntityStatusWithControlPlaneAndConsumerRefs {
-	status := c.kind.status(obj)
+func (c *typedCredentialKind[T, D, A]) konnectStatus(obj T) *commonv1alpha1.KonnectEntityStatusWithControlPlaneAndConsumerRefs {
+	status := c.table.status(obj)
 	if status.Konnect == nil {
 		status.Konnect = &commonv1alpha1.KonnectEntityStatusWithControlPlaneAndConsumerRefs{}
 	}
@@ -119,13 +119,13 @@ func (c *credentials[T, B, A]) konnectStatus(obj T) *commonv1alpha1.KonnectEntit
 
 // deleteConsumerCredentials deletes every credential of this kind that the
 // consumer p.ParentID holds.
-func (c *credentials[T, B, A]) deleteConsumerCredentials(ctx context.Context, api konnect.API, p controller.Placement) error {
-	all, err := c.kind.calls.doList(ctx, api, p)
+func (c *typedCredentialKind[T, D, A]) deleteConsumerCredentials(ctx context.Context, api konnect.API, p controller.Placement) error {
+	all, err := c.table.calls.doList(ctx, api, p)
 	if err != nil {
 		return err
 	}
 	for i := range all {
-		if err := c.kind.calls.doDelete(ctx, api, p, deref(c.kind.calls.id(&all[i]))); err != nil && !konnect.IsNotFound(err) {
+		if err := c.table.calls.doDelete(ctx, api, p, deref(c.table.calls.id(&all[i]))); err != nil && !konnect.IsNotFound(err) {
 			return err
 		}
 	}

@@ -191,16 +191,16 @@ func TestCredentialBodiesCarryTheSpecAndNoConsumer(t *testing.T) {
 }
 
 // matchCase is an entity in Konnect and a spec adopting it in match mode.
-type matchCase[B any] struct {
+type matchCase[D any] struct {
 	name              string
-	existing, desired B
+	existing, desired D
 	want              []string
 }
 
 // checkMatches creates each case's entity under a consumer and inspects it
 // as adopting in match mode does, so that what Konnect answers (hashed
 // passwords, generated keys) is what is compared.
-func checkMatches[T controller.Entity, B, A any](t *testing.T, kind controller.Kind[T, B], calls coreCalls[B, A], obj T, cases []matchCase[B]) {
+func checkMatches[T controller.Entity, D, A any](t *testing.T, kind controller.Kind[T, D], calls coreCalls[D, A], obj T, cases []matchCase[D]) {
 	t.Helper()
 	s := startSimulator(t)
 	p := s.controlPlane(t, "cp")
@@ -269,7 +269,7 @@ func TestCredentialMatchComparesWhatKonnectKeeps(t *testing.T) {
 
 // exerciseCredentialCalls runs a credential kind's calls under a consumer,
 // and checks that they do not reach the credentials of another consumer.
-func exerciseCredentialCalls[B, A any](t *testing.T, calls coreCalls[B, A], body, changed func(uid string) B) {
+func exerciseCredentialCalls[D, A any](t *testing.T, calls coreCalls[D, A], body, changed func(uid string) D) {
 	t.Helper()
 	s := startSimulator(t)
 	p := s.controlPlane(t, "cp")

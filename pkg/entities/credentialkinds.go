@@ -22,7 +22,7 @@ type (
 // BasicAuthKind describes KongCredentialBasicAuths. Adopting in match mode
 // compares the username only: Konnect stores the password hashed.
 func BasicAuthKind(deps CredentialDeps[kongBasicAuth]) Credential[kongBasicAuth, components.BasicAuthWithoutParents] {
-	return newCredential(deps, credentialKind[kongBasicAuth, components.BasicAuthWithoutParents, components.BasicAuth]{
+	return newCredential(deps, credentialTable[kongBasicAuth, components.BasicAuthWithoutParents, components.BasicAuth]{
 		kind:        "KongCredentialBasicAuth",
 		label:       "basic-auth",
 		required:    []string{"username", "password"},
@@ -72,7 +72,7 @@ func basicAuthHash(password, consumerID string) string {
 // APIKeyKind describes KongCredentialAPIKeys. Konnect generates the key
 // when the spec has none.
 func APIKeyKind(deps CredentialDeps[kongAPIKey]) Credential[kongAPIKey, components.KeyAuthWithoutParents] {
-	return newCredential(deps, credentialKind[kongAPIKey, components.KeyAuthWithoutParents, components.KeyAuth]{
+	return newCredential(deps, credentialTable[kongAPIKey, components.KeyAuthWithoutParents, components.KeyAuth]{
 		kind:        "KongCredentialAPIKey",
 		label:       "key-auth",
 		required:    []string{"key"},
@@ -100,7 +100,7 @@ func APIKeyKind(deps CredentialDeps[kongAPIKey]) Credential[kongAPIKey, componen
 
 // ACLKind describes KongCredentialACLs: a consumer's ACL group memberships.
 func ACLKind(deps CredentialDeps[kongACL]) Credential[kongACL, components.ACLWithoutParents] {
-	return newCredential(deps, credentialKind[kongACL, components.ACLWithoutParents, components.ACL]{
+	return newCredential(deps, credentialTable[kongACL, components.ACLWithoutParents, components.ACL]{
 		kind:        "KongCredentialACL",
 		label:       "acl",
 		required:    []string{"group"},
@@ -154,7 +154,7 @@ func checkJWTSecret(data map[string][]byte) []string {
 // chooses the ID, and generates the key and the secret when the spec has
 // none; those are compared in match mode only when the spec sets them.
 func JWTKind(deps CredentialDeps[kongJWT]) Credential[kongJWT, components.JWTWithoutParents] {
-	return newCredential(deps, credentialKind[kongJWT, components.JWTWithoutParents, components.Jwt]{
+	return newCredential(deps, credentialTable[kongJWT, components.JWTWithoutParents, components.Jwt]{
 		kind:        "KongCredentialJWT",
 		label:       "jwt",
 		required:    []string{"key", "algorithm"},
@@ -195,7 +195,7 @@ func JWTKind(deps CredentialDeps[kongJWT]) Credential[kongJWT, components.JWTWit
 // HMACKind describes KongCredentialHMACs. spec.id is not sent: Konnect
 // chooses the ID, and generates the secret when the spec has none.
 func HMACKind(deps CredentialDeps[kongHMAC]) Credential[kongHMAC, components.HMACAuthWithoutParents] {
-	return newCredential(deps, credentialKind[kongHMAC, components.HMACAuthWithoutParents, components.HMACAuth]{
+	return newCredential(deps, credentialTable[kongHMAC, components.HMACAuthWithoutParents, components.HMACAuth]{
 		kind:        "KongCredentialHMAC",
 		label:       "hmac",
 		required:    []string{"username", "secret"},

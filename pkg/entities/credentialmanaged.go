@@ -59,15 +59,14 @@ func managedCredentialOwners(consumer kongConsumer, secret *corev1.Secret) []met
 	}
 }
 
-func (c *credentials[T, B, A]) consumerKeyOf(obj metav1.Object) string {
-	typed, ok := obj.(T)
-	if _, _, made := madeFromSecret(obj); !ok || !made {
+func (c *typedCredentialKind[T, D, A]) consumerKeyOf(obj T) string {
+	if _, _, made := madeFromSecret(obj); !made {
 		return ""
 	}
-	return key(obj.GetNamespace(), c.kind.consumerRef(typed))
+	return key(obj.GetNamespace(), c.table.consumerRef(obj))
 }
 
-func (c *credentials[T, B, A]) watchManaged(consumers *controller.Controller[kongConsumer]) error {
+func (c *typedCredentialKind[T, D, A]) watchManaged(consumers *controller.Controller[kongConsumer]) error {
 	err := c.deps.Objects.AddIndex(indexManagedByConsumer, func(obj T) []string {
 		if k := c.consumerKeyOf(obj); k != "" {
 			return []string{k}
@@ -78,22 +77,24 @@ func (c *credentials[T, B, A]) watchManaged(consumers *controller.Controller[kon
 		return err
 	}
 	return consumers.Watch(controller.Dependency[kongConsumer]{
-		Name:      "managedCredentials",
-		Source:    c.deps.Objects,
-		Keys:      func(consumer kongConsumer) []string { return []string{key(consumer.Namespace, consumer.Name)} },
-		SourceKey: c.consumerKeyOf,
-		// The consumer's controller reads their spec, owners and labels,
-		// not the status their own controller writes.
-		Updates: controller.SpecOrMetadataChanged,
+		Name: "managedCredentials",
+		Source: controller.SourceOf[T]{
+			Informer: c.deps.Objects,
+			Key:      c.consumerKeyOf,
+			// The consumer's controller reads their spec, owners and
+			// labels, not the status their own controller writes.
+			Updates: controller.SpecOrMetadataChanged[T],
+		},
+		Keys: func(consumer kongConsumer) []string { return []string{key(consumer.Namespace, consumer.Name)} },
 	})
 }
 
-func (c *credentials[T, B, A]) hasManaged(consumerKey string) bool {
+func (c *typedCredentialKind[T, D, A]) hasManaged(consumerKey string) bool {
 	objs, err := c.deps.Objects.ByIndex(indexManagedByConsumer, consumerKey)
 	return err != nil || len(objs) > 0
 }
 
-func (c *credentials[T, B, A]) syncManaged(ctx context.Context, consumerKey cache.ObjectName, consumer kongConsumer, wanted map[string]*corev1.Secret, keep map[string]bool) (bool, error) {
+func (c *typedCredentialKind[T, D, A]) syncManaged(ctx context.Context, consumerKey cache.ObjectName, consumer kongConsumer, wanted map[string]*corev1.Secret, keep map[string]bool) (bool, error) {
 	existing, err := c.deps.Objects.ByIndex(indexManagedByConsumer, consumerKey.String())
 	if err != nil {
 		return false, err
@@ -159,15 +160,15 @@ const AnnotationAdoptID = "konnect-operator/adopt-konnect-id"
 // objectFromSecret is the object the credential-Secret controller makes for
 // one Secret of consumer: named after the consumer, owned by both, its spec
 // from the Secret's data, adopting the credential the Secret names, if any.
-func (c *credentials[T, B, A]) objectFromSecret(consumer kongConsumer, secret *corev1.Secret) T {
-	obj := c.kind.newObject()
+func (c *typedCredentialKind[T, D, A]) objectFromSecret(consumer kongConsumer, secret *corev1.Secret) T {
+	obj := c.table.newObject()
 	obj.SetGenerateName(consumer.Name + "-")
 	obj.SetNamespace(consumer.Namespace)
 	obj.SetOwnerReferences(managedCredentialOwners(consumer, secret))
 	obj.SetLabels(map[string]string{LabelFromSecret: "true"})
-	c.kind.fromSecret(obj, consumer.Name, secret.Data)
+	c.table.fromSecret(obj, consumer.Name, secret.Data)
 	if id := secret.Annotations[AnnotationAdoptID]; id != "" {
-		c.kind.setAdopt(obj, &adoptOptions{
+		c.table.setAdopt(obj, &adoptOptions{
 			From: commonv1alpha1.AdoptSourceKonnect, Mode: commonv1alpha1.AdoptModeMatch,
 			Konnect: &commonv1alpha1.AdoptKonnectOptions{ID: id},
 		})
@@ -176,11 +177,11 @@ func (c *credentials[T, B, A]) objectFromSecret(consumer kongConsumer, secret *c
 }
 
 // updateManaged makes obj's spec and owners equal to what the Secret says.
-func (c *credentials[T, B, A]) updateManaged(ctx context.Context, client ObjectWriter[T], consumer kongConsumer, obj T, secret *corev1.Secret) error {
+func (c *typedCredentialKind[T, D, A]) updateManaged(ctx context.Context, client ObjectWriter[T], consumer kongConsumer, obj T, secret *corev1.Secret) error {
 	want := obj.DeepCopyObject().(T)
-	c.kind.fromSecret(want, consumer.Name, secret.Data)
+	c.table.fromSecret(want, consumer.Name, secret.Data)
 	want.SetOwnerReferences(managedCredentialOwners(consumer, secret))
-	if equality.Semantic.DeepEqual(c.kind.spec(want), c.kind.spec(obj)) &&
+	if equality.Semantic.DeepEqual(c.table.spec(want), c.table.spec(obj)) &&
 		equality.Semantic.DeepEqual(want.GetOwnerReferences(), obj.GetOwnerReferences()) {
 		return nil
 	}
@@ -192,7 +193,7 @@ func (c *credentials[T, B, A]) updateManaged(ctx context.Context, client ObjectW
 
 // redacted describes a refused write without the API server's message,
 // which may quote the Secret's values.
-func (c *credentials[T, B, A]) redacted(verb, secretName string, err error) error {
+func (c *typedCredentialKind[T, D, A]) redacted(verb, secretName string, err error) error {
 	var status apierrors.APIStatus
 	if !apierrors.IsInvalid(err) || !errors.As(err, &status) {
 		return err
@@ -203,7 +204,7 @@ func (c *credentials[T, B, A]) redacted(verb, secretName string, err error) erro
 			fields = append(fields, cause.Field)
 		}
 	}
-	return fmt.Errorf("%s the %s made from Secret %s: the API server refused fields %s", verb, c.kind.kind, secretName, strings.Join(fields, ", "))
+	return fmt.Errorf("%s the %s made from Secret %s: the API server refused fields %s", verb, c.table.kind, secretName, strings.Join(fields, ", "))
 }
 
 func creationKey(consumer types.UID, secretName string) string {

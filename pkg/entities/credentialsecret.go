@@ -41,32 +41,33 @@ type CredentialKind interface {
 	// consumer (gone or going) keeps none. It reports whether a creation is
 	// still on its way to the cache.
 	syncManaged(ctx context.Context, consumerKey cache.ObjectName, consumer kongConsumer, wanted map[string]*corev1.Secret, keep map[string]bool) (bool, error)
-	// entityFromSecret is the object made from one Secret of consumer.
-	entityFromSecret(consumer kongConsumer, secret *corev1.Secret) runtime.Object
+	// runtimeObjectFromSecret is objectFromSecret's object (the one made
+	// from one Secret of consumer), for callers that know no kind's type.
+	runtimeObjectFromSecret(consumer kongConsumer, secret *corev1.Secret) runtime.Object
 }
 
-func (c *credentials[T, B, A]) entityFromSecret(consumer kongConsumer, secret *corev1.Secret) runtime.Object {
+func (c *typedCredentialKind[T, D, A]) runtimeObjectFromSecret(consumer kongConsumer, secret *corev1.Secret) runtime.Object {
 	return c.objectFromSecret(consumer, secret)
 }
 
-func (c *credentials[T, B, A]) secretLabel() string { return c.kind.label }
+func (c *typedCredentialKind[T, D, A]) secretLabel() string { return c.table.label }
 
-func (c *credentials[T, B, A]) secretProblems(data map[string][]byte) []string {
+func (c *typedCredentialKind[T, D, A]) secretProblems(data map[string][]byte) []string {
 	var problems []string
-	for _, k := range c.kind.required {
+	for _, k := range c.table.required {
 		if _, ok := data[k]; !ok {
 			problems = append(problems, fmt.Sprintf("missing data key %q", k))
 		}
 	}
-	if c.kind.checkSecret != nil {
-		problems = append(problems, c.kind.checkSecret(data)...)
+	if c.table.checkSecret != nil {
+		problems = append(problems, c.table.checkSecret(data)...)
 	}
 	return problems
 }
 
-// credentialSecretKind returns the kind a credential Secret stands for, or
+// kindOfCredentialSecret returns the kind a credential Secret stands for, or
 // the problems that keep it from standing for one.
-func credentialSecretKind(kinds []CredentialKind, secret *corev1.Secret) (CredentialKind, []string) {
+func kindOfCredentialSecret(kinds []CredentialKind, secret *corev1.Secret) (CredentialKind, []string) {
 	label := secret.Labels[commonv1alpha1.LabelCredential]
 	for _, k := range kinds {
 		if k.secretLabel() == label {
@@ -96,7 +97,7 @@ func checkCredentialSecrets(b *resolver, refs *Refs, kinds []CredentialKind, con
 			problems = append(problems, refs.explainUncached(b.ctx, err).Error())
 			continue
 		}
-		if _, p := credentialSecretKind(kinds, secret); len(p) > 0 {
+		if _, p := kindOfCredentialSecret(kinds, secret); len(p) > 0 {
 			problems = append(problems, what+": "+strings.Join(p, ", "))
 		}
 	}
@@ -185,7 +186,7 @@ func (r *CredentialSecretReconciler) Reconcile(ctx context.Context, k cache.Obje
 			if err != nil {
 				continue // gone: so are its objects
 			}
-			kind, problems := credentialSecretKind(r.Kinds, secret)
+			kind, problems := kindOfCredentialSecret(r.Kinds, secret)
 			if kind == nil || len(problems) > 0 {
 				keep[name] = true // reported on the consumer
 				continue

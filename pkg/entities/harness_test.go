@@ -152,7 +152,7 @@ func (s simulated) controlPlane(t *testing.T, name string) controller.Placement 
 
 // exerciseCalls runs one collection's calls against the simulator: create,
 // read, overwrite, find by the UID tag, delete, and read what is gone.
-func exerciseCalls[B, A any](t *testing.T, s simulated, p controller.Placement, calls coreCalls[B, A], body, changed B, uidTag string) {
+func exerciseCalls[D, A any](t *testing.T, s simulated, p controller.Placement, calls coreCalls[D, A], body, changed D, uidTag string) {
 	t.Helper()
 	ctx := context.Background()
 	created, err := calls.doCreate(ctx, s.api, p, body)

@@ -36,15 +36,23 @@ type NamespaceHolders struct {
 	// Resource names the objects (kongservices, secrets) in the Event that
 	// says what the RoleBinding waits for.
 	Resource string
-	// Source is the kind's cache; its adds, deletes and (when Updates
-	// passes) updates enqueue the namespace's RoleBinding.
+	// Source is the kind's cache keyed by namespace (see ByNamespace); its
+	// adds, deletes and the updates it lets through enqueue the namespace's
+	// RoleBinding.
 	Source controller.EventSource
 	// Names lists the holders in a namespace, from the cache.
 	Names func(namespace string) ([]string, error)
-	// Updates, when set, lets through only the updates that may change
-	// whether an object holds (a Secret's finalizers); by default only adds
-	// and deletes count.
-	Updates func(oldObj, newObj metav1.Object) bool
+}
+
+// ByNamespace is objects as the Source of NamespaceHolders: each stands for
+// its namespace. updates, when not nil, lets through only the updates that
+// may change whether an object holds (a Secret's finalizers); with nil only
+// adds and deletes count.
+func ByNamespace[S controller.Object](objects *controller.Informer[S], updates func(oldObj, newObj S) bool) controller.SourceOf[S] {
+	if updates == nil {
+		updates = func(S, S) bool { return false }
+	}
+	return controller.SourceOf[S]{Informer: objects, Key: func(obj S) string { return obj.GetNamespace() }, Updates: updates}
 }
 
 // RoleBindingFinalizers writes the finalizers of a RoleBinding and nothing
@@ -73,16 +81,10 @@ func NewNamespaceRightsController(r *NamespaceRightsReconciler, opts controller.
 	}
 	byNamespace := func(b *rbacv1.RoleBinding) []string { return []string{b.Namespace} }
 	for _, h := range r.Holders {
-		updates := h.Updates
-		if updates == nil {
-			updates = func(metav1.Object, metav1.Object) bool { return false }
-		}
 		err := c.Watch(controller.Dependency[*rbacv1.RoleBinding]{
-			Name:      "namespaceHolders:" + h.Resource,
-			Source:    h.Source,
-			Keys:      byNamespace,
-			SourceKey: func(obj metav1.Object) string { return obj.GetNamespace() },
-			Updates:   updates,
+			Name:   "namespaceHolders:" + h.Resource,
+			Source: h.Source,
+			Keys:   byNamespace,
 		})
 		if err != nil {
 			return nil, err
@@ -177,6 +179,6 @@ func HoldsTokenSecret(s *corev1.Secret) bool {
 
 // FinalizersChanged lets through the updates that add or remove a
 // finalizer.
-func FinalizersChanged(oldObj, newObj metav1.Object) bool {
+func FinalizersChanged[S metav1.Object](oldObj, newObj S) bool {
 	return !slices.Equal(oldObj.GetFinalizers(), newObj.GetFinalizers())
 }

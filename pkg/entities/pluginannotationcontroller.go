@@ -71,38 +71,42 @@ func NewPluginAnnotationController(r *PluginAnnotationReconciler, opts controlle
 		return nil, err
 	}
 	self := func(p kongPlugin) []string { return []string{key(p.Namespace, p.Name)} }
-	annotations := pluginKeys
 	deps := []controller.Dependency[kongPlugin]{
-		{Name: "self", Source: r.Services, Keys: self, SourceKeys: annotations},
-		{Name: "self", Source: r.Routes, Keys: self, SourceKeys: annotations},
-		{Name: "self", Source: r.Consumers, Keys: self, SourceKeys: annotations},
-		{Name: "self", Source: r.ConsumerGroups, Keys: self, SourceKeys: annotations},
-		{Name: "self", Source: r.Bindings, Keys: self, SourceKeys: func(obj metav1.Object) []string {
-			if b, ok := obj.(kongPluginBinding); ok {
-				return bindingPluginKeys(b)
-			}
-			return nil
-		}},
+		{Name: "self", Source: pluginsAnnotatedOn(r.Services), Keys: self},
+		{Name: "self", Source: pluginsAnnotatedOn(r.Routes), Keys: self},
+		{Name: "self", Source: pluginsAnnotatedOn(r.Consumers), Keys: self},
+		{Name: "self", Source: pluginsAnnotatedOn(r.ConsumerGroups), Keys: self},
+		{Name: "self", Source: pluginsNamedBy(r.Bindings, bindingPluginKeys), Keys: self},
 		// A route with a KongService lives in the service's control plane:
 		// the service coming or changing decides the route's bindings.
-		{Name: "self", Source: r.Services, Keys: self, SourceKeys: func(obj metav1.Object) []string {
-			routes, _ := r.Routes.ByIndex(indexRoutesByService, key(obj.GetNamespace(), obj.GetName()))
+		{Name: "self", Source: pluginsNamedBy(r.Services, func(svc kongService) []string {
+			routes, _ := r.Routes.ByIndex(indexRoutesByService, key(svc.Namespace, svc.Name))
 			var keys []string
 			for _, rt := range routes {
 				keys = append(keys, pluginKeys(rt)...)
 			}
 			return keys
-		}},
+		}), Keys: self},
 	}
 	for _, dep := range deps {
-		// Only the sources' specs and metadata decide the bindings and the
-		// finalizer, not the status their own controllers write.
-		dep.Updates = controller.SpecOrMetadataChanged
 		if err := c.Watch(dep); err != nil {
 			return nil, err
 		}
 	}
 	return c, nil
+}
+
+// pluginsNamedBy is objects as a source of the plugins that keys names.
+// Only the objects' specs and metadata decide the bindings and the
+// finalizer, not the status their own controllers write.
+func pluginsNamedBy[S controller.Object](objects *controller.Informer[S], keys func(obj S) []string) controller.SourceOf[S] {
+	return controller.SourceOf[S]{Informer: objects, Keys: keys, Updates: controller.SpecOrMetadataChanged[S]}
+}
+
+// pluginsAnnotatedOn is objects as a source of the plugins that their
+// konghq.com/plugins annotations name.
+func pluginsAnnotatedOn[S controller.Object](objects *controller.Informer[S]) controller.SourceOf[S] {
+	return pluginsNamedBy(objects, func(obj S) []string { return pluginKeys(obj) })
 }
 
 // concerns reports whether a plugin has anything for the controller: it

@@ -33,77 +33,77 @@ func newResolver(ctx context.Context, purpose controller.Purpose) *resolver {
 	return &resolver{ctx: ctx, purpose: purpose, res: controller.Resolution{Ready: true}}
 }
 
-func (b *resolver) forDelete() bool { return b.purpose == controller.ForDelete }
+func (r *resolver) forDelete() bool { return r.purpose == controller.ForDelete }
 
 // set records a reference condition; a False one makes the object not ready.
-func (b *resolver) set(c metav1.Condition) {
-	b.res.Conditions = append(b.res.Conditions, c)
+func (r *resolver) set(c metav1.Condition) {
+	r.res.Conditions = append(r.res.Conditions, c)
 	if c.Status == metav1.ConditionFalse {
-		b.res.Ready = false
-		b.problems++
+		r.res.Ready = false
+		r.problems++
 	}
 }
 
 // unready records a False reference condition that is not a problem (yet),
-// counted in count: b.missings or b.waits.
-func (b *resolver) unready(count *int, conditionType, reason, message string) {
-	b.res.Conditions = append(b.res.Conditions, controller.FalseCondition(conditionType, reason, message))
-	b.res.Ready = false
+// counted in count: r.missings or r.waits.
+func (r *resolver) unready(count *int, conditionType, reason, message string) {
+	r.res.Conditions = append(r.res.Conditions, controller.FalseCondition(conditionType, reason, message))
+	r.res.Ready = false
 	*count++
 }
 
-func (b *resolver) valid(conditionType, message string) {
-	b.set(controller.TrueCondition(conditionType, commonv1alpha1.ReasonValid, message))
+func (r *resolver) valid(conditionType, message string) {
+	r.set(controller.TrueCondition(conditionType, commonv1alpha1.ReasonValid, message))
 }
 
-func (b *resolver) invalid(conditionType, reason, format string, args ...any) {
-	b.set(controller.FalseCondition(conditionType, reason, fmt.Sprintf(format, args...)))
+func (r *resolver) invalid(conditionType, reason, format string, args ...any) {
+	r.set(controller.FalseCondition(conditionType, reason, fmt.Sprintf(format, args...)))
 }
 
 // notReady stops Konnect calls without a condition of its own, for
 // outcomes already reported by another condition.
-func (b *resolver) notReady() {
-	b.res.Ready = false
-	b.problems++
+func (r *resolver) notReady() {
+	r.res.Ready = false
+	r.problems++
 }
 
 // gone says, when deleting, that the entity went with its parent.
-func (b *resolver) gone() {
-	b.res.Gone = true
-	b.res.Ready = false
+func (r *resolver) gone() {
+	r.res.Gone = true
+	r.res.Ready = false
 }
 
 // missing reports a control plane or parent that does not exist. When
 // syncing, an entity the object had in it went with it.
-func (b *resolver) missing(conditionType, what string) {
-	if b.forDelete() {
+func (r *resolver) missing(conditionType, what string) {
+	if r.forDelete() {
 		// Konnect deletes a control plane's entities with it, and the
 		// operator deletes a parent's children before the parent.
-		b.gone()
+		r.gone()
 		return
 	}
-	b.res.ParentGone = true
-	b.unready(&b.missings, conditionType, commonv1alpha1.ReasonInvalid, what+" not found")
+	r.res.ParentGone = true
+	r.unready(&r.missings, conditionType, commonv1alpha1.ReasonInvalid, what+" not found")
 }
 
 // summarize records, as one False condition, what a sub-resolver found not
 // ready, counted as it was there: problems, references not found, waits.
-func (b *resolver) summarize(conditionType, reason string, sub *resolver) {
-	b.res.Conditions = append(b.res.Conditions, controller.FalseCondition(conditionType, reason, falseMessages(sub.res.Conditions)))
-	b.res.Ready = false
-	b.problems += sub.problems
-	b.missings += sub.missings
-	b.waits += sub.waits
+func (r *resolver) summarize(conditionType, reason string, sub *resolver) {
+	r.res.Conditions = append(r.res.Conditions, controller.FalseCondition(conditionType, reason, falseMessages(sub.res.Conditions)))
+	r.res.Ready = false
+	r.problems += sub.problems
+	r.missings += sub.missings
+	r.waits += sub.waits
 }
 
 // waitOf says how the resolution so far may still be fine.
-func (b *resolver) waitOf() controller.Wait {
+func (r *resolver) waitOf() controller.Wait {
 	switch {
-	case b.res.Ready || b.problems > 0:
+	case r.res.Ready || r.problems > 0:
 		return controller.NoWait
-	case b.missings > 0:
+	case r.missings > 0:
 		return controller.WaitMissing
-	case b.waits > 0:
+	case r.waits > 0:
 		return controller.WaitProgress
 	}
 	return controller.NoWait
@@ -112,13 +112,13 @@ func (b *resolver) waitOf() controller.Wait {
 // notProgrammed reports a reference that exists but is not Programmed,
 // with the reason it gives, so that the referrer names the root cause
 // rather than only the next object on the way to it.
-func (b *resolver) notProgrammed(conditionType, reason, what string, conditions []metav1.Condition) {
+func (r *resolver) notProgrammed(conditionType, reason, what string, conditions []metav1.Condition) {
 	if controller.NotProgrammedCause(conditions) == "" {
 		// On its way to Konnect, with nothing wrong so far.
-		b.unready(&b.waits, conditionType, reason, notProgrammedMessage(what, conditions))
+		r.unready(&r.waits, conditionType, reason, notProgrammedMessage(what, conditions))
 		return
 	}
-	b.invalid(conditionType, reason, "%s", notProgrammedMessage(what, conditions))
+	r.invalid(conditionType, reason, "%s", notProgrammedMessage(what, conditions))
 }
 
 // notProgrammedMessage says that what is not Programmed and why, as its
@@ -133,28 +133,28 @@ func notProgrammedMessage(what string, conditions []metav1.Condition) string {
 
 // crossNamespace records a reference to another namespace and whether a
 // KongReferenceGrant allows it. Grants are not enforced when deleting.
-func (b *resolver) crossNamespace(what string, permitted bool) bool {
-	if b.forDelete() || permitted {
-		b.granted++
+func (r *resolver) crossNamespace(what string, permitted bool) bool {
+	if r.forDelete() || permitted {
+		r.granted++
 		return true
 	}
-	b.refused = append(b.refused, what)
+	r.refused = append(r.refused, what)
 	return false
 }
 
 // done returns the resolution, with ResolvedRefs when any cross-namespace
 // reference was seen.
-func (b *resolver) done() controller.Resolution {
+func (r *resolver) done() controller.Resolution {
 	switch {
-	case len(b.refused) > 0:
-		sort.Strings(b.refused)
-		b.set(controller.FalseCondition(commonv1alpha1.ConditionResolvedRefs, commonv1alpha1.ReasonRefNotPermitted,
-			"no KongReferenceGrant allows the reference to "+strings.Join(b.refused, ", ")))
-	case b.granted > 0:
-		b.set(controller.TrueCondition(commonv1alpha1.ConditionResolvedRefs, commonv1alpha1.ReasonResolvedRefs, ""))
+	case len(r.refused) > 0:
+		sort.Strings(r.refused)
+		r.set(controller.FalseCondition(commonv1alpha1.ConditionResolvedRefs, commonv1alpha1.ReasonRefNotPermitted,
+			"no KongReferenceGrant allows the reference to "+strings.Join(r.refused, ", ")))
+	case r.granted > 0:
+		r.set(controller.TrueCondition(commonv1alpha1.ConditionResolvedRefs, commonv1alpha1.ReasonResolvedRefs, ""))
 	}
-	b.res.Waiting = b.waitOf()
-	return b.res
+	r.res.Waiting = r.waitOf()
+	return r.res
 }
 
 // placeIn records the control plane's ID in the entity's status. When the
@@ -162,22 +162,22 @@ func (b *resolver) done() controller.Resolution {
 // recreated), its recorded ID means nothing there: it is cleared so that the
 // entity is created again, or, when deleting, reported gone with the old
 // control plane.
-func (b *resolver) placeIn(status *commonv1alpha1.KonnectEntityStatusWithControlPlaneRef, controlPlaneID string) {
-	b.movedFrom(status, status.ControlPlaneID, controlPlaneID)
+func (r *resolver) placeIn(status *commonv1alpha1.KonnectEntityStatusWithControlPlaneRef, controlPlaneID string) {
+	r.movedFrom(status, status.ControlPlaneID, controlPlaneID)
 	status.ControlPlaneID = controlPlaneID
-	b.res.Placement.ControlPlaneID = controlPlaneID
+	r.res.Placement.ControlPlaneID = controlPlaneID
 }
 
 // movedFrom clears the entity's recorded ID when it was created in another
 // container (control plane or parent entity) than the current one, whose
 // Konnect IDs were recorded and current: the recorded ID means nothing
 // there. When deleting, such an entity went with the old container.
-func (b *resolver) movedFrom(status *commonv1alpha1.KonnectEntityStatusWithControlPlaneRef, recorded, current string) {
+func (r *resolver) movedFrom(status *commonv1alpha1.KonnectEntityStatusWithControlPlaneRef, recorded, current string) {
 	if recorded == "" || recorded == current {
 		return
 	}
-	if b.forDelete() && status.ID != "" {
-		b.gone()
+	if r.forDelete() && status.ID != "" {
+		r.gone()
 	}
 	status.ID = ""
 }

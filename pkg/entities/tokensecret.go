@@ -9,7 +9,6 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/record"
 	"k8s.io/klog/v2"
@@ -51,18 +50,15 @@ func NewTokenSecretController(r *TokenSecretReconciler, opts controller.Options)
 	}
 	deps := []controller.Dependency[*corev1.Secret]{
 		{
-			Name:   "tokenUsers",
-			Source: r.Refs.AuthConfigs,
-			Keys:   func(s *corev1.Secret) []string { return []string{key(s.Namespace, s.Name)} },
-			SourceKeys: func(obj metav1.Object) []string {
-				if ac, ok := obj.(authConfig); ok {
-					return tokenSecretKeys(ac)
-				}
-				return nil
+			Name: "tokenUsers",
+			Source: controller.SourceOf[authConfig]{
+				Informer: r.Refs.AuthConfigs,
+				Keys:     tokenSecretKeys,
+				// Which Secret a configuration reads is in its spec; its
+				// status writes change nothing here.
+				Updates: controller.SpecOrMetadataChanged[authConfig],
 			},
-			// Which Secret a configuration reads is in its spec; its
-			// status writes change nothing here.
-			Updates: controller.SpecOrMetadataChanged,
+			Keys: func(s *corev1.Secret) []string { return []string{key(s.Namespace, s.Name)} },
 		},
 		// A grant decides whether a configuration of another namespace may
 		// use (and so hold) the Secret.

@@ -56,9 +56,8 @@ func namespaceRights(w *wiring, refs *entities.Refs) (runnable, error) {
 		holdersOf(w, kongBasicAuths), holdersOf(w, kongAPIKeys), holdersOf(w, kongACLs), holdersOf(w, kongJWTs), holdersOf(w, kongHMACs),
 		holdersOf(w, cloudNetworks), holdersOf(w, cloudTransitGateways), holdersOf(w, cloudDPGroupConfigurations),
 		{
-			Resource: "secrets", Source: refs.Secrets,
-			Names:   entities.ObjectsIn(refs.Secrets, entities.HoldsTokenSecret),
-			Updates: entities.FinalizersChanged,
+			Resource: "secrets", Source: entities.ByNamespace(refs.Secrets, entities.FinalizersChanged),
+			Names: entities.ObjectsIn(refs.Secrets, entities.HoldsTokenSecret),
 		},
 	}
 	return entities.NewNamespaceRightsController(&entities.NamespaceRightsReconciler{
@@ -73,7 +72,7 @@ func namespaceRights(w *wiring, refs *entities.Refs) (runnable, error) {
 func holdersOf[T controller.Object](w *wiring, r resource[T]) entities.NamespaceHolders {
 	objects := informerOf(w, r)
 	return entities.NamespaceHolders{
-		Resource: r.gvr.Resource, Source: objects, Names: entities.ObjectsIn(objects, nil),
+		Resource: r.gvr.Resource, Source: entities.ByNamespace(objects, nil), Names: entities.ObjectsIn(objects, nil),
 	}
 }
 

@@ -129,7 +129,7 @@ func bindingTarget[T controller.Entity, D any](w *wiring, r resource[T], kind co
 
 // credential builds one consumer credential kind: its controller, and its
 // part in the controller that makes credentials from Secrets.
-func credential[T controller.Entity, B any](w *wiring, refs *entities.Refs, r resource[T], describe func(entities.CredentialDeps[T]) entities.Credential[T, B]) entities.CredentialKind {
+func credential[T controller.Entity, D any](w *wiring, refs *entities.Refs, r resource[T], describe func(entities.CredentialDeps[T]) entities.Credential[T, D]) entities.CredentialKind {
 	c := describe(entities.CredentialDeps[T]{
 		Refs: refs, Consumers: informerOf(w, kongConsumers), Objects: informerOf(w, r), Clients: writers(w, r),
 	})

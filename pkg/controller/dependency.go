@@ -1,0 +1,130 @@
+package controller
+
+import (
+	"fmt"
+
+	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
+	"k8s.io/client-go/tools/cache"
+)
+
+// Dependency says that objects of the controller's kind refer to objects
+// that Source watches: whenever one of those changes, the objects that refer
+// to it are reconciled. Keys returns the keys ("namespace/name", or "name"
+// for cluster-scoped kinds) of the objects obj refers to. Source is an
+// Informer, when the dependents are indexed under the source objects' own
+// keys, or a SourceOf one, which maps them to other keys or lets fewer
+// updates through. On an update, the dependents of both the old and the new
+// source object are reconciled, so that those it stopped pointing at hear of
+// it too.
+type Dependency[T Object] struct {
+	Name   string
+	Source EventSource
+	Keys   func(obj T) []string
+}
+
+// EventSource is what a Dependency watches: an Informer of any kind, or a
+// SourceOf one. The type of its objects stays inside it, so that the
+// dependencies of one kind on several others fit in one slice.
+type EventSource interface {
+	// HasSynced reports whether the source's informers have synced.
+	HasSynced() bool
+	// onChange registers changed, called with the keys that the dependents
+	// of a source object are indexed under whenever the object is added,
+	// updated (for the old and the new object alike) or deleted.
+	onChange(changed func(keys []string)) (synced func() bool, err error)
+	// tracker is the informer the source reads: it learns which objects
+	// refer to its own.
+	tracker() referrerTracker
+}
+
+// SourceOf is an Informer as the Source of a Dependency whose dependents
+// are not indexed under the source objects' own keys, or that lets only
+// some updates through. Key, when set, maps a source object to the key its
+// dependents are indexed under (for example a KongReferenceGrant to its
+// namespace); Keys maps it to several (for example an annotation naming
+// several plugins). Updates, when set, lets through only the updates of a
+// source object for which it returns true (for example
+// SpecOrMetadataChanged, when the dependents never read the source's
+// status); by default every update that carries a new resourceVersion does.
+type SourceOf[S Object] struct {
+	Informer *Informer[S]
+	Key      func(source S) string
+	Keys     func(source S) []string
+	Updates  func(oldSource, newSource S) bool
+}
+
+// HasSynced implements EventSource.
+func (s SourceOf[S]) HasSynced() bool { return s.Informer.HasSynced() }
+
+func (s SourceOf[S]) tracker() referrerTracker { return s.Informer }
+
+func (s SourceOf[S]) onChange(changed func(keys []string)) (func() bool, error) {
+	notify := func(source S) { changed(s.keysOf(source)) }
+	return s.Informer.AddEventHandler(cache.TypedResourceEventHandlerFuncs[S]{
+		AddFunc: notify,
+		UpdateFunc: func(oldSource, newSource S) {
+			if oldSource.GetResourceVersion() != newSource.GetResourceVersion() && s.passes(oldSource, newSource) {
+				// The queue drops the duplicates when both name the same.
+				notify(oldSource)
+				notify(newSource)
+			}
+		},
+		DeleteFunc: func(deleted cache.DeletedObject[S]) {
+			var null S
+			if deleted.OptionalObj != null {
+				notify(deleted.OptionalObj)
+			}
+		},
+	})
+}
+
+// keysOf returns the index values a source object's dependents are found
+// under.
+func (s SourceOf[S]) keysOf(source S) []string {
+	switch {
+	case s.Keys != nil:
+		return s.Keys(source)
+	case s.Key != nil:
+		return []string{s.Key(source)}
+	default:
+		return []string{cache.MetaObjectToName(source).String()}
+	}
+}
+
+// passes reports whether an update of a source concerns the dependents.
+func (s SourceOf[S]) passes(oldSource, newSource S) bool {
+	return s.Updates == nil || s.Updates(oldSource, newSource)
+}
+
+func (i *Informer[T]) onChange(changed func(keys []string)) (func() bool, error) {
+	return SourceOf[T]{Informer: i}.onChange(changed)
+}
+
+func (i *Informer[T]) tracker() referrerTracker { return i }
+
+// Watch registers a dependency: an index on this controller's informer and
+// a handler on the source that enqueues the dependents.
+func (c *Controller[T]) Watch(dep Dependency[T]) error {
+	index := "ref:" + dep.Name
+	if err := c.informer.AddIndex(index, dep.Keys); err != nil {
+		return err
+	}
+	if err := c.trackReferrersOf(dep, index); err != nil {
+		return err
+	}
+	c.sources = append(c.sources, dep.Source)
+	synced, err := dep.Source.onChange(func(keys []string) {
+		for _, key := range keys {
+			dependents, err := c.informer.ByIndex(index, key)
+			if err != nil {
+				utilruntime.HandleError(fmt.Errorf("finding %s objects that refer to %s: %w", c.kind, key, err))
+				return
+			}
+			for _, obj := range dependents {
+				c.Enqueue(cache.MetaObjectToName(obj))
+			}
+		}
+	})
+	c.handlersSynced = append(c.handlersSynced, synced)
+	return err
+}
