@@ -15,7 +15,7 @@ GO ?= go
 CACHE_DIR ?= $(or $(KONNECT_OPERATOR_CACHE),$(CURDIR)/.cache)
 BIN_DIR ?= $(CURDIR)/bin
 TEST_TIMEOUT ?= 20m
-TEST_PARALLEL ?= 4
+TEST_PARALLEL ?= 6
 export KONNECT_OPERATOR_CACHE := $(CACHE_DIR)
 # The Go module proxies of hack/env.sh, which every script in hack/ uses too:
 # the module folder shared beside the repository first, when there is one.

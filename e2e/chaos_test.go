@@ -43,13 +43,19 @@ const convergeLimit = 6 * time.Minute
 // times while their namespace is being deleted: each time a new operator
 // starts with nothing in memory.
 func TestChaosOperatorKilledWhileConverging(t *testing.T) {
+	parallelSelfContained(t)
 	ctx := t.Context()
 	w := newChaosWorld(ctx, t, "kills", chaosServices)
-	w.start(false)
 	converged := func() bool { return w.converged(ctx) == nil }
 
+	// Each phase is applied while no operator runs, and the first SIGKILL
+	// comes once Konnect has seen the phase's first write: however slowly
+	// kubectl applies (on a loaded machine, slower than the operator
+	// writes), the kills land while the operator converges.
 	begin := time.Now()
 	w.apply(ctx, 1)
+	w.start(false)
+	w.waitWrites(ctx, begin, 1)
 	createKills, firstKill := w.killRepeatedly(5, 300*time.Millisecond, 100*time.Millisecond, 1200*time.Millisecond, converged)
 	took := w.waitConverged(ctx, begin, convergeLimit)
 	t.Logf("create: %d objects, %d SIGKILLs, converged in %s; %d Konnect writes after the first SIGKILL",
@@ -58,8 +64,11 @@ func TestChaosOperatorKilledWhileConverging(t *testing.T) {
 		t.Error("the create was over before the first SIGKILL")
 	}
 
+	w.ops[len(w.ops)-1].stop(10 * time.Second)
 	begin = time.Now()
 	w.apply(ctx, 2)
+	w.start(false)
+	w.waitWrites(ctx, begin, 1)
 	updateKills, firstKill := w.killRepeatedly(5, 300*time.Millisecond, 100*time.Millisecond, 1200*time.Millisecond, converged)
 	took = w.waitConverged(ctx, begin, convergeLimit)
 	t.Logf("update: %d SIGKILLs, converged in %s; %d Konnect writes after the first SIGKILL",
@@ -84,14 +93,17 @@ func TestChaosOperatorKilledWhileConverging(t *testing.T) {
 // leader twice while they create the objects; each time the standby takes
 // over (and a new standby starts).
 func TestChaosLeaderFailoverDuringCreate(t *testing.T) {
+	parallelSelfContained(t)
 	ctx := t.Context()
 	w := newChaosWorld(ctx, t, "failover", chaosServices)
+
+	// Applied before the replicas start, so that however slowly kubectl
+	// applies, the create is still under way when the first kill comes.
+	begin := time.Now()
+	w.apply(ctx, 1)
 	w.start(true)
 	w.start(true)
 	lead := w.leader(ctx, nil)
-
-	begin := time.Now()
-	w.apply(ctx, 1)
 	var takeovers []time.Duration
 	var firstKill time.Time
 	for i := range 2 {
@@ -177,6 +189,7 @@ var soakFaults = map[string]string{
 // simulator injects 5xx answers, unknown outcomes, hung requests and 429s
 // on every operation.
 func TestChaosFaultSoak(t *testing.T) {
+	parallelSelfContained(t)
 	ctx := t.Context()
 	w := newChaosWorld(ctx, t, "soak", chaosServices)
 	for op, fault := range soakFaults {

@@ -38,6 +38,7 @@ const exportSyncPeriod = 2 * time.Second
 // periods. kubectl konnect diff then finds nothing, and finds a change
 // made in Konnect afterwards.
 func TestExportAppliedWritesNothing(t *testing.T) {
+	parallelSelfContained(t)
 	ctx := t.Context()
 	c := suite.cluster
 	install(ctx, t, c, "manifests")

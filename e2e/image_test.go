@@ -68,6 +68,7 @@ type ociConfig struct {
 // machine's architecture, extracted from the layers, prints the version and
 // commit the labels name. The second build must give the same bytes.
 func TestImage(t *testing.T) {
+	parallelSelfContained(t)
 	builds := []string{filepath.Join(suite.workDir, "image-1"), filepath.Join(suite.workDir, "image-2")}
 	for _, dir := range builds {
 		out, err := runTool(t.Context(), nil, nil, "make", "image", "BIN_DIR="+dir)

@@ -158,3 +158,10 @@ func startCluster(ctx context.Context, dir string) (*clusterEnv, error) {
 	}
 	return env, nil
 }
+
+// parallelSelfContained runs a test beside the others of its kind once
+// every test that shares the suite's operators and simulator has finished.
+// Only tests that bring their own simulator, operators (watching their own
+// namespace, with their own Lease) or control plane may call it: they
+// cannot see each other's objects.
+func parallelSelfContained(t *testing.T) { t.Parallel() }

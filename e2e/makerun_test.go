@@ -29,6 +29,7 @@ import (
 // few lines, the mirror and adoption samples apply with the IDs it prints, and Ctrl-C
 // ends it with status 0, leaving no process behind.
 func TestMakeRunEndsCleanlyOnCtrlC(t *testing.T) {
+	parallelSelfContained(t)
 	ctx := t.Context()
 	if signal.Ignored(syscall.SIGINT) {
 		// Started in the background by a shell without job control, this
