@@ -198,13 +198,16 @@ func (p policy) decide(f facts, res Resolution, rec record, now time.Time) actio
 		return action{op: opReportReferences, warn: warn, wait: wait}
 	}
 	id := f.id
+	if id == "" && f.adopting {
+		// Adopted again until the status holds the ID, even when an earlier
+		// reconcile adopted it and lost its status write: adopting in match
+		// mode only reads, where an update would write.
+		return action{op: opAdopt}
+	}
 	if id == "" {
 		id = rec.createdID // created by a reconcile whose status write did not land
 	}
 	if id == "" {
-		if f.adopting {
-			return action{op: opAdopt}
-		}
 		return action{op: opCreate, lookFirst: p.mayExistAlready(f, rec)}
 	}
 	if owner := rec.foreignOwner(); owner != "" && !f.takeOver {

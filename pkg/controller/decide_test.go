@@ -77,6 +77,8 @@ func TestDecide(t *testing.T) {
 		{"a create whose outcome is unknown is looked up before creating again", fresh, ready, record{createOutcomeUnknown: true},
 			action{op: opCreate, lookFirst: true}},
 		{"spec.adopt takes the named entity over", with(fresh, func(f *facts) { f.adopting = true }), ready, record{}, action{op: opAdopt}},
+		{"an adoption whose status write did not land adopts again (a read), not an update (a write)", with(fresh, func(f *facts) { f.adopting = true }), ready,
+			record{uid: "u", createdID: "e9"}, action{op: opAdopt}},
 		{"an entity created whose ID the status lacks is not created again", fresh, ready, record{uid: "u", createdID: "e9", written: true, fingerprint: 1, syncedAt: now},
 			action{op: opKeep, id: "e9", wait: period}},
 

@@ -9,7 +9,9 @@ import (
 	"slices"
 
 	"k8s.io/apimachinery/pkg/api/equality"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 
 	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
@@ -72,6 +74,12 @@ func patchFinalizers[T Object](ctx context.Context, client Client[T], obj T, fin
 		return err
 	}
 	patched, err := client.Patch(ctx, obj.GetName(), types.JSONPatchType, patch, metav1.PatchOptions{FieldManager: FieldManager})
+	if apierrors.IsInvalid(err) {
+		// The test failed (422): the finalizers changed since obj was
+		// read, most often because another of the operator's controllers
+		// added its own. A conflict: the next attempt reads them again.
+		return apierrors.NewConflict(schema.GroupResource{Resource: "finalizers"}, obj.GetName(), err)
+	}
 	if err != nil {
 		return err
 	}
