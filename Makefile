@@ -108,6 +108,16 @@ bench: control-plane ## Benchmarks: the simulator's throughput, 3,000 entities t
 	$(GO) test -run '^$$' -bench . ./pkg/konnectsim
 	$(GO) test -run '^$$' -bench . -benchtime 1x -timeout 10m ./pkg/export
 
+# The entity counts make bench-sizing measures, one go test run (and one
+# fresh control plane and simulator) each.
+KONNECT_SIZING_N ?= 1000 5000
+
+.PHONY: bench-sizing
+bench-sizing: control-plane ## The built operator with its default flags against the simulator's 3,000 requests/minute: RSS (peak and idle) and CPU (creating, and idle over two sync periods) for each entity count of KONNECT_SIZING_N (default "1000 5000"; about 4 minutes for 1,000, 6 for 5,000). The figures of the README's Sizing section.
+	for n in $(KONNECT_SIZING_N); do \
+	  KONNECT_SIZING_N=$$n $(GO) test -timeout 40m -count=1 -v -run '^TestSizingOfTheBuiltOperator$$' ./e2e; \
+	done
+
 .PHONY: test-long
 test-long: control-plane tools ## The throughput measurements left out of make test (minutes each): the share of Konnect's budget a cold create spends under 429s, and the cost of stray 429s.
 	KONNECT_TEST_LONG=1 $(GO) test -timeout 30m -count=1 -run 'TestSustainedLimitIsSpentWithoutStalls|TestStrayBare429sSlowAColdCreateLittle' -v ./pkg/operator
