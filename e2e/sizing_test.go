@@ -294,7 +294,7 @@ func waitProgrammed(ctx context.Context, t *testing.T, c *clusterEnv, op *operat
 	var lastLog time.Time
 	for {
 		if !op.running() {
-			return fmt.Errorf("the operator exited: %v", op.waitErr)
+			return fmt.Errorf("the operator exited: %w", op.waitErr)
 		}
 		programmed, err := countProgrammed(ctx, c)
 		if err != nil {
