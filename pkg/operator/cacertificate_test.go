@@ -29,7 +29,7 @@ var caCertificates = kindCase[kongCACertificate]{
 		return e.cs.ConfigurationV1alpha1().KongCACertificates(e.ns)
 	},
 	object: func(e *env, name string) kongCACertificate {
-		return caCertificateObject(name, e.pairFor(name, true).cert)
+		return caCertificateObject(name, e.pairFor(name, true).Cert)
 	},
 	setControlPlane: func(c kongCACertificate, ref *commonv1alpha1.ControlPlaneRef) {
 		c.Spec.ControlPlaneRef = ref
@@ -43,7 +43,7 @@ var caCertificates = kindCase[kongCACertificate]{
 		if !matching {
 			pair = e.pairFor(name+"-other", true)
 		}
-		return e.put(cpID, "ca_certificates", map[string]any{"cert": pair.cert})
+		return e.put(cpID, "ca_certificates", map[string]any{"cert": pair.Cert})
 	},
 }
 
@@ -87,14 +87,14 @@ func TestCACertificateFromSecret(t *testing.T) {
 	t.Run("ca.crt is sent and followed", func(t *testing.T) {
 
 		defer e.use(t)()
-		first := newKeyPair(t, "ca-one.example", true).cert
+		first := newKeyPair(t, "ca-one.example", true).Cert
 		e.secret(e.ns, "ca", map[string]string{"ca.crt": first})
 		e.createCACertificate("from-secret", caFromSecret(&commonv1alpha1.NamespacedRef{Name: "ca"}))
 		if got := cert("from-secret"); got != first {
 			t.Fatalf("Konnect CA certificate %v, want the Secret's", got)
 		}
 		e.settle()
-		second := newKeyPair(t, "ca-two.example", true).cert
+		second := newKeyPair(t, "ca-two.example", true).Cert
 		e.updateSecret(e.ns, "ca", map[string]string{"ca.crt": second})
 		e.eventually("the Secret's change reaches Konnect", func() error {
 			if got := cert("from-secret"); got != second {
@@ -105,7 +105,7 @@ func TestCACertificateFromSecret(t *testing.T) {
 	})
 	t.Run("ca.crt in DER is sent as PEM", func(t *testing.T) {
 		defer e.use(t)()
-		ca := newKeyPair(t, "ca-der.example", true).cert
+		ca := newKeyPair(t, "ca-der.example", true).Cert
 		e.binarySecret(e.ns, "ca-der", map[string][]byte{"ca.crt": der(t, ca)})
 		e.createCACertificate("der", caFromSecret(&commonv1alpha1.NamespacedRef{Name: "ca-der"}))
 		if got := cert("der"); got != ca {
@@ -118,7 +118,7 @@ func TestCACertificateFromSecret(t *testing.T) {
 		caCertificates.refused(e, "keyless", commonv1alpha1.ConditionSecretRefValid, commonv1alpha1.ReasonInvalid)
 		e.secret(e.ns, "incomplete", map[string]string{"tls.crt": "not what is needed"})
 		caCertificates.refused(e, "keyless", commonv1alpha1.ConditionSecretRefValid, commonv1alpha1.ReasonInvalid)
-		ca := newKeyPair(t, "ca-three.example", true).cert
+		ca := newKeyPair(t, "ca-three.example", true).Cert
 		e.updateSecret(e.ns, "incomplete", map[string]string{"ca.crt": ca})
 		if got := cert("keyless"); got != ca {
 			t.Fatalf("Konnect CA certificate %v", got)
@@ -126,7 +126,7 @@ func TestCACertificateFromSecret(t *testing.T) {
 	})
 	t.Run("a Secret in another namespace needs a grant", func(t *testing.T) {
 		defer e.use(t)()
-		e.secret(other, "remote-ca", map[string]string{"ca.crt": newKeyPair(t, "ca-four.example", true).cert})
+		e.secret(other, "remote-ca", map[string]string{"ca.crt": newKeyPair(t, "ca-four.example", true).Cert})
 		e.createCACertificate("cross", caFromSecret(&commonv1alpha1.NamespacedRef{Name: "remote-ca", Namespace: other}))
 		caCertificates.refused(e, "cross", commonv1alpha1.ConditionResolvedRefs, commonv1alpha1.ReasonRefNotPermitted)
 		e.settle()

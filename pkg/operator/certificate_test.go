@@ -41,7 +41,7 @@ func certificateObject(name string, pair keyPair) kongCertificate {
 		Spec: configurationv1alpha1.KongCertificateSpec{
 			ControlPlaneRef:        cpRef("cp"),
 			Type:                   configurationv1alpha1.CertificateSourceInline,
-			KongCertificateAPISpec: configurationv1alpha1.KongCertificateAPISpec{Cert: pair.cert, Key: pair.key},
+			KongCertificateAPISpec: configurationv1alpha1.KongCertificateAPISpec{Cert: pair.Cert, Key: pair.Key},
 		},
 	}
 }
@@ -79,7 +79,7 @@ var certificates = kindCase[kongCertificate]{
 		if !matching {
 			pair = e.pairFor(name+"-other", false)
 		}
-		return e.put(cpID, "certificates", map[string]any{"cert": pair.cert, "key": pair.key})
+		return e.put(cpID, "certificates", map[string]any{"cert": pair.Cert, "key": pair.Key})
 	},
 }
 
@@ -170,7 +170,7 @@ func TestCertificateFromSecrets(t *testing.T) {
 		e.tlsSecret(e.ns, "alt", alt)
 		e.createCertificate("pair", fromSecrets(&commonv1alpha1.NamespacedRef{Name: "main"}, &commonv1alpha1.NamespacedRef{Name: "alt"}))
 		ent := entity("pair")
-		if ent["cert"] != main.cert || ent["key"] != main.key || ent["cert_alt"] != alt.cert || ent["key_alt"] != alt.key {
+		if ent["cert"] != main.Cert || ent["key"] != main.Key || ent["cert_alt"] != alt.Cert || ent["key_alt"] != alt.Key {
 			t.Fatalf("Konnect certificate does not hold the Secrets' pairs: %v", ent)
 		}
 		if err := conditionIs(certificates.get(e, "pair"), commonv1alpha1.ConditionSecretRefValid, metav1.ConditionTrue, commonv1alpha1.ReasonValid); err != nil {
@@ -178,9 +178,9 @@ func TestCertificateFromSecrets(t *testing.T) {
 		}
 		e.settle()
 		rotated := newKeyPair(t, "main.example", false)
-		e.updateSecret(e.ns, "main", map[string]string{"tls.crt": rotated.cert, "tls.key": rotated.key})
+		e.updateSecret(e.ns, "main", map[string]string{"tls.crt": rotated.Cert, "tls.key": rotated.Key})
 		e.eventually("the rotated Secret reaches Konnect", func() error {
-			if ent := entity("pair"); ent["cert"] != rotated.cert {
+			if ent := entity("pair"); ent["cert"] != rotated.Cert {
 				return fmt.Errorf("Konnect still holds the old certificate")
 			}
 			return nil
@@ -189,16 +189,16 @@ func TestCertificateFromSecrets(t *testing.T) {
 	t.Run("DER in the Secret, as Kong Operator's samples have it, is sent as PEM", func(t *testing.T) {
 		defer e.use(t)()
 		pair := newKeyPair(t, "der.example", false)
-		e.binarySecret(e.ns, "der", map[string][]byte{"tls.crt": der(t, pair.cert), "tls.key": der(t, pair.key)})
+		e.binarySecret(e.ns, "der", map[string][]byte{"tls.crt": der(t, pair.Cert), "tls.key": der(t, pair.Key)})
 		e.createCertificate("der", fromSecrets(&commonv1alpha1.NamespacedRef{Name: "der"}, nil))
-		if ent := entity("der"); ent["cert"] != pair.cert || ent["key"] != pair.key {
+		if ent := entity("der"); ent["cert"] != pair.Cert || ent["key"] != pair.Key {
 			t.Fatalf("Konnect certificate %v, want the Secret's pair in PEM", ent)
 		}
 	})
 	t.Run("a Secret that holds neither PEM nor DER is refused naming the key", func(t *testing.T) {
 		defer e.use(t)()
 		pair := newKeyPair(t, "garbled.example", false)
-		e.binarySecret(e.ns, "garbled", map[string][]byte{"tls.crt": der(t, pair.cert), "tls.key": {0x30, 0x03, 0x02, 0x01, 0x00}})
+		e.binarySecret(e.ns, "garbled", map[string][]byte{"tls.crt": der(t, pair.Cert), "tls.key": {0x30, 0x03, 0x02, 0x01, 0x00}})
 		calls := e.calls("", "/certificates")
 		e.createCertificate("garbled", fromSecrets(&commonv1alpha1.NamespacedRef{Name: "garbled"}, nil))
 		c := certificates.refused(e, "garbled", commonv1alpha1.ConditionSecretRefValid, commonv1alpha1.ReasonInvalid)
@@ -216,7 +216,7 @@ func TestCertificateFromSecrets(t *testing.T) {
 		certificates.refused(e, "absent", commonv1alpha1.ConditionSecretRefValid, commonv1alpha1.ReasonInvalid)
 		pair := newKeyPair(t, "later.example", false)
 		e.tlsSecret(e.ns, "later", pair)
-		if ent := entity("absent"); ent["cert"] != pair.cert {
+		if ent := entity("absent"); ent["cert"] != pair.Cert {
 			t.Fatalf("Konnect certificate %v", ent)
 		}
 	})
@@ -226,7 +226,7 @@ func TestCertificateFromSecrets(t *testing.T) {
 		unlabelled := &corev1.Secret{
 			ObjectMeta: metav1.ObjectMeta{Name: "unlabelled"},
 			Type:       corev1.SecretTypeTLS,
-			Data:       map[string][]byte{"tls.crt": []byte(pair.cert), "tls.key": []byte(pair.key)},
+			Data:       map[string][]byte{"tls.crt": []byte(pair.Cert), "tls.key": []byte(pair.Key)},
 		}
 		if _, err := e.kube.CoreV1().Secrets(e.ns).Create(e.ctx, unlabelled, metav1.CreateOptions{}); err != nil {
 			t.Fatal(err)
@@ -240,20 +240,20 @@ func TestCertificateFromSecrets(t *testing.T) {
 		if _, err := e.kube.CoreV1().Secrets(e.ns).Patch(e.ctx, "unlabelled", types.MergePatchType, []byte(patch), metav1.PatchOptions{}); err != nil {
 			t.Fatal(err)
 		}
-		if ent := entity("unlabelled"); ent["cert"] != pair.cert {
+		if ent := entity("unlabelled"); ent["cert"] != pair.Cert {
 			t.Fatalf("Konnect certificate %v", ent)
 		}
 	})
 	t.Run("a Secret without tls.key is refused until it has one", func(t *testing.T) {
 		defer e.use(t)()
 		pair := newKeyPair(t, "partial.example", false)
-		e.secret(e.ns, "partial", map[string]string{"tls.crt": pair.cert})
+		e.secret(e.ns, "partial", map[string]string{"tls.crt": pair.Cert})
 		e.createCertificate("partial", fromSecrets(&commonv1alpha1.NamespacedRef{Name: "partial"}, nil))
 		c := certificates.refused(e, "partial", commonv1alpha1.ConditionSecretRefValid, commonv1alpha1.ReasonInvalid)
 		if msg := meta.FindStatusCondition(c.Status.Conditions, commonv1alpha1.ConditionSecretRefValid).Message; !strings.Contains(msg, "tls.key") {
 			t.Fatalf("message %q does not name the missing key", msg)
 		}
-		e.updateSecret(e.ns, "partial", map[string]string{"tls.crt": pair.cert, "tls.key": pair.key})
+		e.updateSecret(e.ns, "partial", map[string]string{"tls.crt": pair.Cert, "tls.key": pair.Key})
 		entity("partial")
 	})
 	t.Run("a Secret in another namespace needs a grant", func(t *testing.T) {

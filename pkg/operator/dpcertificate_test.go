@@ -45,7 +45,7 @@ var dpCertificates = kindCase[kongDPCertificate]{
 		return e.cs.ConfigurationV1alpha1().KongDataPlaneClientCertificates(e.ns)
 	},
 	object: func(e *env, name string) kongDPCertificate {
-		return dpCertificateObject(name, e.pairFor(name, false).cert)
+		return dpCertificateObject(name, e.pairFor(name, false).Cert)
 	},
 	setControlPlane: func(c kongDPCertificate, ref *commonv1alpha1.ControlPlaneRef) {
 		c.Spec.ControlPlaneRef = ref
@@ -64,9 +64,9 @@ var dpCertificates = kindCase[kongDPCertificate]{
 	},
 	adopt: func(c kongDPCertificate, opts *commonv1alpha1.AdoptOptions) { c.Spec.Adopt = opts },
 	seed: func(e *env, cpID, name string, matching bool) string {
-		cert := e.pairFor(name, false).cert
+		cert := e.pairFor(name, false).Cert
 		if !matching {
-			cert = e.pairFor(name+"-other", false).cert
+			cert = e.pairFor(name+"-other", false).Cert
 		}
 		pin, err := e.konnect().DPCertificates.CreateDataplaneCertificate(e.ctx, cpID, &components.DataPlaneClientCertificateRequest{Cert: cert})
 		if err != nil {
@@ -131,7 +131,7 @@ func TestDataPlaneCertificateSpecifics(t *testing.T) {
 		e.sim.Faults().Set("get-dataplane-certificate", konnectsim.Fault{ErrorRate: 1, Status: 503})
 		e.step(time.Hour) // the sync period: the pin is read again
 		dpCertificates.condition(e, "rotated", commonv1alpha1.ConditionProgrammed, metav1.ConditionFalse, commonv1alpha1.ReasonFailedToUpdate)
-		next := newKeyPair(t, "rotated-next.example", false).cert
+		next := newKeyPair(t, "rotated-next.example", false).Cert
 		dpCertificates.update(e, "rotated", func(c kongDPCertificate) { c.Spec.Cert = next })
 		e.sim.Faults().Remove("get-dataplane-certificate")
 		var second string

@@ -6,11 +6,7 @@ import (
 	"crypto/elliptic"
 	"crypto/rand"
 	"crypto/x509"
-	"crypto/x509/pkix"
-	"encoding/base64"
-	"encoding/json"
 	"encoding/pem"
-	"math/big"
 	"testing"
 	"time"
 
@@ -24,42 +20,23 @@ import (
 	configurationv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/configuration/v1alpha1"
 	konnectv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/konnect/v1alpha1"
 	"github.com/konnect-operator/konnect-operator/pkg/konnect"
+	"github.com/konnect-operator/konnect-operator/pkg/testkeys"
 )
 
 func newUUID() string { return uuid.NewString() }
 
 // keyPair is a certificate and its private key in PEM.
-type keyPair struct{ cert, key string }
+type keyPair = testkeys.Pair
 
 // newKeyPair makes a self-signed certificate for cn; ca marks it a
 // certificate authority.
 func newKeyPair(t testing.TB, cn string, ca bool) keyPair {
 	t.Helper()
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	pair, err := testkeys.SelfSigned(cn, ca)
 	if err != nil {
 		t.Fatal(err)
 	}
-	serial, err := rand.Int(rand.Reader, big.NewInt(1<<62))
-	if err != nil {
-		t.Fatal(err)
-	}
-	tmpl := &x509.Certificate{
-		SerialNumber: serial, Subject: pkix.Name{CommonName: cn}, DNSNames: []string{cn},
-		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(24 * time.Hour),
-		BasicConstraintsValid: true, IsCA: ca,
-	}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	keyDER, err := x509.MarshalPKCS8PrivateKey(key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return keyPair{
-		cert: string(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der})),
-		key:  string(pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: keyDER})),
-	}
+	return pair
 }
 
 // newPEMKey makes an EC key pair in PEM (public, private).
@@ -84,24 +61,11 @@ func newPEMKey(t testing.TB) (public, private string) {
 // newJWK makes a public EC JSON Web Key with the given kid.
 func newJWK(t testing.TB, kid string) string {
 	t.Helper()
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	jwk, err := testkeys.JWK(kid)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ecdh, err := key.PublicKey.ECDH()
-	if err != nil {
-		t.Fatal(err)
-	}
-	raw := ecdh.Bytes() // 0x04 || X || Y
-	jwk, err := json.Marshal(map[string]string{
-		"kty": "EC", "crv": "P-256", "kid": kid,
-		"x": base64.RawURLEncoding.EncodeToString(raw[1:33]),
-		"y": base64.RawURLEncoding.EncodeToString(raw[33:]),
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(jwk)
+	return jwk
 }
 
 // konnect is Konnect's API through Kong's SDK, as any client of the test's
@@ -204,7 +168,7 @@ func (e *env) tlsSecret(ns, name string, pair keyPair) {
 	s := &corev1.Secret{
 		ObjectMeta: metav1.ObjectMeta{Name: name, Labels: certificateSecretLabels},
 		Type:       corev1.SecretTypeTLS,
-		Data:       map[string][]byte{"tls.crt": []byte(pair.cert), "tls.key": []byte(pair.key)},
+		Data:       map[string][]byte{"tls.crt": []byte(pair.Cert), "tls.key": []byte(pair.Key)},
 	}
 	if _, err := e.kube.CoreV1().Secrets(ns).Create(e.ctx, s, metav1.CreateOptions{}); err != nil {
 		e.t.Fatal(err)

@@ -111,7 +111,7 @@ func TestServiceCertificates(t *testing.T) {
 		if _, err := e.cs.ConfigurationV1alpha1().KongCertificates(other).Create(e.ctx, remoteCert, metav1.CreateOptions{}); err != nil {
 			t.Fatal(err)
 		}
-		remoteCA := caCertificateObject("remote-ca", e.pairFor("remote-ca", true).cert)
+		remoteCA := caCertificateObject("remote-ca", e.pairFor("remote-ca", true).Cert)
 		remoteCA.Spec.ControlPlaneRef = cpRefIn(e.ns, "cp")
 		if _, err := e.cs.ConfigurationV1alpha1().KongCACertificates(other).Create(e.ctx, remoteCA, metav1.CreateOptions{}); err != nil {
 			t.Fatal(err)

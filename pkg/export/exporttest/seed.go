@@ -7,22 +7,13 @@ package exporttest
 
 import (
 	"context"
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
-	"crypto/x509"
-	"crypto/x509/pkix"
-	"encoding/base64"
-	"encoding/json"
-	"encoding/pem"
 	"fmt"
-	"math/big"
-	"time"
 
 	"github.com/Kong/sdk-konnect-go/models/components"
 	"github.com/Kong/sdk-konnect-go/models/operations"
 
 	"github.com/konnect-operator/konnect-operator/pkg/konnect"
+	"github.com/konnect-operator/konnect-operator/pkg/testkeys"
 )
 
 // Seeded is what Seed made.
@@ -110,11 +101,11 @@ func (s *seeder) last(collection string) string {
 func (s *seeder) copy(ctx context.Context, i int) error {
 	api, cp := s.api, s.cp
 	host := fmt.Sprintf("orders-%d.example.com", i)
-	pair, err := keyPair(host)
+	pair, err := testkeys.SelfSigned(host, true)
 	if err != nil {
 		return err
 	}
-	ca, err := keyPair(fmt.Sprintf("ca-%d.example.com", i))
+	ca, err := testkeys.SelfSigned(fmt.Sprintf("ca-%d.example.com", i), true)
 	if err != nil {
 		return err
 	}
@@ -124,7 +115,7 @@ func (s *seeder) copy(ctx context.Context, i int) error {
 	}{
 		{"certificates", func() (*string, error) {
 			r, err := api.Certificates.CreateCertificate(ctx, cp, components.CreateCertificateRequestCertificateRequest2(components.CertificateRequest2{
-				Cert: pair.cert, Key: pair.key, Tags: []string{"team:payments"},
+				Cert: pair.Cert, Key: pair.Key, Tags: []string{"team:payments"},
 			}))
 			return r.GetCertificate().GetID(), err
 		}},
@@ -135,7 +126,7 @@ func (s *seeder) copy(ctx context.Context, i int) error {
 			return r.GetSni().GetID(), err
 		}},
 		{"ca_certificates", func() (*string, error) {
-			r, err := api.CACertificates.CreateCaCertificate(ctx, cp, components.CACertificate{Cert: ca.cert})
+			r, err := api.CACertificates.CreateCaCertificate(ctx, cp, components.CACertificate{Cert: ca.Cert})
 			return r.GetCACertificate().GetID(), err
 		}},
 		{"services", func() (*string, error) {
@@ -200,7 +191,7 @@ func (s *seeder) copy(ctx context.Context, i int) error {
 	if err := s.plugins(ctx, i); err != nil {
 		return err
 	}
-	return s.keysAndPins(ctx, i, ca.cert)
+	return s.keysAndPins(ctx, i, ca.Cert)
 }
 
 func (s *seeder) credentials(ctx context.Context, i int) error {
@@ -283,7 +274,7 @@ func (s *seeder) plugins(ctx context.Context, i int) error {
 
 func (s *seeder) keysAndPins(ctx context.Context, i int, pinned string) error {
 	api, cp := s.api, s.cp
-	jwk, err := newJWK(fmt.Sprintf("kid-%d", i))
+	jwk, err := testkeys.JWK(fmt.Sprintf("kid-%d", i))
 	if err != nil {
 		return err
 	}
@@ -328,52 +319,3 @@ func routeID(r *components.Route) *string {
 }
 
 func ptr[T any](v T) *T { return &v }
-
-type pemPair struct{ cert, key string }
-
-// keyPair makes a self-signed certificate for host and its key, in PEM.
-func keyPair(host string) (pemPair, error) {
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		return pemPair{}, err
-	}
-	serial, err := rand.Int(rand.Reader, big.NewInt(1<<62))
-	if err != nil {
-		return pemPair{}, err
-	}
-	tmpl := &x509.Certificate{
-		SerialNumber: serial, Subject: pkix.Name{CommonName: host}, DNSNames: []string{host},
-		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(365 * 24 * time.Hour),
-		BasicConstraintsValid: true, IsCA: true,
-	}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
-	if err != nil {
-		return pemPair{}, err
-	}
-	keyDER, err := x509.MarshalPKCS8PrivateKey(key)
-	if err != nil {
-		return pemPair{}, err
-	}
-	return pemPair{
-		cert: string(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der})),
-		key:  string(pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: keyDER})),
-	}, nil
-}
-
-// newJWK makes a public EC JSON Web Key with the given kid.
-func newJWK(kid string) (string, error) {
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		return "", err
-	}
-	ecdh, err := key.PublicKey.ECDH()
-	if err != nil {
-		return "", err
-	}
-	raw := ecdh.Bytes() // 0x04 || X || Y
-	jwk, err := json.Marshal(map[string]string{
-		"kty": "EC", "crv": "P-256", "kid": kid,
-		"x": base64.RawURLEncoding.EncodeToString(raw[1:33]), "y": base64.RawURLEncoding.EncodeToString(raw[33:]),
-	})
-	return string(jwk), err
-}
