@@ -44,7 +44,7 @@ func loadTestdata(root string) (map[string]*kindTestdata, error) {
 	}
 	all := map[string]*kindTestdata{}
 	for _, entry := range entries {
-		if !entry.IsDir() {
+		if !entry.IsDir() || entry.Name() == parityDir {
 			continue
 		}
 		data, err := loadKindTestdata(filepath.Join(root, entry.Name()))

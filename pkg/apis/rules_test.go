@@ -60,13 +60,15 @@ var rulesByKind = map[string][]string{
 
 // cloudGatewayRules describes the CGnn rules of the Dedicated Cloud Gateway
 // kinds, which the §2.14 catalogue does not cover. Kong Operator enforces
-// the same constraints; the wording is this project's.
+// the same constraints, keyed on the Programmed condition; this project also
+// keeps them once status.id is set. Where the rule is Kong Operator's, so is
+// the message.
 var cloudGatewayRules = map[string]string{
-	"CG01": "network: spec.name is fixed once the network exists in Konnect",
-	"CG02": "network: spec.cloud_gateway_provider_account_id is fixed once the network exists",
-	"CG03": "network: spec.region is fixed once the network exists",
-	"CG04": "network: spec.availability_zones are fixed once the network exists",
-	"CG05": "network: spec.cidr_block is fixed once the network exists",
+	"CG01": "network: spec.name is fixed once the network is Programmed or exists in Konnect",
+	"CG02": "network: spec.cloud_gateway_provider_account_id is fixed once the network is Programmed or exists",
+	"CG03": "network: spec.region is fixed once the network is Programmed or exists",
+	"CG04": "network: spec.availability_zones are fixed once the network is Programmed or exists",
+	"CG05": "network: spec.cidr_block is fixed once the network is Programmed or exists",
 	"CG06": "network: spec.state (the initial state) is fixed once the network exists",
 	"CG07": "network: spec.konnect.authRef is fixed once the network exists",
 	"CG08": "network: each availability zone is named once",
@@ -83,8 +85,8 @@ var cloudGatewayRules = map[string]string{
 	"CG23": "transit gateway: awsTransitGateway only with type AWSTransitGateway",
 	"CG24": "transit gateway of type AzureTransitGateway needs azureTransitGateway",
 	"CG25": "transit gateway: azureTransitGateway only with type AzureTransitGateway",
-	"CG26": "transit gateway: awsTransitGateway.name is fixed once it exists in Konnect",
-	"CG27": "transit gateway: azureTransitGateway.name is fixed once it exists in Konnect",
+	"CG26": "transit gateway: awsTransitGateway.name is fixed once it is Programmed or exists in Konnect",
+	"CG27": "transit gateway: azureTransitGateway.name is fixed once it is Programmed or exists in Konnect",
 	"CG28": "transit gateway: spec.networkRef is fixed once it exists in Konnect",
 }
 

@@ -82,20 +82,16 @@ func identity(obj metav1.Object, gvk schema.GroupVersionKind, cluster string) []
 	return pairs
 }
 
-// isClusterTag reports whether a tag names an owning cluster.
-func isClusterTag(tag string) bool {
-	key, _, _ := strings.Cut(tag, ":")
-	return key == TagKeyCluster
-}
-
 // Tags returns the Konnect tags of an entity: the identity tags of obj
 // (k8s-cluster:<cluster> among them when cluster is set), then the extra
 // tags, then the tags of the konghq.com/tags annotation of each annotated
 // object (usually obj itself). Each is cut to 128 characters; duplicates
 // keep their first place; the first 20 are kept, sorted. So when there are
 // too many, annotation tags go first and user tags after them; the identity
-// tags always stay. A user's k8s-cluster tag is dropped: an entity names one
-// owner, the cluster whose operator writes it.
+// tags always stay. A user's identity tag (k8s-… or managed-by:…, which the
+// API refuses but an object stored before that rule may still carry) is
+// dropped: it would shadow the operator's own, and an entity names one owner,
+// the cluster whose operator writes it.
 func Tags(obj metav1.Object, gvk schema.GroupVersionKind, cluster string, extra []string, annotated ...metav1.Object) []string {
 	var all []string
 	for _, kv := range identity(obj, gvk, cluster) {
@@ -110,7 +106,7 @@ func Tags(obj metav1.Object, gvk schema.GroupVersionKind, cluster string, extra 
 	out := make([]string, 0, MaxTags)
 	for i, tag := range all {
 		tag = truncateRunes(tag, MaxTagLength)
-		if tag == "" || seen[tag] || i >= identities && isClusterTag(tag) {
+		if tag == "" || seen[tag] || i >= identities && IsIdentityTag(tag) {
 			continue
 		}
 		seen[tag] = true
@@ -132,21 +128,19 @@ func AnnotationTags(obj metav1.Object) []string {
 	return strings.Split(value, ",")
 }
 
-// Labels returns the Konnect labels of a control plane: the identity pairs
-// of obj (k8s-cluster=<cluster> among them when cluster is set) overlaid
-// with the user's labels but for k8s-cluster, which names only the cluster
-// whose operator writes it; every value cut to 63 characters.
+// Labels returns the Konnect labels of a control plane: the user's labels
+// and the identity pairs of obj (k8s-cluster=<cluster> among them when
+// cluster is set); every value cut to 63 characters. A user's identity label
+// (managed-by or k8s-…, which the API refuses but an object stored before
+// that rule may still carry) is dropped, so that the identity is always the
+// operator's: listing by managed-by and finding by k8s-uid depend on it.
 func Labels(obj metav1.Object, gvk schema.GroupVersionKind, cluster string, user map[string]string) map[string]string {
 	out := map[string]string{}
-	for k, v := range user {
-		if k != TagKeyCluster {
-			out[k] = truncateRunes(v, MaxLabelLength)
-		}
+	for k, v := range UserLabels(user) {
+		out[k] = truncateRunes(v, MaxLabelLength)
 	}
 	for _, kv := range identity(obj, gvk, cluster) {
-		if _, set := out[kv[0]]; !set || kv[0] == TagKeyCluster {
-			out[kv[0]] = truncateRunes(kv[1], MaxLabelLength)
-		}
+		out[kv[0]] = truncateRunes(kv[1], MaxLabelLength)
 	}
 	return out
 }

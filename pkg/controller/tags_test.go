@@ -121,6 +121,21 @@ func TestTags(t *testing.T) {
 			},
 		},
 		{
+			name:        "a user's identity tags never replace or shadow the operator's",
+			cluster:     "cluster-a",
+			extra:       []string{"k8s-uid:5678", "k8s-kind:KongRoute", "managed-by:someone-else", "team:a"},
+			annotations: map[string]string{"konghq.com/tags": "k8s-name:other,k8s-anything:x"},
+			want: func(t *testing.T, got []string) {
+				want := slices.Sorted(slices.Values(append(slices.Clone(withCluster), "team:a")))
+				if !slices.Equal(got, want) {
+					t.Fatalf("got %v, want %v", got, want)
+				}
+				if uid := UIDFromTags(got); uid != "1234" {
+					t.Fatalf("the entity is found as %q, want the object's own UID 1234", uid)
+				}
+			},
+		},
+		{
 			name:  "long tags are cut to 128 characters",
 			extra: []string{strings.Repeat("x", 200)},
 			want: func(t *testing.T, got []string) {
@@ -155,6 +170,17 @@ func TestLabels(t *testing.T) {
 	owned := Labels(obj, cpGVK, "cluster-a", map[string]string{"env": "prod", TagKeyCluster: "cluster-b"})
 	if owned[TagKeyCluster] != "cluster-a" || owned["env"] != "prod" || owned["k8s-uid"] != "1234" {
 		t.Fatalf("labels %v: want k8s-cluster=cluster-a (the operator's, never the user's) next to the others", owned)
+	}
+	// An object stored before the API refused identity labels keeps the
+	// operator's identity: its own labels of those keys are dropped.
+	shadowed := Labels(obj, cpGVK, "cluster-a", map[string]string{
+		LabelManagedBy: "someone-else", TagKeyUID: "5678", "k8s-kind": "Other", "k8s-extra": "x", "env": "prod",
+	})
+	if shadowed[LabelManagedBy] != ManagedBy || shadowed[TagKeyUID] != "1234" || shadowed["k8s-kind"] != cpGVK.Kind {
+		t.Fatalf("labels %v: a user's identity label replaced the operator's", shadowed)
+	}
+	if _, ok := shadowed["k8s-extra"]; ok || shadowed["env"] != "prod" {
+		t.Fatalf("labels %v: want the user's env label and no user k8s- label", shadowed)
 	}
 	if !IsIdentityTag(TagKeyCluster) {
 		t.Fatalf("%s is not an identity label: comparisons would not ignore it", TagKeyCluster)

@@ -2,15 +2,18 @@ package operator_test
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/types"
@@ -53,48 +56,7 @@ func TestKongOperatorCloudGatewaySamplesApplyUnchanged(t *testing.T) {
 	o.watchAlso = []string{metav1.NamespaceDefault}
 	e := newEnv(t, o)
 
-	dyn, err := dynamic.NewForConfig(e.restConfig())
-	if err != nil {
-		t.Fatal(err)
-	}
-	disc, err := discovery.NewDiscoveryClientForConfig(e.restConfig())
-	if err != nil {
-		t.Fatal(err)
-	}
-	mapper := restmapper.NewDeferredDiscoveryRESTMapper(memory.NewMemCacheClient(disc))
-	resource := func(obj *unstructured.Unstructured) dynamic.ResourceInterface {
-		t.Helper()
-		gvk := obj.GroupVersionKind()
-		mapping, err := mapper.RESTMapping(gvk.GroupKind(), gvk.Version)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return dyn.Resource(mapping.Resource).Namespace(obj.GetNamespace())
-	}
-
-	var objects []*unstructured.Unstructured
-	for _, file := range kongOperatorSamples {
-		docs := readManifests(t, filepath.Join("testdata", "kong-operator", file))
-		objects = append(objects, docs...)
-		for _, obj := range docs {
-			// Server-side apply, as kubectl apply --server-side sends it.
-			data, err := obj.MarshalJSON()
-			if err != nil {
-				t.Fatal(err)
-			}
-			force := true
-			if _, err := resource(obj).Patch(e.ctx, obj.GetName(), types.ApplyPatchType, data,
-				metav1.PatchOptions{FieldManager: "kubectl", Force: &force}); err != nil {
-				t.Fatalf("%s: applying %s %s: %v", file, obj.GetKind(), obj.GetName(), err)
-			}
-		}
-	}
-	t.Cleanup(func() {
-		// Whatever happened, leave nothing in the shared namespace default.
-		for _, obj := range objects {
-			_ = resource(obj).Delete(e.ctx, obj.GetName(), metav1.DeleteOptions{})
-		}
-	})
+	objects, resource := e.applyKongOperatorSamples(kongOperatorSamples...)
 
 	for _, obj := range objects {
 		want := "Programmed"
@@ -147,8 +109,64 @@ func TestKongOperatorCloudGatewaySamplesApplyUnchanged(t *testing.T) {
 	}
 }
 
+// applyKongOperatorSamples applies Kong Operator's samples from
+// testdata/kong-operator as they are published, with server-side apply as
+// kubectl apply --server-side sends it, and deletes what they hold at the
+// end of the test (whatever happened, leaving nothing in shared namespaces
+// such as default). It returns the objects in the order the files hold
+// them, and their clients.
+func (e *env) applyKongOperatorSamples(files ...string) ([]*unstructured.Unstructured, func(*unstructured.Unstructured) dynamic.ResourceInterface) {
+	t := e.t
+	t.Helper()
+	dyn, err := dynamic.NewForConfig(e.restConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	disc, err := discovery.NewDiscoveryClientForConfig(e.restConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	mapper := restmapper.NewDeferredDiscoveryRESTMapper(memory.NewMemCacheClient(disc))
+	resource := func(obj *unstructured.Unstructured) dynamic.ResourceInterface {
+		t.Helper()
+		gvk := obj.GroupVersionKind()
+		mapping, err := mapper.RESTMapping(gvk.GroupKind(), gvk.Version)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if mapping.Scope.Name() == meta.RESTScopeNameRoot {
+			return dyn.Resource(mapping.Resource)
+		}
+		return dyn.Resource(mapping.Resource).Namespace(obj.GetNamespace())
+	}
+
+	var objects []*unstructured.Unstructured
+	for _, file := range files {
+		docs := readManifests(t, filepath.Join("testdata", "kong-operator", file))
+		objects = append(objects, docs...)
+		for _, obj := range docs {
+			data, err := obj.MarshalJSON()
+			if err != nil {
+				t.Fatal(err)
+			}
+			force := true
+			if _, err := resource(obj).Patch(e.ctx, obj.GetName(), types.ApplyPatchType, data,
+				metav1.PatchOptions{FieldManager: "kubectl", Force: &force}); err != nil {
+				t.Fatalf("%s: applying %s %s: %v", file, obj.GetKind(), obj.GetName(), err)
+			}
+		}
+	}
+	t.Cleanup(func() {
+		// Namespaces last, once what is in them has gone from Konnect.
+		for _, obj := range slices.Backward(objects) {
+			_ = resource(obj).Delete(context.WithoutCancel(e.ctx), obj.GetName(), metav1.DeleteOptions{})
+		}
+	})
+	return objects, resource
+}
+
 // readManifests decodes the YAML documents of a file.
-func readManifests(t *testing.T, path string) []*unstructured.Unstructured {
+func readManifests(t testing.TB, path string) []*unstructured.Unstructured {
 	t.Helper()
 	data, err := os.ReadFile(path)
 	if err != nil {

@@ -17,9 +17,9 @@ const (
 // ControlPlaneRef names the control plane an entity belongs to.
 //
 // +kubebuilder:validation:XValidation:rule="!has(self.type) || self.type != 'konnectID'",message="controlPlaneRef.type konnectID is not supported: set type to konnectNamespacedRef and name the KonnectGatewayControlPlane in konnectNamespacedRef"
-// +kubebuilder:validation:XValidation:rule="!has(self.type) || self.type != 'konnectNamespacedRef' || has(self.konnectNamespacedRef)",message="controlPlaneRef.type is konnectNamespacedRef but konnectNamespacedRef is missing: add konnectNamespacedRef.name"
-// +kubebuilder:validation:XValidation:rule="!has(self.type) || self.type != 'kic' || !has(self.konnectNamespacedRef)",message="controlPlaneRef.konnectNamespacedRef is set but type is kic (the default): set type to konnectNamespacedRef"
-// +kubebuilder:validation:XValidation:rule="has(self.type) || !has(self.konnectNamespacedRef)",message="controlPlaneRef.konnectNamespacedRef is set without a type: set type to konnectNamespacedRef"
+// +kubebuilder:validation:XValidation:rule="!has(self.type) || self.type != 'konnectNamespacedRef' || has(self.konnectNamespacedRef)",message="when type is konnectNamespacedRef, konnectNamespacedRef must be set"
+// +kubebuilder:validation:XValidation:rule="!has(self.type) || self.type != 'kic' || !has(self.konnectNamespacedRef)",message="when type is kic, konnectNamespacedRef must not be set"
+// +kubebuilder:validation:XValidation:rule="has(self.type) || !has(self.konnectNamespacedRef)",message="when type is unset, konnectNamespacedRef must not be set"
 type ControlPlaneRef struct {
 	// Type is the kind of control plane referenced: konnectNamespacedRef for a
 	// KonnectGatewayControlPlane, or kic for an in-cluster Kong Ingress

@@ -8,10 +8,9 @@ import (
 )
 
 // KongClusterPlugin is the cluster-scoped twin of KongPlugin: a plugin
-// configuration template usable from every namespace. Secrets it reads
-// must name their namespace. No Konnect code path uses it today: a
-// KongPluginBinding naming a KongClusterPlugin looks up a KongPlugin of the
-// same name instead.
+// configuration template usable from every namespace, through
+// KongPluginBindings of kind KongClusterPlugin. Secrets it reads name their
+// namespace and need no KongReferenceGrant.
 //
 // +genclient
 // +genclient:nonNamespaced
@@ -24,9 +23,9 @@ import (
 // +kubebuilder:printcolumn:name="Disabled",type=boolean,JSONPath=`.disabled`,description="Whether the plugin is disabled",priority=1
 // +kubebuilder:printcolumn:name="Config",type=string,JSONPath=`.config`,description="Plugin configuration",priority=1
 // +kubebuilder:printcolumn:name="Programmed",type=string,JSONPath=`.status.conditions[?(@.type=="Programmed")].status`
-// +kubebuilder:validation:XValidation:rule="!(has(self.config) && has(self.configFrom))",message="config and configFrom cannot both be set: give the configuration inline or from a Secret",fieldPath=".configFrom"
-// +kubebuilder:validation:XValidation:rule="!(has(self.configFrom) && has(self.configPatches))",message="configFrom and configPatches cannot both be set: patches apply only on top of inline config",fieldPath=".configPatches"
-// +kubebuilder:validation:XValidation:rule="self.plugin == oldSelf.plugin",message="plugin cannot be changed: create a new KongClusterPlugin for another plugin type",fieldPath=".plugin"
+// +kubebuilder:validation:XValidation:rule="!(has(self.config) && has(self.configFrom))",message="Using both config and configFrom fields is not allowed.",fieldPath=".configFrom"
+// +kubebuilder:validation:XValidation:rule="!(has(self.configFrom) && has(self.configPatches))",message="Using both configFrom and configPatches fields is not allowed.",fieldPath=".configPatches"
+// +kubebuilder:validation:XValidation:rule="self.plugin == oldSelf.plugin",message="The plugin field is immutable",fieldPath=".plugin"
 type KongClusterPlugin struct {
 	metav1.TypeMeta   `json:",inline"`
 	metav1.ObjectMeta `json:"metadata,omitempty"`
@@ -49,14 +48,15 @@ type KongClusterPlugin struct {
 	// +optional
 	Config *apiextensionsv1.JSON `json:"config,omitempty"`
 
-	// ConfigFrom takes the configuration from a Secret. Only an in-cluster
-	// Kong Ingress Controller reads it.
+	// ConfigFrom takes the whole configuration from a data key of a Secret:
+	// a JSON (or YAML) object. A change of the Secret reaches Konnect.
 	//
 	// +optional
 	ConfigFrom *NamespacedConfigSource `json:"configFrom,omitempty"`
 
-	// ConfigPatches patch values from Secrets into config. Only an
-	// in-cluster Kong Ingress Controller reads them.
+	// ConfigPatches set values from Secrets into config: each data key
+	// holds a JSON value, added at its JSON pointer as a JSON Patch "add"
+	// does. A change of a Secret reaches Konnect.
 	//
 	// +optional
 	ConfigPatches []NamespacedConfigPatch `json:"configPatches,omitempty"`
@@ -90,7 +90,8 @@ type KongClusterPlugin struct {
 	// +optional
 	Ordering *PluginOrdering `json:"ordering,omitempty"`
 
-	// Tags are accepted but not sent to Konnect.
+	// Tags are sent to Konnect on every plugin made from this
+	// KongClusterPlugin, with the tags of the binding.
 	//
 	// +optional
 	Tags commonv1alpha1.Tags `json:"tags,omitempty"`

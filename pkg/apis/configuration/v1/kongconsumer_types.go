@@ -21,9 +21,9 @@ import (
 // +kubebuilder:printcolumn:name="Username",type=string,JSONPath=`.username`,description="Consumer user name"
 // +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
 // +kubebuilder:printcolumn:name="Programmed",type=string,JSONPath=`.status.conditions[?(@.type=="Programmed")].status`,description="Whether the consumer exists in Konnect and equals the spec"
-// +kubebuilder:validation:XValidation:rule="has(self.username) || has(self.custom_id)",message="a KongConsumer needs an identity: set username, custom_id or both (top-level fields, not under spec)"
+// +kubebuilder:validation:XValidation:rule="has(self.username) || has(self.custom_id)",message="Need to provide either username or custom_id"
 // +kubebuilder:validation:XValidation:rule="!has(oldSelf.spec) || !has(oldSelf.spec.controlPlaneRef) || (has(self.spec) && has(self.spec.controlPlaneRef))",message="spec.controlPlaneRef cannot be removed once set",fieldPath=".spec.controlPlaneRef"
-// +kubebuilder:validation:XValidation:rule="!has(self.spec) || !has(self.spec.controlPlaneRef) || !has(oldSelf.status) || !has(oldSelf.status.conditions) || !oldSelf.status.conditions.exists(c, c.type == 'Programmed' && c.status == 'True') || (has(oldSelf.spec) && has(oldSelf.spec.controlPlaneRef) && oldSelf.spec.controlPlaneRef == self.spec.controlPlaneRef)",message="spec.controlPlaneRef cannot be changed while the consumer is Programmed in Konnect: create a new KongConsumer instead",fieldPath=".spec.controlPlaneRef"
+// +kubebuilder:validation:XValidation:rule="!has(self.spec) || !has(self.spec.controlPlaneRef) || !has(oldSelf.status) || !has(oldSelf.status.conditions) || !oldSelf.status.conditions.exists(c, c.type == 'Programmed' && c.status == 'True') || (has(oldSelf.spec) && has(oldSelf.spec.controlPlaneRef) && oldSelf.spec.controlPlaneRef == self.spec.controlPlaneRef)",message="spec.controlPlaneRef is immutable when an entity is already Programmed",fieldPath=".spec.controlPlaneRef"
 type KongConsumer struct {
 	metav1.TypeMeta   `json:",inline"`
 	metav1.ObjectMeta `json:"metadata,omitempty"`

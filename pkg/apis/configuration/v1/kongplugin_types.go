@@ -22,9 +22,9 @@ import (
 // +kubebuilder:printcolumn:name="Disabled",type=boolean,JSONPath=`.disabled`,description="Whether the plugin is disabled",priority=1
 // +kubebuilder:printcolumn:name="Config",type=string,JSONPath=`.config`,description="Plugin configuration",priority=1
 // +kubebuilder:printcolumn:name="Programmed",type=string,JSONPath=`.status.conditions[?(@.type=="Programmed")].status`
-// +kubebuilder:validation:XValidation:rule="!(has(self.config) && has(self.configFrom))",message="config and configFrom cannot both be set: give the configuration inline or from a Secret",fieldPath=".configFrom"
-// +kubebuilder:validation:XValidation:rule="!(has(self.configFrom) && has(self.configPatches))",message="configFrom and configPatches cannot both be set: patches apply only on top of inline config",fieldPath=".configPatches"
-// +kubebuilder:validation:XValidation:rule="self.plugin == oldSelf.plugin",message="plugin cannot be changed: create a new KongPlugin for another plugin type",fieldPath=".plugin"
+// +kubebuilder:validation:XValidation:rule="!(has(self.config) && has(self.configFrom))",message="Using both config and configFrom fields is not allowed.",fieldPath=".configFrom"
+// +kubebuilder:validation:XValidation:rule="!(has(self.configFrom) && has(self.configPatches))",message="Using both configFrom and configPatches fields is not allowed.",fieldPath=".configPatches"
+// +kubebuilder:validation:XValidation:rule="self.plugin == oldSelf.plugin",message="The plugin field is immutable",fieldPath=".plugin"
 type KongPlugin struct {
 	metav1.TypeMeta   `json:",inline"`
 	metav1.ObjectMeta `json:"metadata,omitempty"`
@@ -47,14 +47,16 @@ type KongPlugin struct {
 	// +optional
 	Config *apiextensionsv1.JSON `json:"config,omitempty"`
 
-	// ConfigFrom takes the configuration from a Secret. Only an in-cluster
-	// Kong Ingress Controller reads it.
+	// ConfigFrom takes the whole configuration from a data key of a Secret
+	// in the plugin's namespace: a JSON (or YAML) object. A change of the
+	// Secret reaches Konnect.
 	//
 	// +optional
 	ConfigFrom *ConfigSource `json:"configFrom,omitempty"`
 
-	// ConfigPatches patch values from Secrets into config. Only an
-	// in-cluster Kong Ingress Controller reads them.
+	// ConfigPatches set values from Secrets in the plugin's namespace into
+	// config: each data key holds a JSON value, added at its JSON pointer
+	// as a JSON Patch "add" does. A change of a Secret reaches Konnect.
 	//
 	// +optional
 	ConfigPatches []ConfigPatch `json:"configPatches,omitempty"`
@@ -88,8 +90,8 @@ type KongPlugin struct {
 	// +optional
 	Ordering *PluginOrdering `json:"ordering,omitempty"`
 
-	// Tags are accepted but not sent to Konnect; use the konghq.com/tags
-	// annotation to tag the plugins made from this KongPlugin.
+	// Tags are sent to Konnect on every plugin made from this KongPlugin,
+	// with the tags of the binding.
 	//
 	// +optional
 	Tags commonv1alpha1.Tags `json:"tags,omitempty"`

@@ -17,7 +17,7 @@ import (
 // +kubebuilder:printcolumn:name="Programmed",type=string,JSONPath=`.status.conditions[?(@.type=='Programmed')].status`,description="Whether the CA certificate exists in Konnect and equals the spec"
 // +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
 // +kubebuilder:validation:XValidation:rule="!has(oldSelf.spec.controlPlaneRef) || has(self.spec.controlPlaneRef)",message="spec.controlPlaneRef cannot be removed once set"
-// +kubebuilder:validation:XValidation:rule="!has(oldSelf.status) || !has(oldSelf.status.conditions) || !oldSelf.status.conditions.exists(c, c.type == 'Programmed' && c.status == 'True') || !has(self.spec.controlPlaneRef) || (has(oldSelf.spec.controlPlaneRef) && oldSelf.spec.controlPlaneRef == self.spec.controlPlaneRef)",message="spec.controlPlaneRef cannot be changed while the CA certificate is Programmed in Konnect: create a new KongCACertificate instead"
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.status) || !has(oldSelf.status.conditions) || !oldSelf.status.conditions.exists(c, c.type == 'Programmed' && c.status == 'True') || !has(self.spec.controlPlaneRef) || (has(oldSelf.spec.controlPlaneRef) && oldSelf.spec.controlPlaneRef == self.spec.controlPlaneRef)",message="spec.controlPlaneRef is immutable when an entity is already Programmed"
 type KongCACertificate struct {
 	metav1.TypeMeta   `json:",inline"`
 	metav1.ObjectMeta `json:"metadata,omitempty"`
@@ -36,12 +36,12 @@ type KongCACertificate struct {
 
 // KongCACertificateSpec is the desired state of a KongCACertificate.
 //
-// +kubebuilder:validation:XValidation:rule="!has(self.controlPlaneRef) || !has(self.controlPlaneRef.type) || self.controlPlaneRef.type != 'kic'",message="spec.controlPlaneRef.type kic is not supported for KongCACertificate: set type to konnectNamespacedRef"
+// +kubebuilder:validation:XValidation:rule="!has(self.controlPlaneRef) || !has(self.controlPlaneRef.type) || self.controlPlaneRef.type != 'kic'",message="KIC is not supported as control plane"
 // +kubebuilder:validation:XValidation:rule="!has(self.adopt) || (has(self.controlPlaneRef) && has(self.controlPlaneRef.type) && self.controlPlaneRef.type == 'konnectNamespacedRef')",message="spec.adopt needs spec.controlPlaneRef of type konnectNamespacedRef"
 // +kubebuilder:validation:XValidation:rule="has(oldSelf.adopt) == has(self.adopt)",message="spec.adopt can only be set when the object is created; it cannot be added or removed later"
-// +kubebuilder:validation:XValidation:rule="(has(self.type) && self.type != 'inline') || (has(self.cert) && size(self.cert) > 0)",message="spec.cert is required when spec.type is inline (the default): add the PEM CA certificate, or set type to secretRef and name a Secret in spec.secretRef"
-// +kubebuilder:validation:XValidation:rule="!has(self.type) || self.type != 'secretRef' || has(self.secretRef)",message="spec.secretRef is required when spec.type is secretRef: name the Secret that holds ca.crt"
-// +kubebuilder:validation:XValidation:rule="!(has(self.cert) && has(self.secretRef))",message="spec.cert and spec.secretRef cannot both be set: give the CA certificate inline or through a Secret, not both"
+// +kubebuilder:validation:XValidation:rule="(has(self.type) && self.type != 'inline') || (has(self.cert) && size(self.cert) > 0)",message="spec.cert is required when type is 'inline'"
+// +kubebuilder:validation:XValidation:rule="!has(self.type) || self.type != 'secretRef' || has(self.secretRef)",message="spec.secretRef is required when type is 'secretRef'"
+// +kubebuilder:validation:XValidation:rule="!(has(self.cert) && has(self.secretRef))",message="cert and secretRef cannot be set at the same time"
 type KongCACertificateSpec struct {
 	// ControlPlaneRef names the Konnect control plane the CA certificate
 	// belongs to. Its type must be konnectNamespacedRef.

@@ -30,7 +30,7 @@ const (
 // +kubebuilder:printcolumn:name="Programmed",type=string,JSONPath=`.status.conditions[?(@.type=='Programmed')].status`,description="Whether the certificate exists in Konnect and equals the spec"
 // +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
 // +kubebuilder:validation:XValidation:rule="!has(oldSelf.spec.controlPlaneRef) || has(self.spec.controlPlaneRef)",message="spec.controlPlaneRef cannot be removed once set"
-// +kubebuilder:validation:XValidation:rule="!has(oldSelf.status) || !has(oldSelf.status.conditions) || !oldSelf.status.conditions.exists(c, c.type == 'Programmed' && c.status == 'True') || !has(self.spec.controlPlaneRef) || (has(oldSelf.spec.controlPlaneRef) && oldSelf.spec.controlPlaneRef == self.spec.controlPlaneRef)",message="spec.controlPlaneRef cannot be changed while the certificate is Programmed in Konnect: create a new KongCertificate instead"
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.status) || !has(oldSelf.status.conditions) || !oldSelf.status.conditions.exists(c, c.type == 'Programmed' && c.status == 'True') || !has(self.spec.controlPlaneRef) || (has(oldSelf.spec.controlPlaneRef) && oldSelf.spec.controlPlaneRef == self.spec.controlPlaneRef)",message="spec.controlPlaneRef is immutable when an entity is already Programmed"
 type KongCertificate struct {
 	metav1.TypeMeta   `json:",inline"`
 	metav1.ObjectMeta `json:"metadata,omitempty"`
@@ -49,14 +49,14 @@ type KongCertificate struct {
 
 // KongCertificateSpec is the desired state of a KongCertificate.
 //
-// +kubebuilder:validation:XValidation:rule="!has(self.controlPlaneRef) || !has(self.controlPlaneRef.type) || self.controlPlaneRef.type != 'kic'",message="spec.controlPlaneRef.type kic is not supported for KongCertificate: set type to konnectNamespacedRef"
+// +kubebuilder:validation:XValidation:rule="!has(self.controlPlaneRef) || !has(self.controlPlaneRef.type) || self.controlPlaneRef.type != 'kic'",message="KIC is not supported as control plane"
 // +kubebuilder:validation:XValidation:rule="!has(self.adopt) || (has(self.controlPlaneRef) && has(self.controlPlaneRef.type) && self.controlPlaneRef.type == 'konnectNamespacedRef')",message="spec.adopt needs spec.controlPlaneRef of type konnectNamespacedRef"
 // +kubebuilder:validation:XValidation:rule="has(oldSelf.adopt) == has(self.adopt)",message="spec.adopt can only be set when the object is created; it cannot be added or removed later"
-// +kubebuilder:validation:XValidation:rule="(has(self.type) && self.type != 'inline') || (has(self.cert) && size(self.cert) > 0)",message="spec.cert is required when spec.type is inline (the default): add the PEM certificate, or set type to secretRef and name a Secret in spec.secretRef"
-// +kubebuilder:validation:XValidation:rule="(has(self.type) && self.type != 'inline') || (has(self.key) && size(self.key) > 0)",message="spec.key is required when spec.type is inline (the default): add the PEM private key, or set type to secretRef and name a Secret in spec.secretRef"
-// +kubebuilder:validation:XValidation:rule="!has(self.type) || self.type != 'secretRef' || has(self.secretRef)",message="spec.secretRef is required when spec.type is secretRef: name the Secret that holds tls.crt and tls.key"
-// +kubebuilder:validation:XValidation:rule="!(has(self.cert) || has(self.key)) || !(has(self.secretRef) || has(self.secretRefAlt))",message="spec.cert and spec.key cannot be combined with spec.secretRef or spec.secretRefAlt: give the material inline or through Secrets, not both"
-// +kubebuilder:validation:XValidation:rule="!(has(self.cert_alt) || has(self.key_alt)) || !(has(self.secretRef) || has(self.secretRefAlt))",message="spec.cert_alt and spec.key_alt cannot be combined with spec.secretRef or spec.secretRefAlt: give the alternate material inline or through spec.secretRefAlt, not both"
+// +kubebuilder:validation:XValidation:rule="(has(self.type) && self.type != 'inline') || (has(self.cert) && size(self.cert) > 0)",message="spec.cert is required when type is 'inline'"
+// +kubebuilder:validation:XValidation:rule="(has(self.type) && self.type != 'inline') || (has(self.key) && size(self.key) > 0)",message="spec.key is required when type is 'inline'"
+// +kubebuilder:validation:XValidation:rule="!has(self.type) || self.type != 'secretRef' || has(self.secretRef)",message="spec.secretRef is required when type is 'secretRef'"
+// +kubebuilder:validation:XValidation:rule="!(has(self.cert) || has(self.key)) || !(has(self.secretRef) || has(self.secretRefAlt))",message="cert/key and secretRef/secretRefAlt cannot be set at the same time"
+// +kubebuilder:validation:XValidation:rule="!(has(self.cert_alt) || has(self.key_alt)) || !(has(self.secretRef) || has(self.secretRefAlt))",message="cert_alt/key_alt and secretRef/secretRefAlt cannot be set at the same time"
 type KongCertificateSpec struct {
 	// ControlPlaneRef names the Konnect control plane the certificate
 	// belongs to. Its type must be konnectNamespacedRef.

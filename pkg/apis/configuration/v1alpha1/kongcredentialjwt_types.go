@@ -17,8 +17,8 @@ import (
 // +kubebuilder:subresource:status
 // +kubebuilder:printcolumn:name="Programmed",type=string,JSONPath=`.status.conditions[?(@.type=='Programmed')].status`,description="Whether the credential exists in Konnect and equals the spec"
 // +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
-// +kubebuilder:validation:XValidation:rule="!has(oldSelf.status) || !has(oldSelf.status.conditions) || !oldSelf.status.conditions.exists(c, c.type == 'Programmed' && c.status == 'True') || oldSelf.spec.consumerRef == self.spec.consumerRef",message="spec.consumerRef cannot be changed while the credential is Programmed in Konnect: create a new KongCredentialJWT for the other consumer instead"
-// +kubebuilder:validation:XValidation:rule="!has(self.spec.algorithm) || !(self.spec.algorithm in ['RS256', 'RS384', 'RS512', 'ES256', 'ES384', 'ES512', 'PS256', 'PS384', 'PS512', 'EdDSA']) || has(self.spec.rsa_public_key)",message="spec.rsa_public_key is required for the RS*, ES*, PS* and EdDSA algorithms: add the PEM public key, or use an HS* algorithm with spec.secret"
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.status) || !has(oldSelf.status.conditions) || !oldSelf.status.conditions.exists(c, c.type == 'Programmed' && c.status == 'True') || oldSelf.spec.consumerRef == self.spec.consumerRef",message="spec.consumerRef is immutable when an entity is already Programmed"
+// +kubebuilder:validation:XValidation:rule="!has(self.spec.algorithm) || !(self.spec.algorithm in ['RS256', 'RS384', 'RS512', 'ES256', 'ES384', 'ES512', 'PS256', 'PS384', 'PS512', 'EdDSA']) || has(self.spec.rsa_public_key)",message="spec.rsa_public_key is required when algorithm is RS*, ES*, PS* or EdDSA*"
 type KongCredentialJWT struct {
 	metav1.TypeMeta   `json:",inline"`
 	metav1.ObjectMeta `json:"metadata,omitempty"`

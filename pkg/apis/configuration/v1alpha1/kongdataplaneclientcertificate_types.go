@@ -19,8 +19,8 @@ import (
 // +kubebuilder:printcolumn:name="Programmed",type=string,JSONPath=`.status.conditions[?(@.type=='Programmed')].status`,description="Whether the certificate exists in Konnect"
 // +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
 // +kubebuilder:validation:XValidation:rule="!has(oldSelf.spec.controlPlaneRef) || has(self.spec.controlPlaneRef)",message="spec.controlPlaneRef cannot be removed once set"
-// +kubebuilder:validation:XValidation:rule="!has(oldSelf.status) || !has(oldSelf.status.conditions) || !oldSelf.status.conditions.exists(c, c.type == 'Programmed' && c.status == 'True') || !has(self.spec.controlPlaneRef) || (has(oldSelf.spec.controlPlaneRef) && oldSelf.spec.controlPlaneRef == self.spec.controlPlaneRef)",message="spec.controlPlaneRef cannot be changed while the certificate is Programmed in Konnect: create a new KongDataPlaneClientCertificate instead"
-// +kubebuilder:validation:XValidation:rule="!has(oldSelf.status) || !has(oldSelf.status.conditions) || !oldSelf.status.conditions.exists(c, c.type == 'Programmed' && c.status == 'True') || oldSelf.spec.cert == self.spec.cert",message="spec.cert cannot be changed while the certificate is Programmed in Konnect: create a new KongDataPlaneClientCertificate instead"
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.status) || !has(oldSelf.status.conditions) || !oldSelf.status.conditions.exists(c, c.type == 'Programmed' && c.status == 'True') || !has(self.spec.controlPlaneRef) || (has(oldSelf.spec.controlPlaneRef) && oldSelf.spec.controlPlaneRef == self.spec.controlPlaneRef)",message="spec.controlPlaneRef is immutable when an entity is already Programmed"
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.status) || !has(oldSelf.status.conditions) || !oldSelf.status.conditions.exists(c, c.type == 'Programmed' && c.status == 'True') || oldSelf.spec.cert == self.spec.cert",message="spec.cert is immutable when an entity is already Programmed"
 type KongDataPlaneClientCertificate struct {
 	metav1.TypeMeta   `json:",inline"`
 	metav1.ObjectMeta `json:"metadata,omitempty"`
@@ -40,7 +40,7 @@ type KongDataPlaneClientCertificate struct {
 // KongDataPlaneClientCertificateSpec is the desired state of a
 // KongDataPlaneClientCertificate.
 //
-// +kubebuilder:validation:XValidation:rule="!has(self.controlPlaneRef) || !has(self.controlPlaneRef.type) || self.controlPlaneRef.type != 'kic'",message="spec.controlPlaneRef.type kic is not supported for KongDataPlaneClientCertificate: set type to konnectNamespacedRef"
+// +kubebuilder:validation:XValidation:rule="!has(self.controlPlaneRef) || !has(self.controlPlaneRef.type) || self.controlPlaneRef.type != 'kic'",message="KIC is not supported as control plane"
 type KongDataPlaneClientCertificateSpec struct {
 	// ControlPlaneRef names the Konnect control plane, or control-plane
 	// group, that accepts the certificate. Its type must be
@@ -53,7 +53,7 @@ type KongDataPlaneClientCertificateSpec struct {
 	// mode match is allowed: the Konnect certificate must equal spec.cert
 	// byte for byte, because Konnect cannot update it.
 	//
-	// +kubebuilder:validation:XValidation:rule="has(self.mode) && self.mode == 'match'",message="spec.adopt.mode must be set to match: a data plane client certificate cannot be overwritten in Konnect, only adopted when it already equals spec.cert"
+	// +kubebuilder:validation:XValidation:rule="has(self.mode) && self.mode == 'match'",message="Only 'match' mode adoption is supported"
 	// +optional
 	Adopt *commonv1alpha1.AdoptOptions `json:"adopt,omitempty"`
 

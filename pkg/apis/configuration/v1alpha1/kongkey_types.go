@@ -18,7 +18,7 @@ import (
 // +kubebuilder:printcolumn:name="Programmed",type=string,JSONPath=`.status.conditions[?(@.type=='Programmed')].status`,description="Whether the key exists in Konnect and equals the spec"
 // +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
 // +kubebuilder:validation:XValidation:rule="!has(oldSelf.spec.controlPlaneRef) || has(self.spec.controlPlaneRef)",message="spec.controlPlaneRef cannot be removed once set"
-// +kubebuilder:validation:XValidation:rule="!has(oldSelf.status) || !has(oldSelf.status.conditions) || !oldSelf.status.conditions.exists(c, c.type == 'Programmed' && c.status == 'True') || !has(self.spec.controlPlaneRef) || (has(oldSelf.spec.controlPlaneRef) && oldSelf.spec.controlPlaneRef == self.spec.controlPlaneRef)",message="spec.controlPlaneRef cannot be added or changed while the key is Programmed in Konnect: create a new KongKey instead"
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.status) || !has(oldSelf.status.conditions) || !oldSelf.status.conditions.exists(c, c.type == 'Programmed' && c.status == 'True') || !has(self.spec.controlPlaneRef) || (has(oldSelf.spec.controlPlaneRef) && oldSelf.spec.controlPlaneRef == self.spec.controlPlaneRef)",message="spec.controlPlaneRef is immutable when an entity is already Programmed"
 type KongKey struct {
 	metav1.TypeMeta   `json:",inline"`
 	metav1.ObjectMeta `json:"metadata,omitempty"`
@@ -37,10 +37,10 @@ type KongKey struct {
 
 // KongKeySpec is the desired state of a KongKey.
 //
-// +kubebuilder:validation:XValidation:rule="!has(self.controlPlaneRef) || !has(self.controlPlaneRef.type) || self.controlPlaneRef.type != 'kic'",message="spec.controlPlaneRef.type kic is not supported for KongKey: set type to konnectNamespacedRef"
+// +kubebuilder:validation:XValidation:rule="!has(self.controlPlaneRef) || !has(self.controlPlaneRef.type) || self.controlPlaneRef.type != 'kic'",message="KIC is not supported as control plane"
 // +kubebuilder:validation:XValidation:rule="!has(self.adopt) || (has(self.controlPlaneRef) && has(self.controlPlaneRef.type) && self.controlPlaneRef.type == 'konnectNamespacedRef')",message="spec.adopt needs spec.controlPlaneRef of type konnectNamespacedRef"
 // +kubebuilder:validation:XValidation:rule="has(oldSelf.adopt) == has(self.adopt)",message="spec.adopt can only be set when the object is created; it cannot be added or removed later"
-// +kubebuilder:validation:XValidation:rule="has(self.jwk) || has(self.pem)",message="a key needs key material: set spec.jwk or spec.pem"
+// +kubebuilder:validation:XValidation:rule="has(self.jwk) || has(self.pem)",message="Either 'jwk' or 'pem' must be set"
 type KongKeySpec struct {
 	// ControlPlaneRef names the Konnect control plane the key belongs to.
 	// The schema allows leaving it out, but only keys with a reference of
@@ -76,8 +76,8 @@ const (
 
 // KeySetRef names the key set a KongKey belongs to.
 //
-// +kubebuilder:validation:XValidation:rule="self.type != 'namespacedRef' || has(self.namespacedRef)",message="keySetRef.type is namespacedRef but keySetRef.namespacedRef is missing: add namespacedRef.name with the KongKeySet's name"
-// +kubebuilder:validation:XValidation:rule="self.type != 'konnectID' || has(self.konnectID)",message="keySetRef.type is konnectID but keySetRef.konnectID is missing: add the Konnect ID of the key set"
+// +kubebuilder:validation:XValidation:rule="self.type != 'namespacedRef' || has(self.namespacedRef)",message="when type is namespacedRef, namespacedRef must be set"
+// +kubebuilder:validation:XValidation:rule="self.type != 'konnectID' || has(self.konnectID)",message="when type is konnectID, konnectID must be set"
 type KeySetRef struct {
 	// Type is namespacedRef (a KongKeySet in this namespace) or konnectID (a
 	// raw Konnect key-set ID, accepted but ignored by the operator).

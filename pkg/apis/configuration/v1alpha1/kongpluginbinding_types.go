@@ -20,7 +20,7 @@ import (
 // +kubebuilder:printcolumn:name="Programmed",type=string,JSONPath=`.status.conditions[?(@.type=='Programmed')].status`,description="Whether the plugin exists in Konnect and equals the spec"
 // +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
 // +kubebuilder:validation:XValidation:rule="!has(oldSelf.spec.controlPlaneRef) || has(self.spec.controlPlaneRef)",message="spec.controlPlaneRef cannot be removed once set",fieldPath=".spec.controlPlaneRef"
-// +kubebuilder:validation:XValidation:rule="!has(oldSelf.status) || !has(oldSelf.status.conditions) || !oldSelf.status.conditions.exists(c, c.type == 'Programmed' && c.status == 'True') || (has(self.spec.controlPlaneRef) && has(oldSelf.spec.controlPlaneRef) && oldSelf.spec.controlPlaneRef == self.spec.controlPlaneRef)",message="spec.controlPlaneRef cannot be changed while the binding is Programmed in Konnect: create a new KongPluginBinding instead",fieldPath=".spec.controlPlaneRef"
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.status) || !has(oldSelf.status.conditions) || !oldSelf.status.conditions.exists(c, c.type == 'Programmed' && c.status == 'True') || (has(self.spec.controlPlaneRef) && has(oldSelf.spec.controlPlaneRef) && oldSelf.spec.controlPlaneRef == self.spec.controlPlaneRef)",message="spec.controlPlaneRef is immutable when an entity is already Programmed",fieldPath=".spec.controlPlaneRef"
 type KongPluginBinding struct {
 	metav1.TypeMeta   `json:",inline"`
 	metav1.ObjectMeta `json:"metadata,omitempty"`
@@ -52,8 +52,8 @@ const (
 
 // KongPluginBindingSpec is the desired state of a KongPluginBinding.
 //
-// +kubebuilder:validation:XValidation:rule="!has(self.scope) || self.scope != 'OnlyTargets' || (has(self.targets) && (has(self.targets.routeRef) || has(self.targets.serviceRef) || has(self.targets.consumerRef) || has(self.targets.consumerGroupRef)))",message="spec.scope is OnlyTargets (the default) but spec.targets names nothing: add at least one of routeRef, serviceRef, consumerRef or consumerGroupRef, or set scope to GlobalInControlPlane"
-// +kubebuilder:validation:XValidation:rule="!has(self.scope) || self.scope != 'GlobalInControlPlane' || !has(self.targets)",message="spec.targets must not be set when spec.scope is GlobalInControlPlane: a global plugin applies to the whole control plane"
+// +kubebuilder:validation:XValidation:rule="!has(self.scope) || self.scope != 'OnlyTargets' || (has(self.targets) && (has(self.targets.routeRef) || has(self.targets.serviceRef) || has(self.targets.consumerRef) || has(self.targets.consumerGroupRef)))",message="At least one target reference must be set when scope is 'OnlyTargets'"
+// +kubebuilder:validation:XValidation:rule="!has(self.scope) || self.scope != 'GlobalInControlPlane' || !has(self.targets)",message="No targets must be set when scope is 'GlobalInControlPlane'"
 // +kubebuilder:validation:XValidation:rule="!has(self.adopt) || (has(self.controlPlaneRef) && has(self.controlPlaneRef.type) && self.controlPlaneRef.type == 'konnectNamespacedRef')",message="spec.adopt needs spec.controlPlaneRef of type konnectNamespacedRef"
 // +kubebuilder:validation:XValidation:rule="has(oldSelf.adopt) == has(self.adopt)",message="spec.adopt can only be set when the object is created; it cannot be added or removed later"
 type KongPluginBindingSpec struct {
@@ -89,9 +89,8 @@ type KongPluginBindingSpec struct {
 	// +optional
 	Adopt *commonv1alpha1.AdoptOptions `json:"adopt,omitempty"`
 
-	// Tags are accepted but not sent to Konnect: the plugin's tags come
-	// from the konghq.com/tags annotations of the binding and the
-	// KongPlugin.
+	// Tags are sent to Konnect with the plugin's own tags and the
+	// konghq.com/tags annotations of the binding and of the plugin.
 	//
 	// +optional
 	Tags commonv1alpha1.Tags `json:"tags,omitempty"`
@@ -110,7 +109,7 @@ const (
 
 // PluginRef names the plugin a KongPluginBinding instantiates.
 //
-// +kubebuilder:validation:XValidation:rule="size(self.name) > 0",message="spec.pluginRef.name is empty: name the KongPlugin to bind"
+// +kubebuilder:validation:XValidation:rule="size(self.name) > 0",message="pluginRef name must be set"
 // +kubebuilder:validation:XValidation:rule="!has(self.namespace) || size(self.namespace) == 0 || !has(self.kind) || self.kind == 'KongPlugin'",message="spec.pluginRef.namespace may only be set when spec.pluginRef.kind is KongPlugin: a KongClusterPlugin has no namespace"
 type PluginRef struct {
 	// Kind is KongPlugin (the default) or KongClusterPlugin.
@@ -135,15 +134,15 @@ type PluginRef struct {
 // KongPluginBindingTargets are the entities a binding attaches its plugin
 // to. A consumer and a consumer group cannot both be targeted.
 //
-// +kubebuilder:validation:XValidation:rule="!(has(self.consumerRef) && has(self.consumerGroupRef))",message="spec.targets.consumerRef and spec.targets.consumerGroupRef cannot both be set: bind the plugin to a consumer or to a consumer group"
-// +kubebuilder:validation:XValidation:rule="!has(self.routeRef) || self.routeRef.kind != 'KongRoute' || !has(self.serviceRef) || self.serviceRef.kind == 'KongService'",message="spec.targets.routeRef is a KongRoute, so spec.targets.serviceRef must be a KongService or absent"
-// +kubebuilder:validation:XValidation:rule="!has(self.serviceRef) || self.serviceRef.kind != 'KongService' || !has(self.routeRef) || self.routeRef.kind == 'KongRoute'",message="spec.targets.serviceRef is a KongService, so spec.targets.routeRef must be a KongRoute or absent"
+// +kubebuilder:validation:XValidation:rule="!(has(self.consumerRef) && has(self.consumerGroupRef))",message="Cannot set Consumer and ConsumerGroup at the same time"
+// +kubebuilder:validation:XValidation:rule="!has(self.routeRef) || self.routeRef.kind != 'KongRoute' || !has(self.serviceRef) || self.serviceRef.kind == 'KongService'",message="KongRoute can be used only when serviceRef is unset or set to KongService"
+// +kubebuilder:validation:XValidation:rule="!has(self.serviceRef) || self.serviceRef.kind != 'KongService' || !has(self.routeRef) || self.routeRef.kind == 'KongRoute'",message="KongService can be used only when routeRef is unset or set to KongRoute"
 type KongPluginBindingTargets struct {
 	// RouteRef names a route-like object: a configuration.konghq.com
 	// KongRoute, a networking.k8s.io Ingress, or a gateway.networking.k8s.io
 	// HTTPRoute or GRPCRoute. Only KongRoute is used with Konnect.
 	//
-	// +kubebuilder:validation:XValidation:rule="(self.group == 'configuration.konghq.com' && self.kind == 'KongRoute') || (self.group == 'networking.k8s.io' && self.kind == 'Ingress') || (self.group == 'gateway.networking.k8s.io' && (self.kind == 'HTTPRoute' || self.kind == 'GRPCRoute'))",message="spec.targets.routeRef must be configuration.konghq.com/KongRoute, networking.k8s.io/Ingress, gateway.networking.k8s.io/HTTPRoute or gateway.networking.k8s.io/GRPCRoute"
+	// +kubebuilder:validation:XValidation:rule="(self.group == 'configuration.konghq.com' && self.kind == 'KongRoute') || (self.group == 'networking.k8s.io' && self.kind == 'Ingress') || (self.group == 'gateway.networking.k8s.io' && (self.kind == 'HTTPRoute' || self.kind == 'GRPCRoute'))",message="group/kind not allowed for the routeRef"
 	// +optional
 	RouteRef *TargetRefWithGroupKind `json:"routeRef,omitempty"`
 
@@ -151,7 +150,7 @@ type KongPluginBindingTargets struct {
 	// KongService, or a core Service (group "" or core). Only KongService
 	// is used with Konnect.
 	//
-	// +kubebuilder:validation:XValidation:rule="(self.group == 'configuration.konghq.com' && self.kind == 'KongService') || (self.kind == 'Service' && (self.group == '' || self.group == 'core'))",message="spec.targets.serviceRef must be configuration.konghq.com/KongService, or a Service with group \"\" or core"
+	// +kubebuilder:validation:XValidation:rule="(self.group == 'configuration.konghq.com' && self.kind == 'KongService') || (self.kind == 'Service' && (self.group == '' || self.group == 'core'))",message="group/kind not allowed for the serviceRef"
 	// +optional
 	ServiceRef *TargetRefWithGroupKind `json:"serviceRef,omitempty"`
 

@@ -17,9 +17,9 @@ import (
 // +kubebuilder:subresource:status
 // +kubebuilder:printcolumn:name="Programmed",type=string,JSONPath=`.status.conditions[?(@.type=='Programmed')].status`,description="Whether the route exists in Konnect and equals the spec"
 // +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
-// +kubebuilder:validation:XValidation:rule="!has(self.spec.protocols) || !('http' in self.spec.protocols) || has(self.spec.hosts) || has(self.spec.methods) || has(self.spec.paths) || has(self.spec.headers)",message="a route whose protocols include http needs at least one of spec.hosts, spec.methods, spec.paths or spec.headers",fieldPath=".spec.protocols"
+// +kubebuilder:validation:XValidation:rule="!has(self.spec.protocols) || !('http' in self.spec.protocols) || has(self.spec.hosts) || has(self.spec.methods) || has(self.spec.paths) || has(self.spec.headers)",message="If protocols has 'http', at least one of 'hosts', 'methods', 'paths' or 'headers' must be set",fieldPath=".spec.protocols"
 // +kubebuilder:validation:XValidation:rule="!has(oldSelf.spec.controlPlaneRef) || has(self.spec.controlPlaneRef)",message="spec.controlPlaneRef cannot be removed once set",fieldPath=".spec.controlPlaneRef"
-// +kubebuilder:validation:XValidation:rule="!has(self.spec) || !has(self.spec.controlPlaneRef) || !has(oldSelf.status) || !has(oldSelf.status.conditions) || !oldSelf.status.conditions.exists(c, c.type == 'Programmed' && c.status == 'True') || (has(oldSelf.spec.controlPlaneRef) && oldSelf.spec.controlPlaneRef == self.spec.controlPlaneRef)",message="spec.controlPlaneRef cannot be changed while the route is Programmed in Konnect: create a new KongRoute instead",fieldPath=".spec.controlPlaneRef"
+// +kubebuilder:validation:XValidation:rule="!has(self.spec) || !has(self.spec.controlPlaneRef) || !has(oldSelf.status) || !has(oldSelf.status.conditions) || !oldSelf.status.conditions.exists(c, c.type == 'Programmed' && c.status == 'True') || (has(oldSelf.spec.controlPlaneRef) && oldSelf.spec.controlPlaneRef == self.spec.controlPlaneRef)",message="spec.controlPlaneRef is immutable when an entity is already Programmed",fieldPath=".spec.controlPlaneRef"
 // +kubebuilder:validation:XValidation:rule="has(self.spec.id) == has(oldSelf.spec.id) && (!has(self.spec.id) || self.spec.id == oldSelf.spec.id)",message="spec.id cannot be added, removed or changed after creation",fieldPath=".spec.id"
 type KongRoute struct {
 	metav1.TypeMeta   `json:",inline"`
@@ -39,7 +39,7 @@ type KongRoute struct {
 
 // KongRouteSpec is the desired state of a KongRoute.
 //
-// +kubebuilder:validation:XValidation:rule="!has(self.controlPlaneRef) || !has(self.controlPlaneRef.type) || self.controlPlaneRef.type != 'kic'",message="spec.controlPlaneRef.type kic is not supported for KongRoute: set type to konnectNamespacedRef"
+// +kubebuilder:validation:XValidation:rule="!has(self.controlPlaneRef) || !has(self.controlPlaneRef.type) || self.controlPlaneRef.type != 'kic'",message="KIC is not supported as control plane"
 // +kubebuilder:validation:XValidation:rule="!has(self.adopt) || has(self.serviceRef) || (has(self.controlPlaneRef) && has(self.controlPlaneRef.type) && self.controlPlaneRef.type == 'konnectNamespacedRef')",message="spec.adopt needs spec.serviceRef, or spec.controlPlaneRef of type konnectNamespacedRef"
 // +kubebuilder:validation:XValidation:rule="has(oldSelf.adopt) == has(self.adopt)",message="spec.adopt can only be set when the object is created; it cannot be added or removed later"
 type KongRouteSpec struct {
@@ -72,7 +72,7 @@ const ServiceRefTypeNamespacedRef ServiceRefType = "namespacedRef"
 // ServiceRef names the KongService a route belongs to.
 //
 // +kubebuilder:validation:XValidation:rule="has(self.type)",message="spec.serviceRef.type is missing: set it to namespacedRef"
-// +kubebuilder:validation:XValidation:rule="!has(self.type) || self.type != 'namespacedRef' || has(self.namespacedRef)",message="spec.serviceRef.type is namespacedRef but spec.serviceRef.namespacedRef is missing: add namespacedRef.name"
+// +kubebuilder:validation:XValidation:rule="!has(self.type) || self.type != 'namespacedRef' || has(self.namespacedRef)",message="when type is namespacedRef, namespacedRef must be set"
 type ServiceRef struct {
 	// Type of the reference; namespacedRef is the only one. Although the
 	// schema marks it optional, a serviceRef without a type is rejected.

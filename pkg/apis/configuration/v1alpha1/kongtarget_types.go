@@ -18,7 +18,7 @@ import (
 // +kubebuilder:printcolumn:name="Target",type=string,JSONPath=`.spec.target`,description="Target address"
 // +kubebuilder:printcolumn:name="Programmed",type=string,JSONPath=`.status.conditions[?(@.type=='Programmed')].status`,description="Whether the target exists in Konnect and equals the spec"
 // +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
-// +kubebuilder:validation:XValidation:rule="self.spec.upstreamRef == oldSelf.spec.upstreamRef",message="spec.upstreamRef cannot be changed: create a new KongTarget for the other upstream",fieldPath=".spec.upstreamRef"
+// +kubebuilder:validation:XValidation:rule="self.spec.upstreamRef == oldSelf.spec.upstreamRef",message="spec.upstreamRef is immutable",fieldPath=".spec.upstreamRef"
 type KongTarget struct {
 	metav1.TypeMeta   `json:",inline"`
 	metav1.ObjectMeta `json:"metadata,omitempty"`

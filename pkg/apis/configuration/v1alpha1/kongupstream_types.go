@@ -18,7 +18,7 @@ import (
 // +kubebuilder:printcolumn:name="Programmed",type=string,JSONPath=`.status.conditions[?(@.type=='Programmed')].status`,description="Whether the upstream exists in Konnect and equals the spec"
 // +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
 // +kubebuilder:validation:XValidation:rule="!has(oldSelf.spec.controlPlaneRef) || has(self.spec.controlPlaneRef)",message="spec.controlPlaneRef cannot be removed once set",fieldPath=".spec.controlPlaneRef"
-// +kubebuilder:validation:XValidation:rule="!has(oldSelf.status) || !has(oldSelf.status.conditions) || !oldSelf.status.conditions.exists(c, c.type == 'Programmed' && c.status == 'True') || (has(self.spec.controlPlaneRef) && has(oldSelf.spec.controlPlaneRef) && oldSelf.spec.controlPlaneRef == self.spec.controlPlaneRef)",message="spec.controlPlaneRef cannot be changed while the upstream is Programmed in Konnect: create a new KongUpstream instead",fieldPath=".spec.controlPlaneRef"
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.status) || !has(oldSelf.status.conditions) || !oldSelf.status.conditions.exists(c, c.type == 'Programmed' && c.status == 'True') || (has(self.spec.controlPlaneRef) && has(oldSelf.spec.controlPlaneRef) && oldSelf.spec.controlPlaneRef == self.spec.controlPlaneRef)",message="spec.controlPlaneRef is immutable when an entity is already Programmed",fieldPath=".spec.controlPlaneRef"
 type KongUpstream struct {
 	metav1.TypeMeta   `json:",inline"`
 	metav1.ObjectMeta `json:"metadata,omitempty"`
@@ -37,17 +37,17 @@ type KongUpstream struct {
 
 // KongUpstreamSpec is the desired state of a KongUpstream.
 //
-// +kubebuilder:validation:XValidation:rule="!has(self.controlPlaneRef) || !has(self.controlPlaneRef.type) || self.controlPlaneRef.type != 'kic'",message="spec.controlPlaneRef.type kic is not supported for KongUpstream: set type to konnectNamespacedRef"
-// +kubebuilder:validation:XValidation:rule="!has(self.hash_fallback) || self.hash_fallback != 'header' || has(self.hash_fallback_header)",message="spec.hash_fallback is header but spec.hash_fallback_header is missing: name the header to hash on"
-// +kubebuilder:validation:XValidation:rule="!has(self.hash_fallback) || self.hash_fallback != 'query_arg' || has(self.hash_fallback_query_arg)",message="spec.hash_fallback is query_arg but spec.hash_fallback_query_arg is missing: name the query argument to hash on"
-// +kubebuilder:validation:XValidation:rule="!has(self.hash_fallback) || self.hash_fallback != 'uri_capture' || has(self.hash_fallback_uri_capture)",message="spec.hash_fallback is uri_capture but spec.hash_fallback_uri_capture is missing: name the URI capture to hash on"
-// +kubebuilder:validation:XValidation:rule="!has(self.hash_fallback) || self.hash_fallback != 'cookie' || has(self.hash_on_cookie)",message="spec.hash_fallback is cookie but spec.hash_on_cookie is missing: name the cookie to hash on"
-// +kubebuilder:validation:XValidation:rule="!has(self.hash_on) || self.hash_on != 'cookie' || has(self.hash_on_cookie)",message="spec.hash_on is cookie but spec.hash_on_cookie is missing: name the cookie to hash on"
-// +kubebuilder:validation:XValidation:rule="!has(self.hash_fallback) || self.hash_fallback != 'cookie' || has(self.hash_on_cookie_path)",message="spec.hash_fallback is cookie but spec.hash_on_cookie_path is missing: set the cookie path, for example /"
-// +kubebuilder:validation:XValidation:rule="!has(self.hash_on) || self.hash_on != 'cookie' || has(self.hash_on_cookie_path)",message="spec.hash_on is cookie but spec.hash_on_cookie_path is missing: set the cookie path, for example /"
-// +kubebuilder:validation:XValidation:rule="!has(self.hash_on) || self.hash_on != 'header' || has(self.hash_on_header)",message="spec.hash_on is header but spec.hash_on_header is missing: name the header to hash on"
-// +kubebuilder:validation:XValidation:rule="!has(self.hash_on) || self.hash_on != 'query_arg' || has(self.hash_on_query_arg)",message="spec.hash_on is query_arg but spec.hash_on_query_arg is missing: name the query argument to hash on"
-// +kubebuilder:validation:XValidation:rule="!has(self.hash_on) || self.hash_on != 'uri_capture' || has(self.hash_on_uri_capture)",message="spec.hash_on is uri_capture but spec.hash_on_uri_capture is missing: name the URI capture to hash on"
+// +kubebuilder:validation:XValidation:rule="!has(self.controlPlaneRef) || !has(self.controlPlaneRef.type) || self.controlPlaneRef.type != 'kic'",message="KIC is not supported as control plane"
+// +kubebuilder:validation:XValidation:rule="!has(self.hash_fallback) || self.hash_fallback != 'header' || has(self.hash_fallback_header)",message="hash_fallback_header is required when `hash_fallback` is set to `header`"
+// +kubebuilder:validation:XValidation:rule="!has(self.hash_fallback) || self.hash_fallback != 'query_arg' || has(self.hash_fallback_query_arg)",message="hash_fallback_query_arg is required when `hash_fallback` is set to `query_arg`"
+// +kubebuilder:validation:XValidation:rule="!has(self.hash_fallback) || self.hash_fallback != 'uri_capture' || has(self.hash_fallback_uri_capture)",message="hash_fallback_uri_capture is required when `hash_fallback` is set to `uri_capture`"
+// +kubebuilder:validation:XValidation:rule="!has(self.hash_fallback) || self.hash_fallback != 'cookie' || has(self.hash_on_cookie)",message="hash_on_cookie is required when hash_fallback is set to `cookie`."
+// +kubebuilder:validation:XValidation:rule="!has(self.hash_on) || self.hash_on != 'cookie' || has(self.hash_on_cookie)",message="hash_on_cookie is required when hash_on is set to `cookie`."
+// +kubebuilder:validation:XValidation:rule="!has(self.hash_fallback) || self.hash_fallback != 'cookie' || has(self.hash_on_cookie_path)",message="hash_on_cookie_path is required when hash_fallback is set to `cookie`."
+// +kubebuilder:validation:XValidation:rule="!has(self.hash_on) || self.hash_on != 'cookie' || has(self.hash_on_cookie_path)",message="hash_on_cookie_path is required when hash_on is set to `cookie`."
+// +kubebuilder:validation:XValidation:rule="!has(self.hash_on) || self.hash_on != 'header' || has(self.hash_on_header)",message="hash_on_header is required when hash_on is set to `header`"
+// +kubebuilder:validation:XValidation:rule="!has(self.hash_on) || self.hash_on != 'query_arg' || has(self.hash_on_query_arg)",message="hash_on_query_arg is required when `hash_on` is set to `query_arg`"
+// +kubebuilder:validation:XValidation:rule="!has(self.hash_on) || self.hash_on != 'uri_capture' || has(self.hash_on_uri_capture)",message="hash_on_uri_capture is required when `hash_on` is set to `uri_capture`"
 // +kubebuilder:validation:XValidation:rule="!has(self.algorithm) || self.algorithm != 'sticky-sessions' || has(self.sticky_sessions_cookie)",message="spec.algorithm is sticky-sessions but spec.sticky_sessions_cookie is missing: name the cookie that pins clients"
 // +kubebuilder:validation:XValidation:rule="!has(self.adopt) || (has(self.controlPlaneRef) && has(self.controlPlaneRef.type) && self.controlPlaneRef.type == 'konnectNamespacedRef')",message="spec.adopt needs spec.controlPlaneRef of type konnectNamespacedRef"
 // +kubebuilder:validation:XValidation:rule="has(oldSelf.adopt) == has(self.adopt)",message="spec.adopt can only be set when the object is created; it cannot be added or removed later"

@@ -36,8 +36,8 @@ const ConditionValid = "Valid"
 // +kubebuilder:printcolumn:name="OrgID",type=string,JSONPath=`.status.organizationID`,description="Konnect organization the token belongs to"
 // +kubebuilder:printcolumn:name="ServerURL",type=string,JSONPath=`.status.serverURL`,description="Konnect API URL in use"
 // +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
-// +kubebuilder:validation:XValidation:rule="self.spec.type != 'token' || !has(self.spec.token) || size(self.spec.token) == 0 || self.spec.token.startsWith('spat_') || self.spec.token.startsWith('kpat_')",message="spec.token is not a Konnect access token: personal access tokens start with kpat_ and system access tokens with spat_",fieldPath=".spec.token"
-// +kubebuilder:validation:XValidation:rule="self.spec.type != 'token' || !has(oldSelf.spec.token) || has(self.spec.token)",message="spec.token cannot be removed once set while spec.type is token: give a new token instead",fieldPath=".spec.token"
+// +kubebuilder:validation:XValidation:rule="self.spec.type != 'token' || !has(self.spec.token) || size(self.spec.token) == 0 || self.spec.token.startsWith('spat_') || self.spec.token.startsWith('kpat_')",message="Konnect tokens have to start with spat_ or kpat_",fieldPath=".spec.token"
+// +kubebuilder:validation:XValidation:rule="self.spec.type != 'token' || !has(oldSelf.spec.token) || has(self.spec.token)",message="Token is required once set",fieldPath=".spec.token"
 type KonnectAPIAuthConfiguration struct {
 	metav1.TypeMeta   `json:",inline"`
 	metav1.ObjectMeta `json:"metadata,omitempty"`
@@ -56,8 +56,8 @@ type KonnectAPIAuthConfiguration struct {
 // KonnectAPIAuthConfigurationSpec is the desired state of a
 // KonnectAPIAuthConfiguration.
 //
-// +kubebuilder:validation:XValidation:rule="self.type != 'token' || (has(self.token) && size(self.token) > 0)",message="spec.type is token but spec.token is empty: set spec.token, or use type secretRef with spec.secretRef"
-// +kubebuilder:validation:XValidation:rule="self.type != 'secretRef' || has(self.secretRef)",message="spec.type is secretRef but spec.secretRef is missing: name the Secret that holds the token"
+// +kubebuilder:validation:XValidation:rule="self.type != 'token' || (has(self.token) && size(self.token) > 0)",message="Konnect tokens have to start with spat_ or kpat_"
+// +kubebuilder:validation:XValidation:rule="self.type != 'secretRef' || has(self.secretRef)",message="spec.secretRef is required if auth type is set to secretRef"
 // +kubebuilder:validation:XValidation:rule="!(has(self.token) && has(self.secretRef))",message="spec.token and spec.secretRef cannot both be set: keep only the one that spec.type selects"
 type KonnectAPIAuthConfigurationSpec struct {
 	// Type selects where the token comes from: token reads spec.token,
@@ -86,10 +86,10 @@ type KonnectAPIAuthConfigurationSpec struct {
 	// first DNS label is the region: two lowercase letters or global. It
 	// cannot change after creation.
 	//
-	// +kubebuilder:validation:XValidation:rule="size(self) > 0",message="spec.serverURL is empty: set the Konnect API host, for example eu.api.konghq.com"
-	// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="spec.serverURL cannot be changed after creation: create a new KonnectAPIAuthConfiguration instead"
-	// +kubebuilder:validation:XValidation:rule="!isURL(self) || url(self).getScheme() == '' || url(self).getScheme() == 'https'",message="spec.serverURL must use https"
-	// +kubebuilder:validation:XValidation:rule="size(self) == 0 || (isURL(self) && url(self).getScheme() != '') || self.matches('^[A-Za-z0-9]([-A-Za-z0-9]*[A-Za-z0-9])?(\\\\.[A-Za-z0-9]([-A-Za-z0-9]*[A-Za-z0-9])?)*$')",message="spec.serverURL is neither an https URL nor a host name: use a form like eu.api.konghq.com or https://eu.api.konghq.com"
+	// +kubebuilder:validation:XValidation:rule="size(self) > 0",message="Server URL is required"
+	// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="Server URL is immutable"
+	// +kubebuilder:validation:XValidation:rule="!isURL(self) || url(self).getScheme() == '' || url(self).getScheme() == 'https'",message="Server URL must use HTTPs if specifying scheme"
+	// +kubebuilder:validation:XValidation:rule="size(self) == 0 || (isURL(self) && url(self).getScheme() != '') || self.matches('^[A-Za-z0-9]([-A-Za-z0-9]*[A-Za-z0-9])?(\\\\.[A-Za-z0-9]([-A-Za-z0-9]*[A-Za-z0-9])?)*$')",message="Server URL must satisfy hostname (RFC 1123) regex if not a valid absolute URL"
 	// +required
 	ServerURL string `json:"serverURL"`
 }

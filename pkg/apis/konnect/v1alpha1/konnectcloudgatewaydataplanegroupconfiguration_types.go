@@ -42,7 +42,7 @@ const (
 // +kubebuilder:printcolumn:name="ControlPlaneID",type=string,JSONPath=`.status.controlPlaneID`,description="Konnect ID of the control plane"
 // +kubebuilder:printcolumn:name="OrgID",type=string,JSONPath=`.status.organizationID`,description="Konnect organization ID"
 // +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
-// +kubebuilder:validation:XValidation:rule="!has(oldSelf.status) || !has(oldSelf.status.conditions) || !oldSelf.status.conditions.exists(c, c.type == 'Programmed' && c.status == 'True') || oldSelf.spec.controlPlaneRef == self.spec.controlPlaneRef",message="spec.controlPlaneRef cannot be changed while the configuration is Programmed in Konnect: create a new KonnectCloudGatewayDataPlaneGroupConfiguration instead"
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.status) || !has(oldSelf.status.conditions) || !oldSelf.status.conditions.exists(c, c.type == 'Programmed' && c.status == 'True') || oldSelf.spec.controlPlaneRef == self.spec.controlPlaneRef",message="spec.controlPlaneRef is immutable when an entity is already Programmed"
 type KonnectCloudGatewayDataPlaneGroupConfiguration struct {
 	metav1.TypeMeta   `json:",inline"`
 	metav1.ObjectMeta `json:"metadata,omitempty"`
@@ -162,9 +162,9 @@ type ConfigurationDataPlaneGroupEnvironmentField struct {
 // static (a fixed number of instances) or autopilot (by requests per
 // second).
 //
-// +kubebuilder:validation:XValidation:rule="!(has(self.static) && has(self.autopilot))",message="autoscale.static and autoscale.autopilot cannot both be set: keep the one autoscale.type names"
-// +kubebuilder:validation:XValidation:rule="self.type != 'static' || has(self.static)",message="autoscale.type is static but autoscale.static is missing: set static.instance_type and static.requested_instances"
-// +kubebuilder:validation:XValidation:rule="self.type != 'autopilot' || has(self.autopilot)",message="autoscale.type is autopilot but autoscale.autopilot is missing: set autopilot.base_rps"
+// +kubebuilder:validation:XValidation:rule="!(has(self.static) && has(self.autopilot))",message="can't provide both autopilot and static configuration"
+// +kubebuilder:validation:XValidation:rule="self.type != 'static' || has(self.static)",message="static is required when type is static"
+// +kubebuilder:validation:XValidation:rule="self.type != 'autopilot' || has(self.autopilot)",message="autopilot is required when type is autopilot"
 type ConfigurationDataPlaneGroupAutoscale struct {
 	// Static is the static scaling of the group, when type is static.
 	//

@@ -31,6 +31,8 @@ const (
 // +kubebuilder:printcolumn:name="ID",type=string,JSONPath=`.status.id`,description="Konnect ID of the transit gateway"
 // +kubebuilder:printcolumn:name="NetworkID",type=string,JSONPath=`.status.networkID`,description="Konnect ID of the network"
 // +kubebuilder:printcolumn:name="OrgID",type=string,JSONPath=`.status.organizationID`,description="Konnect organization ID"
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.status) || !has(oldSelf.status.conditions) || !oldSelf.status.conditions.exists(c, c.type == 'Programmed' && c.status == 'True') || !has(self.spec.awsTransitGateway) || !has(oldSelf.spec.awsTransitGateway) || self.spec.awsTransitGateway.name == oldSelf.spec.awsTransitGateway.name",message="spec.awsTransitGateway.name is immutable when transit gateway is already Programmed"
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.status) || !has(oldSelf.status.conditions) || !oldSelf.status.conditions.exists(c, c.type == 'Programmed' && c.status == 'True') || !has(self.spec.azureTransitGateway) || !has(oldSelf.spec.azureTransitGateway) || self.spec.azureTransitGateway.name == oldSelf.spec.azureTransitGateway.name",message="spec.azureTransitGateway.name is immutable when transit gateway is already Programmed"
 // +kubebuilder:validation:XValidation:rule="!has(oldSelf.status) || !has(oldSelf.status.id) || size(oldSelf.status.id) == 0 || !has(self.spec.awsTransitGateway) || !has(oldSelf.spec.awsTransitGateway) || self.spec.awsTransitGateway.name == oldSelf.spec.awsTransitGateway.name",message="spec.awsTransitGateway.name cannot be changed once the transit gateway exists in Konnect (status.id is set): create a new KonnectCloudGatewayTransitGateway instead"
 // +kubebuilder:validation:XValidation:rule="!has(oldSelf.status) || !has(oldSelf.status.id) || size(oldSelf.status.id) == 0 || !has(self.spec.azureTransitGateway) || !has(oldSelf.spec.azureTransitGateway) || self.spec.azureTransitGateway.name == oldSelf.spec.azureTransitGateway.name",message="spec.azureTransitGateway.name cannot be changed once the transit gateway exists in Konnect (status.id is set): create a new KonnectCloudGatewayTransitGateway instead"
 // +kubebuilder:validation:XValidation:rule="!has(oldSelf.status) || !has(oldSelf.status.id) || size(oldSelf.status.id) == 0 || self.spec.networkRef == oldSelf.spec.networkRef",message="spec.networkRef cannot be changed once the transit gateway exists in Konnect (status.id is set): create a new KonnectCloudGatewayTransitGateway instead"
@@ -53,12 +55,12 @@ type KonnectCloudGatewayTransitGateway struct {
 // KonnectCloudGatewayTransitGatewaySpec is the desired state of a
 // KonnectCloudGatewayTransitGateway.
 //
-// +kubebuilder:validation:XValidation:rule="self.networkRef.type == 'namespacedRef'",message="spec.networkRef.type must be namespacedRef: name the KonnectCloudGatewayNetwork in networkRef.namespacedRef"
-// +kubebuilder:validation:XValidation:rule="self.type == oldSelf.type",message="spec.type cannot be changed: create a new KonnectCloudGatewayTransitGateway instead"
-// +kubebuilder:validation:XValidation:rule="self.type != 'AWSTransitGateway' || has(self.awsTransitGateway)",message="spec.type is AWSTransitGateway but spec.awsTransitGateway is missing: describe the AWS transit gateway there"
-// +kubebuilder:validation:XValidation:rule="self.type == 'AWSTransitGateway' || !has(self.awsTransitGateway)",message="spec.awsTransitGateway is only allowed when spec.type is AWSTransitGateway"
-// +kubebuilder:validation:XValidation:rule="self.type != 'AzureTransitGateway' || has(self.azureTransitGateway)",message="spec.type is AzureTransitGateway but spec.azureTransitGateway is missing: describe the Azure VNET peering there"
-// +kubebuilder:validation:XValidation:rule="self.type == 'AzureTransitGateway' || !has(self.azureTransitGateway)",message="spec.azureTransitGateway is only allowed when spec.type is AzureTransitGateway"
+// +kubebuilder:validation:XValidation:rule="self.networkRef.type == 'namespacedRef'",message="only namespacedRef is supported currently"
+// +kubebuilder:validation:XValidation:rule="self.type == oldSelf.type",message="spec.type is immutable"
+// +kubebuilder:validation:XValidation:rule="self.type != 'AWSTransitGateway' || has(self.awsTransitGateway)",message="must set spec.awsTransitGateway when spec.type is 'AWSTransitGateway'"
+// +kubebuilder:validation:XValidation:rule="self.type == 'AWSTransitGateway' || !has(self.awsTransitGateway)",message="must not set spec.awsTransitGateway when spec.type is not 'AWSTransitGateway'"
+// +kubebuilder:validation:XValidation:rule="self.type != 'AzureTransitGateway' || has(self.azureTransitGateway)",message="must set spec.azureTransitGateway when spec.type is 'AzureTransitGateway'"
+// +kubebuilder:validation:XValidation:rule="self.type == 'AzureTransitGateway' || !has(self.azureTransitGateway)",message="must not set spec.azureTransitGateway when spec.type is not 'AzureTransitGateway'"
 // +kubebuilder:validation:XValidation:rule="has(oldSelf.adopt) == has(self.adopt)",message="spec.adopt can only be set when the object is created; it cannot be added or removed later"
 type KonnectCloudGatewayTransitGatewaySpec struct {
 	// NetworkRef names the KonnectCloudGatewayNetwork the transit gateway

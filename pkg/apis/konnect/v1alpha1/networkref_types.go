@@ -15,9 +15,9 @@ const (
 // NetworkRef names the Dedicated Cloud Gateway network something is
 // deployed on or attached to.
 //
-// +kubebuilder:validation:XValidation:rule="self.type != 'namespacedRef' || has(self.namespacedRef)",message="networkRef.type is namespacedRef but networkRef.namespacedRef is missing: add namespacedRef.name with the KonnectCloudGatewayNetwork's name"
+// +kubebuilder:validation:XValidation:rule="self.type != 'namespacedRef' || has(self.namespacedRef)",message="when type is namespacedRef, namespacedRef must be set"
 // +kubebuilder:validation:XValidation:rule="self.type != 'namespacedRef' || !has(self.konnectID)",message="networkRef.konnectID must not be set when networkRef.type is namespacedRef: keep only namespacedRef"
-// +kubebuilder:validation:XValidation:rule="self.type != 'konnectID' || has(self.konnectID)",message="networkRef.type is konnectID but networkRef.konnectID is missing: add the Konnect ID of the network"
+// +kubebuilder:validation:XValidation:rule="self.type != 'konnectID' || has(self.konnectID)",message="when type is konnectID, konnectID must be set"
 // +kubebuilder:validation:XValidation:rule="self.type != 'konnectID' || !has(self.namespacedRef)",message="networkRef.namespacedRef must not be set when networkRef.type is konnectID: keep only konnectID"
 type NetworkRef struct {
 	// Type is namespacedRef (a KonnectCloudGatewayNetwork in the cluster)
