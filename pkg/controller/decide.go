@@ -191,6 +191,11 @@ func (p policy) decide(f facts, res Resolution, rec record, now time.Time) actio
 		return action{op: opPause}
 	}
 	if !res.Ready {
+		if res.Waiting == WaitRead {
+			// Not a state to report: a restart would otherwise write the
+			// status of every object whose Secret is read by name.
+			return action{op: opWaitQuietly, wait: readWait}
+		}
 		if wait := p.quiet(f, res, now); wait > 0 {
 			return action{op: opWaitQuietly, wait: wait}
 		}
@@ -287,6 +292,10 @@ func (p policy) decideDeletion(f facts, res Resolution, rec record, now time.Tim
 func (p policy) unknownOwner(f facts, rec record) bool {
 	return f.ownerReadable && !f.borrowed && !rec.ownerKnown && !f.takeOver
 }
+
+// readWait is how long an object waits for objects being read (WaitRead)
+// before it looks again, should their answer not reconcile it.
+const readWait = 10 * time.Second
 
 // quiet returns how long a new object (Programmed not reported yet) with
 // nothing wrong but references not there yet may still wait without a

@@ -19,6 +19,7 @@ func TestDecide(t *testing.T) {
 	missing := Resolution{Waiting: WaitMissing}
 	onTheirWay := Resolution{Waiting: WaitProgress}
 	broken := Resolution{Waiting: NoWait}
+	beingRead := Resolution{Waiting: WaitRead}
 	// fresh is a new object; existing one Programmed with an ID.
 	fresh := facts{createdAt: now.Add(-time.Second), fingerprint: 1}
 	existing := facts{createdAt: now.Add(-30 * time.Minute), id: "e1", programmed: true, reported: true, fingerprint: 1}
@@ -58,6 +59,10 @@ func TestDecide(t *testing.T) {
 			action{op: opReportReferences, wait: 10 * time.Second}},
 		{"an object that reported once reports at once", with(existing, func(f *facts) { f.problem = "gone" }), onTheirWay, record{},
 			action{op: opReportReferences, wait: 10 * time.Second}},
+		{"a Programmed object whose Secret is being read waits for it without a status write", existing, beingRead, writtenAt(now.Add(-time.Second), 1),
+			action{op: opWaitQuietly, wait: readWait}},
+		{"a new object whose Secret is being read waits for it too", fresh, beingRead, record{},
+			action{op: opWaitQuietly, wait: readWait}},
 		{"a broken reference is reported at once", with(fresh, func(f *facts) { f.problem = "refused" }), broken, record{},
 			action{op: opReportReferences, wait: 10 * time.Second}},
 		{"a problem that lasted the grace period is reported in a Warning", with(existing, func(f *facts) { f.problem = "gone" }), broken,

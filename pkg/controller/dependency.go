@@ -60,7 +60,7 @@ func (s SourceOf[S]) tracker() referrerTracker { return s.Informer }
 
 func (s SourceOf[S]) onChange(changed func(keys []string)) (func() bool, error) {
 	notify := func(source S) { changed(s.keysOf(source)) }
-	return s.Informer.AddEventHandler(cache.TypedResourceEventHandlerFuncs[S]{
+	return s.Informer.addDependencyHandler(cache.TypedResourceEventHandlerFuncs[S]{
 		AddFunc: notify,
 		UpdateFunc: func(oldSource, newSource S) {
 			if oldSource.GetResourceVersion() != newSource.GetResourceVersion() && s.passes(oldSource, newSource) {
@@ -94,6 +94,16 @@ func (s SourceOf[S]) keysOf(source S) []string {
 // passes reports whether an update of a source concerns the dependents.
 func (s SourceOf[S]) passes(oldSource, newSource S) bool {
 	return s.Updates == nil || s.Updates(oldSource, newSource)
+}
+
+// addDependencyHandler registers the handler of a Dependency's source: on
+// the informers, and on the watches of single objects, which only
+// dependents hear of.
+func (i *Informer[T]) addDependencyHandler(handler cache.TypedResourceEventHandler[T]) (synced func() bool, err error) {
+	if i.named != nil {
+		i.named.addHandler(handler)
+	}
+	return i.AddEventHandler(handler)
 }
 
 func (i *Informer[T]) onChange(changed func(keys []string)) (func() bool, error) {

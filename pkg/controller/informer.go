@@ -20,6 +20,9 @@ type Informer[T Object] struct {
 	clusterWide []cache.SharedIndexInformer
 	namespaced  map[string][]cache.SharedIndexInformer
 	refs        *referrers
+	// named watches single objects that the informers leave out, when
+	// NamedWatch asked for it.
+	named *namedWatches[T]
 }
 
 // NewInformer returns a view over informers, keyed by the namespace each

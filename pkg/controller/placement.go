@@ -87,6 +87,11 @@ const (
 	// WaitProgress: the references exist and are on their way to Konnect
 	// (not Programmed yet, without a failure of their own).
 	WaitProgress
+	// WaitRead: objects the references name are being read for the first
+	// time (the watch of one named object just started), and nothing else
+	// is wrong. Their answer reconciles the object again; until then there
+	// is nothing to report, however old the object.
+	WaitRead
 )
 
 // ClientSource hands out Konnect's API, one client per server URL and

@@ -97,9 +97,34 @@ func (i *Informer[T]) OnReferrersChanged(listen func(key string)) {
 // trackReferrersOf registers c's objects as referrers of dep.Source's
 // objects, and tells the source when one of them lets go.
 func (c *Controller[T]) trackReferrersOf(dep Dependency[T], index string) error {
-	tracker := dep.Source.tracker()
-	tracker.trackReferrers(dep.Name, c.kind, func(key string) ([]metav1.Object, error) {
-		found, err := c.informer.ByIndex(index, key)
+	synced, err := trackReferrers(dep.Source.tracker(), dep.Name, c.kind, c.informer, index, dep.Keys)
+	c.handlersSynced = append(c.handlersSynced, synced)
+	return err
+}
+
+// TrackReferrers registers the objects of referrers, of kind, as referrers
+// of source's objects through dependency: keys maps a referrer to the keys
+// of the source objects it reads. A Controller's Watch does this for its
+// own objects; this is for objects that read source's objects on behalf of
+// a controller's (a KongPlugin reads the Secrets of its configuration for
+// the bindings that apply it), so that what depends on who refers to an
+// object (a watch of that one object) hears of them too. It must be called
+// before the informers start.
+func TrackReferrers[S, R Object](source *Informer[S], dependency, kind string, referrers *Informer[R], keys func(R) []string) error {
+	index := "referrers:" + dependency
+	if err := referrers.AddIndex(index, keys); err != nil {
+		return err
+	}
+	_, err := trackReferrers(source, dependency, kind, referrers, index, keys)
+	return err
+}
+
+// trackReferrers registers the objects of informer, found by index, as
+// referrers of tracker's objects, and tells tracker when one of them lets
+// go: it is deleted, its keys change or its finalizers do.
+func trackReferrers[R Object](tracker referrerTracker, dependency, kind string, informer *Informer[R], index string, keys func(R) []string) (synced func() bool, err error) {
+	tracker.trackReferrers(dependency, kind, func(key string) ([]metav1.Object, error) {
+		found, err := informer.ByIndex(index, key)
 		if err != nil {
 			return nil, err
 		}
@@ -109,22 +134,20 @@ func (c *Controller[T]) trackReferrersOf(dep Dependency[T], index string) error 
 		}
 		return out, nil
 	})
-	synced, err := c.informer.AddEventHandler(cache.TypedResourceEventHandlerFuncs[T]{
-		UpdateFunc: func(oldObj, newObj T) {
-			oldKeys, newKeys := dep.Keys(oldObj), dep.Keys(newObj)
+	return informer.AddEventHandler(cache.TypedResourceEventHandlerFuncs[R]{
+		UpdateFunc: func(oldObj, newObj R) {
+			oldKeys, newKeys := keys(oldObj), keys(newObj)
 			if !slices.Equal(oldKeys, newKeys) || !reflect.DeepEqual(oldObj.GetFinalizers(), newObj.GetFinalizers()) {
 				tracker.referrersChanged(unionOf(oldKeys, newKeys))
 			}
 		},
-		DeleteFunc: func(deleted cache.DeletedObject[T]) {
-			var null T
+		DeleteFunc: func(deleted cache.DeletedObject[R]) {
+			var null R
 			if deleted.OptionalObj != null {
-				tracker.referrersChanged(dep.Keys(deleted.OptionalObj))
+				tracker.referrersChanged(keys(deleted.OptionalObj))
 			}
 		},
 	})
-	c.handlersSynced = append(c.handlersSynced, synced)
-	return err
 }
 
 func unionOf(a, b []string) []string {

@@ -120,7 +120,21 @@ func TestCatalogComparesWithTheKindsOwnComparison(t *testing.T) {
 	fromSecret.Spec.Adopt = &commonv1alpha1.AdoptOptions{From: commonv1alpha1.AdoptSourceKonnect, Mode: commonv1alpha1.AdoptModeMatch, Konnect: &commonv1alpha1.AdoptKonnectOptions{ID: *certificate.GetCertificate().ID}}
 	tls := tlsSecret(testNamespace, "shop-tls", map[string]string{secretKeyTLSCert: otherCert, secretKeyTLSKey: otherKey})
 
-	catalog := NewCatalog(append(w.objects, equal, fresh, unresolved, fromSecret, tls))
+	enabled := true
+	plugin, err := w.api.Plugins.CreatePlugin(ctx, w.cpID, components.Plugin{Name: "rate-limiting", Enabled: &enabled, Config: map[string]any{"minute": 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pluginConfig := pluginSecret(testNamespace, "limits", map[string]string{"config": `{"minute": 2}`})
+	kongPlugin := &configurationv1.KongPlugin{
+		ObjectMeta: metav1.ObjectMeta{Namespace: testNamespace, Name: "limits"}, PluginName: "rate-limiting",
+		ConfigFrom: configFrom("limits", "config"),
+	}
+	adoptedPlugin := testBinding("limits", nil)
+	adoptedPlugin.Spec.PluginRef.Name = "limits"
+	adoptedPlugin.Spec.Adopt = &commonv1alpha1.AdoptOptions{From: commonv1alpha1.AdoptSourceKonnect, Mode: commonv1alpha1.AdoptModeMatch, Konnect: &commonv1alpha1.AdoptKonnectOptions{ID: *plugin.GetPlugin().ID}}
+
+	catalog := NewCatalog(append(w.objects, equal, fresh, unresolved, fromSecret, tls, pluginConfig, kongPlugin, adoptedPlugin))
 	cases := []struct {
 		name   string
 		obj    runtime.Object
@@ -136,6 +150,9 @@ func TestCatalogComparesWithTheKindsOwnComparison(t *testing.T) {
 		{"a service whose control plane is missing", unresolved, StateUnresolved, nil},
 		{"a certificate from a Secret holding another pair", fromSecret, StateDiffers, []FieldDifference{
 			{Field: "cert", Hidden: true}, {Field: "key", Hidden: true},
+		}},
+		{"a plugin whose configuration from a Secret differs", adoptedPlugin, StateDiffers, []FieldDifference{
+			{Field: "config", Hidden: true},
 		}},
 	}
 	for _, tc := range cases {

@@ -61,7 +61,7 @@ func NewCatalog(objects []runtime.Object) *Catalog {
 		adoptingEntry[kongACL, components.ACLWithoutParents]{kind: acl.Kind, hidden: credentialHidden[kongACL]()},
 		adoptingEntry[kongJWT, components.JWTWithoutParents]{kind: jwt.Kind, hidden: credentialHidden[kongJWT]("secret")},
 		adoptingEntry[kongHMAC, components.HMACAuthWithoutParents]{kind: hmac.Kind, hidden: credentialHidden[kongHMAC]("secret")},
-		adoptingEntry[kongPluginBinding, components.Plugin]{kind: PluginBindingKind(refs, bindings)},
+		adoptingEntry[kongPluginBinding, components.Plugin]{kind: PluginBindingKind(refs, bindings), hidden: bindings.hidden},
 		adoptingEntry[kongKey, components.Key]{kind: KeyKind(refs, filled[kongKeySet](objects, "kongkeysets")), hidden: func(kongKey) []string { return []string{"pem", "jwk"} }},
 		adoptingEntry[kongKeySet, components.KeySet]{kind: KeySetKind(refs)},
 		adoptingEntry[kongVault, components.Vault]{kind: VaultKind(refs, func(string) bool { return true })},
@@ -97,6 +97,22 @@ func certificateHidden(c kongCertificate) []string {
 func caCertificateHidden(c kongCACertificate) []string {
 	if c.Spec.Type == configurationv1alpha1.CertificateSourceSecretRef {
 		return []string{"cert"}
+	}
+	return nil
+}
+
+// hidden hides the configuration of a binding whose plugin reads Secrets.
+func (src PluginBindingSources) hidden(pb kongPluginBinding) []string {
+	var secrets []pluginSecretValue
+	if isClusterPluginRef(pb) {
+		if p, err := src.ClusterPlugins.Get("", pb.Spec.PluginRef.Name); err == nil {
+			secrets = clusterPluginSecrets(p)
+		}
+	} else if p, err := src.Plugins.Get(pluginNamespace(pb), pb.Spec.PluginRef.Name); err == nil {
+		secrets = kongPluginSecrets(p)
+	}
+	if len(secrets) > 0 {
+		return []string{"config"}
 	}
 	return nil
 }

@@ -102,9 +102,10 @@ func TestCertificateSecretsAreResolvedOnlyToWrite(t *testing.T) {
 			ready:  false, secretRefValid: "False", message: "Secret ns/ecdsa not found",
 		},
 		{
-			name:   "a Secret cached for another use, without konghq.com/secret",
+			// Named explicitly, it is read whatever its labels say.
+			name:   "a Secret labelled konghq.com/secret=false",
 			mutate: fromSecretRefs(&commonv1alpha1.NamespacedRef{Name: "credential"}, nil),
-			ready:  false, secretRefValid: "False", message: "Secret ns/credential lacks the label konghq.com/secret=true (it has konghq.com/secret=false)",
+			ready:  true, secretRefValid: "True",
 		},
 		{
 			name:   "a Secret without tls.key",

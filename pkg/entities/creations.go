@@ -6,6 +6,7 @@ import (
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 )
 
 // creationWait bounds how long an object created by a controller may stay
@@ -52,11 +53,11 @@ func (c *creations) inFlight(key string) bool {
 	return ok
 }
 
-// ObjectWriter creates, updates and deletes objects of one kind. The
+// ObjectWriter creates, patches and deletes objects of one kind. The
 // generated typed clients implement it.
 type ObjectWriter[T any] interface {
 	Create(ctx context.Context, obj T, opts metav1.CreateOptions) (T, error)
-	Update(ctx context.Context, obj T, opts metav1.UpdateOptions) (T, error)
+	Patch(ctx context.Context, name string, pt types.PatchType, data []byte, opts metav1.PatchOptions, subresources ...string) (T, error)
 	Delete(ctx context.Context, name string, opts metav1.DeleteOptions) error
 }
 

@@ -2,6 +2,7 @@ package entities
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"sort"
@@ -185,10 +186,42 @@ func (c *typedCredentialKind[T, D, A]) updateManaged(ctx context.Context, client
 		equality.Semantic.DeepEqual(want.GetOwnerReferences(), obj.GetOwnerReferences()) {
 		return nil
 	}
-	if _, err := client.Update(ctx, want, metav1.UpdateOptions{FieldManager: controller.FieldManager}); err != nil {
+	patch, err := specAndOwnersPatch(want)
+	if err != nil {
+		return err
+	}
+	if _, err := client.Patch(ctx, want.GetName(), types.JSONPatchType, patch, metav1.PatchOptions{FieldManager: controller.FieldManager}); err != nil {
 		return c.redacted("updating", secret.Name, err)
 	}
 	return nil
+}
+
+// specAndOwnersPatch is a JSON patch that sets obj's spec and owners, at
+// obj's resource version (a concurrent change answers a conflict, as an
+// update would). A patch rather than an update of the cached object: the
+// cache holds objects without the metadata the operator never reads
+// (managedFields, kubectl's last-applied annotation), which an update would
+// erase on the server.
+func specAndOwnersPatch(obj metav1.Object) ([]byte, error) {
+	data, err := json.Marshal(obj)
+	if err != nil {
+		return nil, err
+	}
+	var parts struct {
+		Spec json.RawMessage `json:"spec"`
+	}
+	if err := json.Unmarshal(data, &parts); err != nil {
+		return nil, err
+	}
+	owners := obj.GetOwnerReferences()
+	if owners == nil {
+		owners = []metav1.OwnerReference{}
+	}
+	return json.Marshal([]map[string]any{
+		{"op": "replace", "path": "/metadata/resourceVersion", "value": obj.GetResourceVersion()},
+		{"op": "add", "path": "/spec", "value": parts.Spec},
+		{"op": "add", "path": "/metadata/ownerReferences", "value": owners},
+	})
 }
 
 // redacted describes a refused write without the API server's message,

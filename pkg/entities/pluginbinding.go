@@ -1,9 +1,16 @@
 package entities
 
 import (
+	"errors"
+	"fmt"
+	"slices"
+
 	"github.com/Kong/sdk-konnect-go/models/components"
+	corev1 "k8s.io/api/core/v1"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
+	"k8s.io/client-go/tools/cache"
 
 	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
 	configurationv1 "github.com/konnect-operator/konnect-operator/pkg/apis/configuration/v1"
@@ -50,7 +57,7 @@ func PluginBindingKind(refs *Refs, src PluginBindingSources) controller.Kind[kon
 					src.targets(b, pb)
 				}
 			},
-			dependencies: src.dependencies(),
+			dependencies: src.dependencies(refs),
 			namespaces:   func(pb kongPluginBinding) []string { return []string{pluginNamespace(pb)} },
 		})
 	return core[kongPluginBinding, components.Plugin, components.Plugin]{
@@ -68,12 +75,37 @@ func PluginBindingKind(refs *Refs, src PluginBindingSources) controller.Kind[kon
 // pluginTemplate is what a binding takes from its KongPlugin or
 // KongClusterPlugin.
 type pluginTemplate struct {
-	object       metav1.Object
-	name         string
-	config       *apiextensionsv1.JSON
+	object metav1.Object
+	name   string
+	// config is the configuration, with the values read from Secrets.
+	config       map[string]any
 	disabled     bool
 	instanceName string
 	protocols    []configurationv1.KongProtocol
+	tags         []string
+}
+
+// template reads what a binding takes from a KongPlugin or a
+// KongClusterPlugin (describing it as what), its configuration from the
+// Secrets it names included, and sets PluginRefValid: a configuration
+// that cannot be read makes the plugin unusable, and nothing is written
+// rather than a plugin without it. (PluginRefValid rather than a
+// SecretRefValid of its own: a binding may already carry the eight
+// conditions its CRD allows.)
+func (r *Refs) template(b *resolver, what string, tmpl pluginTemplate, inline *apiextensionsv1.JSON, secrets []pluginSecretValue) *pluginTemplate {
+	config, err := r.pluginConfig(b.ctx, inline, secrets)
+	var reading *secretsBeingReadError
+	if errors.As(err, &reading) {
+		b.unready(&b.reads, commonv1alpha1.ConditionPluginRefValid, commonv1alpha1.ReasonInvalid, what+": "+err.Error())
+		return nil
+	}
+	if err != nil {
+		b.invalid(commonv1alpha1.ConditionPluginRefValid, commonv1alpha1.ReasonInvalid, "%s: %v", what, err)
+		return nil
+	}
+	b.valid(commonv1alpha1.ConditionPluginRefValid, "")
+	tmpl.config = config
+	return &tmpl
 }
 
 func isClusterPluginRef(pb kongPluginBinding) bool {
@@ -98,8 +130,9 @@ func (src PluginBindingSources) plugin(b *resolver, refs *Refs, pb kongPluginBin
 			b.invalid(commonv1alpha1.ConditionPluginRefValid, commonv1alpha1.ReasonInvalid, "KongClusterPlugin %s not found", ref.Name)
 			return nil
 		}
-		b.valid(commonv1alpha1.ConditionPluginRefValid, "")
-		return &pluginTemplate{object: p, name: p.PluginName, config: p.Config, disabled: p.Disabled, instanceName: p.InstanceName, protocols: p.Protocols}
+		return refs.template(b, "KongClusterPlugin "+p.Name, pluginTemplate{
+			object: p, name: p.PluginName, disabled: p.Disabled, instanceName: p.InstanceName, protocols: p.Protocols, tags: p.Tags,
+		}, p.Config, clusterPluginSecrets(p))
 	}
 	namespace := pluginNamespace(pb)
 	from := referrerOf(pluginBindingGVK, pb)
@@ -114,8 +147,9 @@ func (src PluginBindingSources) plugin(b *resolver, refs *Refs, pb kongPluginBin
 		b.invalid(commonv1alpha1.ConditionPluginRefValid, commonv1alpha1.ReasonInvalid, "KongPlugin %s/%s not found", namespace, ref.Name)
 		return nil
 	}
-	b.valid(commonv1alpha1.ConditionPluginRefValid, "")
-	return &pluginTemplate{object: p, name: p.PluginName, config: p.Config, disabled: p.Disabled, instanceName: p.InstanceName, protocols: p.Protocols}
+	return refs.template(b, describe("KongPlugin", p.Namespace, p.Name), pluginTemplate{
+		object: p, name: p.PluginName, disabled: p.Disabled, instanceName: p.InstanceName, protocols: p.Protocols, tags: p.Tags,
+	}, p.Config, kongPluginSecrets(p))
 }
 
 // targetIDs are the Konnect IDs of a binding's targets.
@@ -170,13 +204,18 @@ func (src PluginBindingSources) targets(b *resolver, pb kongPluginBinding) (targ
 	return ids, true
 }
 
-// dependencies reconcile a binding again when its plugin, one of its
-// targets, or a grant in its plugin's namespace changes.
-func (src PluginBindingSources) dependencies() []controller.Dependency[kongPluginBinding] {
+// dependencies reconcile a binding again when its plugin, a Secret its
+// plugin reads, one of its targets, or a grant in its plugin's namespace
+// changes.
+func (src PluginBindingSources) dependencies(refs *Refs) []controller.Dependency[kongPluginBinding] {
 	target := func(kind string) func(kongPluginBinding) []string {
 		return func(pb kongPluginBinding) []string { return targetKeys(pb, kind) }
 	}
 	return []controller.Dependency[kongPluginBinding]{
+		// Bindings are indexed under their plugin's key; a Secret maps to
+		// the plugins that read it now, so that a plugin starting or
+		// stopping to read one needs no index of the bindings to change.
+		{Name: "pluginSecrets", Source: controller.SourceOf[*corev1.Secret]{Informer: refs.Secrets, Keys: src.pluginsReading}, Keys: bindingPluginKey},
 		{Name: "plugin", Source: src.Plugins, Keys: func(pb kongPluginBinding) []string {
 			if isClusterPluginRef(pb) {
 				return nil
@@ -194,6 +233,66 @@ func (src PluginBindingSources) dependencies() []controller.Dependency[kongPlugi
 		{Name: "consumer", Source: src.Consumers, Keys: target("KongConsumer")},
 		{Name: "consumerGroup", Source: src.ConsumerGroups, Keys: target("KongConsumerGroup")},
 	}
+}
+
+// bindingPluginKey is the key of the binding's KongPlugin, or the name of
+// its KongClusterPlugin.
+func bindingPluginKey(pb kongPluginBinding) []string {
+	if isClusterPluginRef(pb) {
+		return []string{pb.Spec.PluginRef.Name}
+	}
+	return []string{key(pluginNamespace(pb), pb.Spec.PluginRef.Name)}
+}
+
+// TrackSecretReaders makes the KongPlugins and KongClusterPlugins whose
+// configuration reads a Secret referrers of that Secret, so that a Secret
+// read by name (one none of the Secret informers selects) stays watched
+// exactly as long as a plugin reads it. The bindings themselves are
+// indexed under their plugin's key (see dependencies), which says nothing
+// of the Secrets.
+func (src PluginBindingSources) TrackSecretReaders(secrets *controller.Informer[*corev1.Secret]) error {
+	if err := controller.TrackReferrers(secrets, "pluginConfigSecrets", "KongPlugin", src.Plugins, func(p kongPlugin) []string {
+		return pluginSecretKeys(kongPluginSecrets(p))
+	}); err != nil {
+		return err
+	}
+	return controller.TrackReferrers(secrets, "clusterPluginConfigSecrets", "KongClusterPlugin", src.ClusterPlugins, func(p kongClusterPlugin) []string {
+		return pluginSecretKeys(clusterPluginSecrets(p))
+	})
+}
+
+// pluginSecretKeys returns the keys of the Secrets values are read from.
+func pluginSecretKeys(values []pluginSecretValue) []string {
+	var keys []string
+	for _, v := range values {
+		if k := key(v.namespace, v.name); !slices.Contains(keys, k) {
+			keys = append(keys, k)
+		}
+	}
+	return keys
+}
+
+// pluginsReading returns the keys of the KongPlugins (namespace/name) and
+// KongClusterPlugins (name) whose configuration reads the Secret. It scans
+// the plugins of the Secret's namespace and the cluster plugins, which are
+// few next to the Secrets whose changes call it.
+func (src PluginBindingSources) pluginsReading(secret *corev1.Secret) []string {
+	var keys []string
+	plugins, err := src.Plugins.ByIndex(cache.NamespaceIndex, secret.Namespace)
+	if err != nil {
+		utilruntime.HandleError(fmt.Errorf("finding the KongPlugins that read %s %s/%s: %w", kindSecret, secret.Namespace, secret.Name, err))
+	}
+	for _, p := range plugins {
+		if readsSecret(kongPluginSecrets(p), secret) {
+			keys = append(keys, key(p.Namespace, p.Name))
+		}
+	}
+	for _, p := range src.ClusterPlugins.List() {
+		if readsSecret(clusterPluginSecrets(p), secret) {
+			keys = append(keys, p.Name)
+		}
+	}
+	return keys
 }
 
 // targetKeys returns the key of the object of the given kind (KongService,

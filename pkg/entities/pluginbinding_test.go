@@ -40,6 +40,7 @@ func newBindingFixture(t *testing.T) bindingFixture {
 	put(t, src.Plugins, &configurationv1.KongPlugin{
 		ObjectMeta: metav1.ObjectMeta{Namespace: testNamespace, Name: "rate", Annotations: map[string]string{commonv1alpha1.AnnotationTags: "from-plugin"}},
 		PluginName: "rate-limiting", Config: &apiextensionsv1.JSON{Raw: []byte(`{"minute": 5, "policy": {"local": true}}`)},
+		Tags:         []string{"from-plugin-spec", "from-binding-spec"},
 		InstanceName: "rate-1", Disabled: true, Protocols: []configurationv1.KongProtocol{"https"},
 	})
 	put(t, src.ClusterPlugins, &configurationv1.KongClusterPlugin{ObjectMeta: metav1.ObjectMeta{Name: "global-rate"}, PluginName: "cors"})
@@ -152,7 +153,7 @@ func TestPluginBindingBodyTakesThePluginAndTheTargetsIDs(t *testing.T) {
 		RouteRef: kongTargetRef("KongRoute", "route"), ConsumerGroupRef: &configurationv1alpha1.TargetRef{Name: "gold"},
 	})
 	pb.Annotations = map[string]string{commonv1alpha1.AnnotationTags: "from-binding"}
-	pb.Spec.Tags = []string{"not-sent"}
+	pb.Spec.Tags = []string{"from-binding-spec"}
 	body, err := f.kind.Desired(t.Context(), pb, controller.Placement{})
 	if err != nil {
 		t.Fatal(err)
@@ -169,13 +170,13 @@ func TestPluginBindingBodyTakesThePluginAndTheTargetsIDs(t *testing.T) {
 	if deref(body.GetRoute().GetID()) != "route-id" || deref(body.GetConsumerGroup().GetID()) != "gold-id" || body.Service != nil || body.Consumer != nil {
 		t.Errorf("scope: service %v, route %v, consumer %v, group %v", body.Service, body.Route, body.Consumer, body.ConsumerGroup)
 	}
-	for _, want := range []string{"from-plugin", "from-binding", controller.UIDTag(pb), "k8s-kind:KongPluginBinding"} {
+	for _, want := range []string{"from-plugin", "from-plugin-spec", "from-binding", "from-binding-spec", controller.UIDTag(pb), "k8s-kind:KongPluginBinding"} {
 		if !slices.Contains(body.Tags, want) {
 			t.Errorf("tags %v lack %q", body.Tags, want)
 		}
 	}
-	if slices.Contains(body.Tags, "not-sent") {
-		t.Errorf("tags %v carry the binding's spec.tags", body.Tags)
+	if len(slices.Compact(slices.Clone(body.Tags))) != len(body.Tags) {
+		t.Errorf("tags %v repeat one", body.Tags)
 	}
 
 	global, err := f.kind.Desired(t.Context(), testBinding("g", nil), controller.Placement{})
@@ -249,7 +250,7 @@ func TestPluginBindingWatchesEveryReference(t *testing.T) {
 	pb.Spec.PluginRef.Namespace = "plugins"
 	pb.Spec.ControlPlaneRef.KonnectNamespacedRef.Namespace = "planes"
 	want := map[string][]string{
-		"plugin": {"plugins/rate"}, "clusterPlugin": nil,
+		"plugin": {"plugins/rate"}, "clusterPlugin": nil, "pluginSecrets": {"plugins/rate"},
 		"service": {"ns/svc"}, "route": {"ns/route"}, "consumer": {"ns/alice"}, "consumerGroup": {"ns/gold"},
 		"controlPlane": {"planes/cp"}, "grants": {"planes", "plugins"},
 	}

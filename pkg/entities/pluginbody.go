@@ -15,10 +15,11 @@ import (
 	"github.com/konnect-operator/konnect-operator/pkg/konnect"
 )
 
-// body is the plugin a binding asks for. The tags are the binding's own
-// identity tags and the konghq.com/tags annotations of the plugin and of
-// the binding, and cluster's k8s-cluster tag; the binding's spec.tags are
-// not sent.
+// body is the plugin a binding asks for, with its plugin's configuration
+// as read a moment ago (Secrets included). The tags are the binding's own
+// identity tags (cluster's k8s-cluster tag among them), then the user's:
+// the binding's spec.tags, the plugin's tags, and the konghq.com/tags
+// annotations of the plugin and of the binding.
 func (src PluginBindingSources) body(refs *Refs, pb kongPluginBinding, cluster string) (components.Plugin, error) {
 	// The references were resolved a moment ago; this reads them again from
 	// the caches only, so there is nothing to bound.
@@ -28,19 +29,13 @@ func (src PluginBindingSources) body(refs *Refs, pb kongPluginBinding, cluster s
 	if tmpl == nil || !ok {
 		return components.Plugin{}, fmt.Errorf("references changed while reconciling: %s", falseMessages(b.res.Conditions))
 	}
-	config := map[string]any{}
-	if tmpl.config != nil && len(tmpl.config.Raw) > 0 {
-		if err := json.Unmarshal(tmpl.config.Raw, &config); err != nil {
-			return components.Plugin{}, fmt.Errorf("the config of plugin %s is not a JSON object: %w", tmpl.object.GetName(), err)
-		}
-	}
 	enabled := !tmpl.disabled
 	body := components.Plugin{
 		Name:         tmpl.name,
 		InstanceName: optional(tmpl.instanceName),
-		Config:       config,
+		Config:       tmpl.config,
 		Enabled:      &enabled,
-		Tags:         controller.Tags(pb, pluginBindingGVK, cluster, nil, tmpl.object, pb),
+		Tags:         controller.Tags(pb, pluginBindingGVK, cluster, slices.Concat(pb.Spec.Tags, tmpl.tags), tmpl.object, pb),
 	}
 	for _, p := range tmpl.protocols {
 		body.Protocols = append(body.Protocols, components.Protocols(p))

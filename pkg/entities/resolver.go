@@ -25,8 +25,9 @@ type resolver struct {
 	granted int
 	// problems counts the False conditions that say something is wrong;
 	// missing those of references not found, waits those that wait for a
-	// reference on its way to Konnect.
-	problems, missings, waits int
+	// reference on its way to Konnect, reads those of objects the operator
+	// is reading for the first time.
+	problems, missings, waits, reads int
 }
 
 func newResolver(ctx context.Context, purpose controller.Purpose) *resolver {
@@ -45,7 +46,7 @@ func (r *resolver) set(c metav1.Condition) {
 }
 
 // unready records a False reference condition that is not a problem (yet),
-// counted in count: r.missings or r.waits.
+// counted in count: r.missings, r.waits or r.reads.
 func (r *resolver) unready(count *int, conditionType, reason, message string) {
 	r.res.Conditions = append(r.res.Conditions, controller.FalseCondition(conditionType, reason, message))
 	r.res.Ready = false
@@ -94,6 +95,7 @@ func (r *resolver) summarize(conditionType, reason string, sub *resolver) {
 	r.problems += sub.problems
 	r.missings += sub.missings
 	r.waits += sub.waits
+	r.reads += sub.reads
 }
 
 // waitOf says how the resolution so far may still be fine.
@@ -101,6 +103,8 @@ func (r *resolver) waitOf() controller.Wait {
 	switch {
 	case r.res.Ready || r.problems > 0:
 		return controller.NoWait
+	case r.reads > 0:
+		return controller.WaitRead
 	case r.missings > 0:
 		return controller.WaitMissing
 	case r.waits > 0:

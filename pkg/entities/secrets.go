@@ -134,12 +134,13 @@ func (r *Refs) explainUncached(ctx context.Context, err error) error {
 	return fmt.Errorf("%s %s/%s is not in the operator's cache yet", kindSecret, uncached.namespace, uncached.name)
 }
 
-// secretRefs resolves the Secrets a certificate reads its material from,
-// each of which must carry konghq.com/secret=true and hold the given data
-// keys, and sets SecretRefValid. Secrets in other namespaces need a
+// secretRefs resolves the Secrets an object names explicitly and reads
+// data from (a certificate's key pairs), each of which must hold the given
+// data keys, and sets SecretRefValid. They need no label: each is read by
+// its name (Informer.GetNamed). Secrets in other namespaces need a
 // KongReferenceGrant to core/Secret.
 func (r *Refs) secretRefs(b *resolver, from referrer, keys []string, refs ...*commonv1alpha1.NamespacedRef) {
-	var problems []string
+	var problems, reading []string
 	refused := false
 	for _, ref := range refs {
 		if ref == nil {
@@ -152,23 +153,29 @@ func (r *Refs) secretRefs(b *resolver, from referrer, keys []string, refs ...*co
 			refused = true
 			continue
 		}
-		if _, err := r.secretData(namespace, ref.Name, keys...); err != nil {
-			problems = append(problems, r.explainUncached(b.ctx, err).Error())
+		_, err := r.secretData(namespace, ref.Name, keys...)
+		switch {
+		case controller.IsNotCachedYet(err):
+			reading = append(reading, fmt.Sprintf("%s %s/%s is being read", kindSecret, namespace, ref.Name))
+		case err != nil:
+			problems = append(problems, err.Error())
 		}
 	}
-	if len(problems) > 0 {
+	switch {
+	case len(problems) > 0:
 		b.invalid(commonv1alpha1.ConditionSecretRefValid, commonv1alpha1.ReasonInvalid, "%s", strings.Join(problems, "; "))
-		return
-	}
-	if !refused { // a refused Secret is reported by ResolvedRefs
+	case len(reading) > 0:
+		// The watch just started answers in a moment, and its answer
+		// reconciles the object again.
+		b.unready(&b.reads, commonv1alpha1.ConditionSecretRefValid, commonv1alpha1.ReasonInvalid, strings.Join(reading, "; "))
+	case !refused: // a refused Secret is reported by ResolvedRefs
 		b.valid(commonv1alpha1.ConditionSecretRefValid, "")
 	}
 }
 
-// Labels of the Secrets the operator reads: a certificate's, a token's
-// and a consumer credential's.
+// Labels of the Secrets the operator reads by label: a token's and a
+// consumer credential's, whose label also says what the Secret holds.
 var (
-	tlsSecretLabel        = secretLabel{key: commonv1alpha1.LabelSecret, value: "true"}
 	tokenSecretLabel      = secretLabel{key: commonv1alpha1.LabelCredential, value: "konnect"}
 	credentialSecretLabel = secretLabel{key: commonv1alpha1.LabelCredential, values: "basic-auth, key-auth, acl, jwt or hmac"}
 )
@@ -189,21 +196,17 @@ var pemKeys = map[string]func([]byte) (string, error){
 	secretKeyTLSKey:  privateKeyPEM,
 }
 
-// secretData returns the values of the given data keys of a certificate's
-// Secret, which must carry konghq.com/secret=true and hold every key with a
-// non-empty value. Certificates and keys are returned as PEM, whether the
-// Secret holds them as PEM or DER.
+// secretData returns the values of the given data keys of a Secret that
+// an object names explicitly, which must hold every key with a non-empty
+// value; it needs no label. Certificates and keys are returned as PEM,
+// whether the Secret holds them as PEM or DER.
 func (r *Refs) secretData(namespace, name string, keys ...string) (map[string]string, error) {
-	secret, err := r.Secrets.Get(namespace, name)
+	secret, err := r.Secrets.GetNamed(namespace, name)
 	if apierrors.IsNotFound(err) {
-		return nil, &uncachedSecretError{namespace: namespace, name: name, label: tlsSecretLabel}
+		return nil, fmt.Errorf("%s %s/%s not found", kindSecret, namespace, name)
 	}
 	if err != nil {
 		return nil, err
-	}
-	if !tlsSecretLabel.on(secret) {
-		// Cached for another use (a credential label).
-		return nil, unlabelled(namespace, name, tlsSecretLabel, hasLabel(secret, tlsSecretLabel.key))
 	}
 	out := make(map[string]string, len(keys))
 	var missing []string

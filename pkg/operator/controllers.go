@@ -75,10 +75,14 @@ func buildControllers(f *informerFactories, d dependencies) ([]runnable, error) 
 	bindingTarget(w, kongRoutes, entities.RouteKind(refs, services))
 	bindingTarget(w, kongConsumerGroups, entities.ConsumerGroupKind(refs))
 	bindingTarget(w, kongConsumers, entities.ConsumerKind(refs, consumerGroups, credentials))
-	entity(w, kongPluginBindings, entities.PluginBindingKind(refs, entities.PluginBindingSources{
+	bindingSources := entities.PluginBindingSources{
 		Plugins: plugins, ClusterPlugins: informerOf(w, kongClusterPlugins),
 		Services: services, Routes: routes, Consumers: consumers, ConsumerGroups: consumerGroups,
-	}))
+	}
+	entity(w, kongPluginBindings, entities.PluginBindingKind(refs, bindingSources))
+	if err := bindingSources.TrackSecretReaders(refs.Secrets); err != nil {
+		w.add(nil, err)
+	}
 	entity(w, kongUpstreams, entities.UpstreamKind(refs, certificates))
 	entity(w, kongTargets, entities.TargetKind(refs, informerOf(w, kongUpstreams)))
 	entity(w, kongCertificates, entities.CertificateKind(refs))

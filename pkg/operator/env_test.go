@@ -107,6 +107,9 @@ type envOptions struct {
 	// default (the kube-system namespace's UID). A test may change it
 	// between stopOperator and startOperator.
 	clusterIdentity string
+	// bufferLogs keeps the operator's log lines in memory too, for
+	// env.logs.
+	bufferLogs bool
 }
 
 func newEnv(t testing.TB, opts envOptions) *env {
@@ -119,6 +122,9 @@ func newEnv(t testing.TB, opts envOptions) *env {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	logger, _ := ktesting.NewTestContext(t)
+	if opts.bufferLogs {
+		logger = ktesting.NewLogger(t, ktesting.NewConfig(ktesting.BufferLogs(true)))
+	}
 	if _, bench := t.(*testing.B); bench {
 		// A benchmark reports figures; thousands of reconcile logs would
 		// drown them.
@@ -239,6 +245,16 @@ func (e *env) stopOperator() {
 	e.stopOp()
 	<-e.opDone
 	e.stopOp = nil
+}
+
+// logs returns the operator's log lines so far (envOptions.bufferLogs).
+func (e *env) logs() string {
+	e.t.Helper()
+	underlier, ok := klog.FromContext(e.ctx).GetSink().(ktesting.Underlier)
+	if !ok || !e.opts.bufferLogs {
+		e.t.Fatal("the logs are not kept: set envOptions.bufferLogs")
+	}
+	return underlier.GetBuffer().String()
 }
 
 // namespaces are the test's namespaces, all watched by its operator.

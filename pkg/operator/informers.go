@@ -1,10 +1,14 @@
 package operator
 
 import (
+	"context"
 	"slices"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/fields"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/watch"
 	kubeinformers "k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/cache"
@@ -27,15 +31,21 @@ type informerFactories struct {
 	// rightsBindings caches the operator's RoleBinding in each watched
 	// namespace (see namespacerights.go); nil unless the operator holds them.
 	rightsBindings map[string]kubeinformers.SharedInformerFactory
+	// kube reads, by name, the Secrets that objects name explicitly.
+	kube kubernetes.Interface
+	// secretView is the one view of Secrets, made on first use.
+	secretView *controller.Informer[*corev1.Secret]
 }
 
-// secretSelectors select the only Secrets the operator reads, by the labels
+// secretSelectors select the Secrets the operator caches, by the labels
 // users already put on them: tokens and consumer credentials carry
 // konghq.com/credential (konnect, basic-auth, key-auth, acl, jwt, hmac);
 // TLS material for certificates carries konghq.com/secret=true. A label
 // selector cannot say "one label or the other", hence two informers, whose
-// caches the Secret view joins. Every other Secret of the cluster stays out
-// of the operator's memory.
+// caches the Secret view joins. A Secret that an object names explicitly
+// (a certificate's secretRef) is read without the label, each through a
+// watch of its name alone (see secretInformer). Every other Secret of the
+// cluster stays out of the operator's memory.
 var secretSelectors = []string{
 	commonv1alpha1.LabelCredential,
 	commonv1alpha1.LabelSecret + "=true",
@@ -49,15 +59,17 @@ func newInformerFactories(kube kubernetes.Interface, konnect versioned.Interface
 		namespaces:  namespaces,
 		konnect:     map[string]externalversions.SharedInformerFactory{},
 		secrets:     map[string][]kubeinformers.SharedInformerFactory{},
-		clusterWide: externalversions.NewSharedInformerFactory(konnect, 0),
+		clusterWide: externalversions.NewSharedInformerFactoryWithOptions(konnect, 0, externalversions.WithTransform(trimForCache)),
+		kube:        kube,
 	}
 	for _, ns := range namespaces {
-		f.konnect[ns] = externalversions.NewSharedInformerFactoryWithOptions(konnect, 0, externalversions.WithNamespace(ns))
+		f.konnect[ns] = externalversions.NewSharedInformerFactoryWithOptions(konnect, 0, externalversions.WithNamespace(ns),
+			externalversions.WithTransform(trimForCache))
 		for _, selector := range secretSelectors {
 			f.secrets[ns] = append(f.secrets[ns], kubeinformers.NewSharedInformerFactoryWithOptions(kube, 0,
 				kubeinformers.WithNamespace(ns),
 				kubeinformers.WithTweakListOptions(func(o *metav1.ListOptions) { o.LabelSelector = selector }),
-				kubeinformers.WithTransform(dropManagedFields)))
+				kubeinformers.WithTransform(trimForCache)))
 		}
 	}
 	if len(namespaces) == 1 && namespaces[0] == metav1.NamespaceAll {
@@ -72,17 +84,49 @@ func (f *informerFactories) watches(namespace string) bool {
 }
 
 // secretInformer is the view of the labelled Secrets of every watched
-// namespace. What a Secret is used for is still checked where it is read (a
-// token Secret must carry konghq.com/credential=konnect, a certificate's
-// konghq.com/secret=true).
+// namespace, and of the unlabelled ones that objects name explicitly. What
+// a Secret is used for is still checked where it is read (a token Secret
+// must carry konghq.com/credential=konnect).
+//
+// A Secret named explicitly is read through a watch of that one name
+// (GetNamed) rather than one GET per reconcile: a changed Secret (a
+// certificate renewed by cert-manager, whose Secrets carry no label of
+// ours) reaches Konnect at once, as a labelled one does, and the API server
+// sees a watch per Secret, as it does from every kubelet for its pods'
+// Secrets, rather than a steady stream of GETs.
 func (f *informerFactories) secretInformer() *controller.Informer[*corev1.Secret] {
+	if f.secretView != nil {
+		return f.secretView
+	}
 	informers := map[string][]cache.SharedIndexInformer{}
 	for ns, factories := range f.secrets {
 		for _, factory := range factories {
 			informers[ns] = append(informers[ns], factory.Core().V1().Secrets().Informer())
 		}
 	}
-	return controller.NewUnionInformer[*corev1.Secret](corev1.Resource("secrets"), informers)
+	f.secretView = controller.NewUnionInformer[*corev1.Secret](corev1.Resource("secrets"), informers)
+	f.secretView.NamedWatch(f.secretByName, func(namespace, name string) *corev1.Secret {
+		return &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name}}
+	}, trimForCache)
+	return f.secretView
+}
+
+// secretByName lists and watches the one Secret namespace/name.
+func (f *informerFactories) secretByName(namespace, name string) cache.ListerWatcher {
+	byName := func(o *metav1.ListOptions) {
+		o.FieldSelector = fields.OneTermEqualSelector("metadata.name", name).String()
+	}
+	secrets := f.kube.CoreV1().Secrets(namespace)
+	return &cache.ListWatch{
+		ListWithContextFunc: func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) {
+			byName(&o)
+			return secrets.List(ctx, o)
+		},
+		WatchFuncWithContext: func(ctx context.Context, o metav1.ListOptions) (watch.Interface, error) {
+			byName(&o)
+			return secrets.Watch(ctx, o)
+		},
+	}
 }
 
 func (f *informerFactories) start(stop <-chan struct{}) {
@@ -97,6 +141,9 @@ func (f *informerFactories) start(stop <-chan struct{}) {
 	}
 	for _, factory := range f.rightsBindings {
 		factory.Start(stop)
+	}
+	if f.secretView != nil {
+		f.secretView.StartNamedWatches(stop)
 	}
 }
 
@@ -115,11 +162,30 @@ func (f *informerFactories) shutdown() {
 	}
 }
 
-// dropManagedFields keeps the field-ownership records of cached Secrets out
-// of memory: nothing reads them, and they can outweigh a small Secret.
-func dropManagedFields(obj any) (any, error) {
-	if m, ok := obj.(metav1.Object); ok {
-		m.SetManagedFields(nil)
+// trimForCache keeps out of the informers' caches what the operator never
+// reads and what can outweigh the rest of an object: its field-ownership
+// records, and the copy of the whole object that kubectl apply keeps in an
+// annotation (for a Secret, its values once more). With 100,000 objects
+// that is most of the memory the caches would hold.
+//
+// The operator writes its objects' metadata with patches and their status
+// through the status subresource, which leave both on the server as they
+// are; the hash of what a Konnect write depends on is taken on these
+// trimmed objects alike, at every start.
+func trimForCache(obj any) (any, error) {
+	m, ok := obj.(metav1.Object)
+	if !ok {
+		return obj, nil
+	}
+	m.SetManagedFields(nil)
+	if annotations := m.GetAnnotations(); annotations != nil {
+		if _, ok := annotations[corev1.LastAppliedConfigAnnotation]; ok {
+			delete(annotations, corev1.LastAppliedConfigAnnotation)
+			if len(annotations) == 0 {
+				annotations = nil
+			}
+			m.SetAnnotations(annotations)
+		}
 	}
 	return obj, nil
 }

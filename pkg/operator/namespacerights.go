@@ -29,7 +29,7 @@ func rightsBindingFactories(kube kubernetes.Interface, namespaces []string, bind
 			kubeinformers.WithTweakListOptions(func(o *metav1.ListOptions) {
 				o.FieldSelector = fields.OneTermEqualSelector("metadata.name", bindingName).String()
 			}),
-			kubeinformers.WithTransform(dropManagedFields))
+			kubeinformers.WithTransform(trimForCache))
 	}
 	return out
 }
