@@ -324,23 +324,7 @@ func waitProgrammed(ctx context.Context, t *testing.T, c *clusterEnv, op *operat
 // condition is True. ResourceVersion 0 lets the API server answer from its
 // watch cache, the cheapest list there is.
 func countProgrammed(ctx context.Context, c *clusterEnv) (int, error) {
-	programmed := 0
-	for _, gvk := range sizingKinds {
-		mapping, err := c.resource(gvk)
-		if err != nil {
-			return 0, err
-		}
-		list, err := c.dynamic.Resource(mapping.Resource).Namespace(sizingNamespace).List(ctx, metav1.ListOptions{ResourceVersion: "0"})
-		if err != nil {
-			return 0, err
-		}
-		for i := range list.Items {
-			if conditionsOf(&list.Items[i])["Programmed"]["status"] == "True" {
-				programmed++
-			}
-		}
-	}
-	return programmed, nil
+	return countProgrammedIn(ctx, c, sizingNamespace, sizingKinds)
 }
 
 // simCalls returns how many reads (GET) and writes the simulator has

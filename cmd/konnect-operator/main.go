@@ -93,8 +93,8 @@ func parseFlags(fs *flag.FlagSet, args []string) (*options, error) {
 	fs.StringVar(&o.authConfiguration, "create-auth-configuration", "", "NAMESPACE/NAME of a KonnectAPIAuthConfiguration (type secretRef) to create at start when it does not exist; one that exists is left as it is. With --create-auth-configuration-secret and --create-auth-configuration-server-url. What the chart's konnectAuth.create sets.")
 	fs.StringVar(&o.authSecret, "create-auth-configuration-secret", "", "The token Secret, in the same namespace, of --create-auth-configuration.")
 	fs.StringVar(&o.authServerURL, "create-auth-configuration-server-url", "", "The Konnect API host or URL of --create-auth-configuration.")
-	fs.Float64Var(&o.kubeAPIQPS, "kube-api-qps", 50, "Queries per second to the Kubernetes API server.")
-	fs.IntVar(&o.kubeAPIBurst, "kube-api-burst", 100, "Burst of queries to the Kubernetes API server.")
+	fs.Float64Var(&o.kubeAPIQPS, "kube-api-qps", 0, fmt.Sprintf("Client-side limit of queries per second to the Kubernetes API server. 0: automatic, so that the Kubernetes client never limits Konnect work: none when the API server runs API Priority and Fairness (it then queues requests itself), else %d. Below 0: none.", operator.FallbackKubeAPIQPS))
+	fs.IntVar(&o.kubeAPIBurst, "kube-api-burst", 0, "Burst of queries to the Kubernetes API server. 0: twice the queries per second.")
 	fs.Float64Var(&o.konnectRate, "konnect-rate-limit", 0, "Ceiling on requests per second to Konnect, per organisation, shared by every controller. 0: none; the limiter follows the budget Konnect states (RateLimit-Limit, 97% of it), sending 48/s until Konnect has stated one. It also slows down as RateLimit-Remaining runs low, waits out a 429's Retry-After or RateLimit-Reset, and slows down and recovers step by step on 429s that name no delay.")
 	fs.IntVar(&o.konnectBurst, "konnect-burst", konnect.DefaultBurst, "Burst of requests to Konnect, per organisation (never more than a second's worth of the current rate).")
 	fs.DurationVar(&o.konnectTimeout, "konnect-request-timeout", 30*time.Second, "Timeout of one request to Konnect.")
@@ -121,6 +121,9 @@ func parseFlags(fs *flag.FlagSet, args []string) (*options, error) {
 	}
 	if o.konnectRate < 0 {
 		return nil, fmt.Errorf("--konnect-rate-limit must be 0 (follow Konnect) or a positive number of requests per second, not %v", o.konnectRate)
+	}
+	if o.kubeAPIBurst < 0 {
+		return nil, fmt.Errorf("--kube-api-burst must be 0 (twice --kube-api-qps) or a positive number, not %d", o.kubeAPIBurst)
 	}
 	if o.konnectBurst < 1 {
 		return nil, fmt.Errorf("--konnect-burst must be at least 1, not %d", o.konnectBurst)
@@ -162,9 +165,9 @@ func run() error {
 	if err != nil {
 		return err
 	}
-	restConfig.QPS = float32(o.kubeAPIQPS)
-	restConfig.Burst = o.kubeAPIBurst
 	restConfig.UserAgent = "konnect-operator"
+	kubeRate := operator.SetKubeClientRate(ctx, restConfig, o.kubeAPIQPS, o.kubeAPIBurst)
+	logger.Info("Kubernetes client rate", "qps", kubeRate.QPS, "burst", kubeRate.Burst, "reason", kubeRate.Reason)
 
 	cfg := operator.Config{
 		RestConfig:             restConfig,

@@ -2,8 +2,10 @@ package konnectsim
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -135,6 +137,25 @@ func TestInspectionAPI(t *testing.T) {
 	if !strings.Contains(string(raw), `"operationId":"get-organizations-me"`) || strings.Contains(string(raw), testToken) {
 		t.Errorf("request log = %s", raw)
 	}
+	logged := ts.Requests()
+	since := func(at time.Time) []RequestRecord {
+		var out []RequestRecord
+		r := anon.do("GET", "/_sim/requests?since="+url.QueryEscape(at.Format(time.RFC3339Nano)), nil)
+		if r.status != http.StatusOK {
+			t.Fatalf("GET /_sim/requests?since: %d %s", r.status, r.raw)
+		}
+		if err := json.Unmarshal(r.raw, &out); err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	if got := since(logged[0].Time.Add(-time.Nanosecond)); len(got) != len(logged) {
+		t.Errorf("since just before the first request: %d requests, want all %d", len(got), len(logged))
+	}
+	if got := since(logged[len(logged)-1].Time); len(got) != 0 {
+		t.Errorf("since the last request: %d requests, want none", len(got))
+	}
+	anon.do("GET", "/_sim/requests?since=yesterday", nil).must(t, 400)
 	anon.do("DELETE", "/_sim/calls", nil).must(t, 204)
 	if len(ts.Calls()) != 0 || len(ts.Requests()) != 0 {
 		t.Error("DELETE /_sim/calls did not reset the counters and log")

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -82,7 +83,20 @@ func (s *Server) serveInspect(w http.ResponseWriter, r *http.Request) {
 	case path == "served" && r.Method == http.MethodGet:
 		reply(http.StatusOK, s.Served())
 	case path == "requests" && r.Method == http.MethodGet:
-		reply(http.StatusOK, s.Requests())
+		records := s.Requests()
+		if since := r.URL.Query().Get("since"); since != "" {
+			// Only the requests after a moment, so that a client following
+			// the log does not read all of it every time.
+			at, err := time.Parse(time.RFC3339Nano, since)
+			if err != nil {
+				fail(http.StatusBadRequest, fmt.Errorf("since: %w", err))
+				return
+			}
+			// Requests are logged as they end, each with the moment it
+			// began: the log is not quite in that order.
+			records = slices.DeleteFunc(records, func(r RequestRecord) bool { return !r.Time.After(at) })
+		}
+		reply(http.StatusOK, records)
 	case path == "violations" && (r.Method == http.MethodGet || r.Method == http.MethodDelete):
 		errs := s.Violations()
 		if r.Method == http.MethodDelete {

@@ -182,9 +182,11 @@ finalizers are written (see below).
   resources:
   - kongreferencegrants
   verbs: [list, watch]
-# Secrets: list and watch with label selectors only (tokens and credentials
-# konghq.com/credential, TLS material konghq.com/secret=true; RBAC cannot
-# restrict by label, the code does); get for one Secret the caches miss.
+# Secrets: list and watch with label selectors (tokens and credentials
+# konghq.com/credential, TLS material konghq.com/secret=true), or with a
+# field selector on the one name a certificate's secretRef gives (RBAC
+# cannot restrict by label or name, the code does); get for one Secret the
+# caches miss.
 # patch puts the finalizer gateway.konghq.com/secret-in-use-by-konnect-resource
 # on token Secrets in use, so that deleting a namespace cannot take a token
 # before what needs it; the ValidatingAdmissionPolicy of
