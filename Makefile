@@ -118,13 +118,20 @@ bench-sizing: control-plane ## The built operator with its default flags against
 	  KONNECT_SIZING_N=$$n $(GO) test -timeout 40m -count=1 -v -run '^TestSizingOfTheBuiltOperator$$' ./e2e; \
 	done
 
+# The object count make bench-scale measures.
+KONNECT_SCALE_N ?= 10000
+
+.PHONY: bench-scale
+bench-scale: control-plane ## The built operator with its default flags against the simulator's 3,000 requests/minute, at KONNECT_SCALE_N objects (default 10,000; consumers each with a key-auth credential in 4 control planes): the cold create's share of the budget (and its 429s, and the wait at the Kubernetes client), spec-change latency during and after it, an idle period's Konnect calls, status writes and CPU, changes made in Konnect overwritten, a restart's writes and drift check, RSS. About N/3,000 minutes plus 10.
+	KONNECT_SCALE_N=$(KONNECT_SCALE_N) $(GO) test -timeout 150m -count=1 -v -run '^TestScaleOfTheBuiltOperator$$' ./e2e
+
 .PHONY: test-long
 test-long: control-plane tools ## The throughput measurements left out of make test (minutes each): the share of Konnect's budget a cold create spends under 429s, and the cost of stray 429s.
 	KONNECT_TEST_LONG=1 $(GO) test -timeout 30m -count=1 -run 'TestSustainedLimitIsSpentWithoutStalls|TestStrayBare429sSlowAColdCreateLittle' -v ./pkg/operator
 
 .PHONY: test-e2e
 test-e2e: control-plane tools ## Only the e2e suite (built binaries, manifests applied with kubectl, the simulator binary).
-	$(GO) test -timeout $(TEST_TIMEOUT) -count=1 -v ./e2e
+	$(GO) test -timeout $(TEST_TIMEOUT) -count=1 -v ./e2e/...
 
 ##@ Run
 

@@ -121,3 +121,13 @@ func ensureBinaries(ctx context.Context, binDir string, out io.Writer) (string, 
 	}
 	return src.binDir, nil
 }
+
+// Kubectl returns the kubectl that matches the control plane's API server,
+// building the binaries as Start does when they are missing.
+func Kubectl(ctx context.Context) (string, error) {
+	binDir, err := ensureBinaries(ctx, "", os.Stderr)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(binDir, kubectlBinary), nil
+}

@@ -1,8 +1,7 @@
-package e2e
+package maketargets
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -29,7 +28,6 @@ import (
 // few lines, the mirror and adoption samples apply with the IDs it prints, and Ctrl-C
 // ends it with status 0, leaving no process behind.
 func TestMakeRunEndsCleanlyOnCtrlC(t *testing.T) {
-	parallelSelfContained(t)
 	ctx := t.Context()
 	if signal.Ignored(syscall.SIGINT) {
 		// Started in the background by a shell without job control, this
@@ -40,10 +38,11 @@ func TestMakeRunEndsCleanlyOnCtrlC(t *testing.T) {
 		signal.Notify(caught, syscall.SIGINT)
 		defer signal.Stop(caught)
 	}
+	kubectlPath := kubectlBinary(t)
 	local := filepath.Join(t.TempDir(), "local")
 	ports := freePorts(t, 3)
 	cmd := exec.Command("make", "run")
-	cmd.Dir = suite.root
+	cmd.Dir = root
 	cmd.Env = append(cleanEnv("KONNECT_TOKEN", "KUBECONFIG", "MAKEFLAGS", "MFLAGS", "MAKELEVEL"),
 		"KONNECT_OPERATOR_LOCAL="+local,
 		"BIN_DIR="+filepath.Join(t.TempDir(), "bin"),
@@ -64,7 +63,7 @@ func TestMakeRunEndsCleanlyOnCtrlC(t *testing.T) {
 	}
 
 	kubectl := func(args ...string) (string, error) {
-		out, err := exec.CommandContext(ctx, suite.cluster.KubectlPath,
+		out, err := exec.CommandContext(ctx, kubectlPath,
 			append([]string{"--kubeconfig", filepath.Join(local, "kubeconfig")}, args...)...).CombinedOutput()
 		return string(out), err
 	}
@@ -82,7 +81,7 @@ func TestMakeRunEndsCleanlyOnCtrlC(t *testing.T) {
 				t.Fatalf("make run prints no command for %s:\n%s", tc.sample, ready)
 			}
 			sed := exec.CommandContext(ctx, "sh", "-c", m[1])
-			sed.Dir = suite.root
+			sed.Dir = root
 			manifest, err := sed.Output()
 			if err != nil {
 				t.Fatal(err)
@@ -90,20 +89,14 @@ func TestMakeRunEndsCleanlyOnCtrlC(t *testing.T) {
 			if out, err := kubectl("create", "namespace", tc.namespace); err != nil && !strings.Contains(out, "AlreadyExists") {
 				t.Fatalf("%v: %s", err, out)
 			}
-			apply := exec.CommandContext(ctx, suite.cluster.KubectlPath,
+			apply := exec.CommandContext(ctx, kubectlPath,
 				"--kubeconfig", filepath.Join(local, "kubeconfig"), "apply", "-n", tc.namespace, "-f", "-")
 			apply.Stdin = bytes.NewReader(manifest)
 			if out, err := apply.CombinedOutput(); err != nil {
 				t.Fatalf("kubectl apply: %v\n%s", err, out)
 			}
-			if err := eventually(ctx, time.Minute, func(context.Context) error {
-				out, err := kubectl("wait", "-n", tc.namespace, "--for=condition="+tc.condition, "--timeout=1s", tc.object)
-				if err != nil {
-					return fmt.Errorf("%w: %s", err, out)
-				}
-				return nil
-			}); err != nil {
-				t.Fatal(err)
+			if out, err := kubectl("wait", "-n", tc.namespace, "--for=condition="+tc.condition, "--timeout=1m", tc.object); err != nil {
+				t.Fatalf("%v: %s", err, out)
 			}
 		})
 	}

@@ -1,4 +1,4 @@
-package e2e
+package maketargets
 
 import (
 	"archive/tar"
@@ -12,11 +12,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/exec"
 	"path"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -68,14 +70,13 @@ type ociConfig struct {
 // machine's architecture, extracted from the layers, prints the version and
 // commit the labels name. The second build must give the same bytes.
 func TestImage(t *testing.T) {
-	parallelSelfContained(t)
-	builds := []string{filepath.Join(suite.workDir, "image-1"), filepath.Join(suite.workDir, "image-2")}
+	builds := []string{filepath.Join(workDir, "image-1"), filepath.Join(workDir, "image-2")}
 	for _, dir := range builds {
-		out, err := runTool(t.Context(), nil, nil, "make", "image", "BIN_DIR="+dir)
+		out, err := runMake(t.Context(), "image", "BIN_DIR="+dir)
 		if err != nil {
 			t.Fatal(err)
 		}
-		t.Logf("make image:\n%s", lastLines(out, 2))
+		t.Logf("make image: %s", strings.TrimSpace(out[strings.LastIndex(strings.TrimRight(out, "\n"), "\n")+1:]))
 	}
 	first, err := os.ReadFile(filepath.Join(builds[0], "konnect-operator-image.tar"))
 	if err != nil {
@@ -176,7 +177,7 @@ func checkPlatformImage(t *testing.T, layout string, d ociDescriptor, wantVersio
 	}
 	for _, c := range fsChecks {
 		if !c.ok {
-			t.Errorf("root filesystem: not %s (files %v)", c.name, keysOf(files))
+			t.Errorf("root filesystem: not %s (files %v)", c.name, slices.Sorted(maps.Keys(files)))
 		}
 	}
 	binaryPath := filepath.Join(rootfs, "konnect-operator")
@@ -315,17 +316,4 @@ func digestOf(data []byte) string {
 func hasKey[V any](m map[string]V, key string) bool {
 	_, ok := m[key]
 	return ok
-}
-
-func keysOf[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	return out
-}
-
-func lastLines(s string, n int) string {
-	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
-	return strings.Join(lines[max(0, len(lines)-n):], "\n")
 }
