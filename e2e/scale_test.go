@@ -16,7 +16,6 @@ import (
 	"time"
 
 	dto "github.com/prometheus/client_model/go"
-	"golang.org/x/sync/errgroup"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -131,7 +130,7 @@ func TestScaleOfTheBuiltOperator(t *testing.T) {
 		defer close(changerDone)
 		changer.duringCreate(changing, pairs)
 	}()
-	if err := createScaleObjects(ctx, c, pairs); err != nil {
+	if err := createInGroups(ctx, c, scaleNamespace, pairs, scaleCreators, scalePair); err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("%d objects created in Kubernetes in %s", objects, time.Since(atStart.at).Round(time.Second))
@@ -269,7 +268,7 @@ func TestScaleOfTheBuiltOperator(t *testing.T) {
 		"operator RSS: peak %s, idle %s; CPU while creating %.1f s (%.2f cores)\n"+
 		"| Objects | Cold create | Share of the budget | Spec change p99 (during / after) | Peak RSS | RSS idle | CPU idle | Restart: writes, drift checked |\n"+
 		"|---:|---:|---:|---:|---:|---:|---:|---:|\n"+
-		"| %d | %s | %.0f%% | %s / %s | %s | %s | %.1f%% | %d, %s |",
+		"| %d | %s | %.1f%% | %s / %s | %s | %s | %.1f%% | %d, %s |",
 		n, pairs, scaleControlPlanes, simRateLimitPerMinute,
 		objects, create.Round(time.Second), perMinute(objects, create), createCalls.total(), perMinute(createCalls.total(), create),
 		100*perMinute(createCalls.total(), create)/simRateLimitPerMinute, createCalls.rateLimited, kubeWait,
@@ -346,41 +345,6 @@ func scalePair(i int) []*unstructured.Unstructured {
 		obj.SetNamespace(scaleNamespace)
 	}
 	return []*unstructured.Unstructured{consumer, credential}
-}
-
-// createScaleObjects creates pairs consumers and their credentials,
-// scaleCreators at a time.
-func createScaleObjects(ctx context.Context, c *clusterEnv, pairs int) error {
-	next := make(chan int)
-	g, ctx := errgroup.WithContext(ctx)
-	g.Go(func() error {
-		defer close(next)
-		for i := range pairs {
-			select {
-			case next <- i:
-			case <-ctx.Done():
-				return ctx.Err()
-			}
-		}
-		return nil
-	})
-	for range scaleCreators {
-		g.Go(func() error {
-			for i := range next {
-				for _, obj := range scalePair(i) {
-					mapping, err := c.resource(obj.GroupVersionKind())
-					if err != nil {
-						return err
-					}
-					if _, err := c.dynamic.Resource(mapping.Resource).Namespace(scaleNamespace).Create(ctx, obj, metav1.CreateOptions{}); err != nil {
-						return fmt.Errorf("create %s %s: %w", obj.GetKind(), obj.GetName(), err)
-					}
-				}
-			}
-			return nil
-		})
-	}
-	return g.Wait()
 }
 
 // waitScaleProgrammed waits until Konnect holds want entities besides the
@@ -684,10 +648,13 @@ func (s *specChanger) changeNext(ctx context.Context, pairs int) {
 		return // not created in Konnect yet: a change would ride on its create
 	}
 	consumer.Object["custom_id"] = fmt.Sprintf("changed-%d", time.Now().UnixNano())
+	// Timed from before the write: the operator hears of it by its watch
+	// and may write to Konnect before this client has read the answer.
+	at := time.Now()
 	if _, err := client.Update(ctx, consumer, metav1.UpdateOptions{}); err != nil {
 		return
 	}
-	s.changes = append(s.changes, specChange{id: id, at: time.Now()})
+	s.changes = append(s.changes, specChange{id: id, at: at})
 	s.next++
 }
 
@@ -762,7 +729,7 @@ func changeInKonnect(ctx context.Context, c *clusterEnv, log *requestFollower, c
 		if err := suite.sim.get(ctx, path, true, &entity); err != nil {
 			return 0, 0, err
 		}
-		entity["custom_id"] = "changed-in-konnect"
+		entity["custom_id"] = fmt.Sprintf("changed-in-konnect-%d", i) // custom_id is unique
 		delete(entity, "created_at")
 		delete(entity, "updated_at")
 		if err := suite.sim.do(ctx, http.MethodPut, path, true, entity, nil); err != nil {

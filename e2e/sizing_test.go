@@ -111,7 +111,7 @@ func TestSizingOfTheBuiltOperator(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := createSizingEntities(ctx, c, groups); err != nil {
+	if err := createInGroups(ctx, c, sizingNamespace, groups, sizingCreators, sizingGroup); err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("%d objects created in %s", entities, time.Since(atStart.at).Round(time.Millisecond))
@@ -219,9 +219,10 @@ func startDefaultOperator(name, kubeconfig string) (*operatorProcess, error) {
 	}, nil
 }
 
-// createSizingEntities creates the objects of groups groups, sizingCreators
-// at a time.
-func createSizingEntities(ctx context.Context, c *clusterEnv, groups int) error {
+// createInGroups creates, in namespace, the objects groupOf returns for
+// each of groups groups, creators groups at a time, as pipelines applying
+// large manifests would.
+func createInGroups(ctx context.Context, c *clusterEnv, namespace string, groups, creators int, groupOf func(int) []*unstructured.Unstructured) error {
 	next := make(chan int)
 	g, ctx := errgroup.WithContext(ctx)
 	g.Go(func() error {
@@ -235,15 +236,15 @@ func createSizingEntities(ctx context.Context, c *clusterEnv, groups int) error 
 		}
 		return nil
 	})
-	for range sizingCreators {
+	for range creators {
 		g.Go(func() error {
 			for i := range next {
-				for _, obj := range sizingGroup(i) {
+				for _, obj := range groupOf(i) {
 					mapping, err := c.resource(obj.GroupVersionKind())
 					if err != nil {
 						return err
 					}
-					if _, err := c.dynamic.Resource(mapping.Resource).Namespace(sizingNamespace).Create(ctx, obj, metav1.CreateOptions{}); err != nil {
+					if _, err := c.dynamic.Resource(mapping.Resource).Namespace(namespace).Create(ctx, obj, metav1.CreateOptions{}); err != nil {
 						return fmt.Errorf("create %s %s: %w", obj.GetKind(), obj.GetName(), err)
 					}
 				}
