@@ -295,6 +295,11 @@ metrics:
 		if err != nil {
 			t.Fatal(err)
 		}
+		// Watching team-a alone, it holds its rights there while team-a
+		// holds its objects.
+		if err := eventually(ctx, 30*time.Second, rightsBindingHeld(c, true)); err != nil {
+			t.Fatal(err)
+		}
 	})
 
 	step("deleting the objects and the chart's auth configuration while the operator runs empties Konnect and frees the token", func(t *testing.T) {
@@ -321,6 +326,11 @@ metrics:
 			t.Fatal(err)
 		}
 		if err := eventually(ctx, 30*time.Second, tokenSecretHeld(c, false)); err != nil {
+			t.Fatal(err)
+		}
+		// With nothing left in team-a the operator lets go of its
+		// RoleBinding there, so that the uninstall deletes it at once.
+		if err := eventually(ctx, 30*time.Second, rightsBindingHeld(c, false)); err != nil {
 			t.Fatal(err)
 		}
 	})
@@ -398,5 +408,20 @@ func checkCRDsInstalled(ctx context.Context, t *testing.T, c *clusterEnv) {
 		if _, err := c.kubectl(ctx, "", "get", "crd", plural+"."+group, "-o", "name"); err != nil {
 			t.Errorf("CRD %s.%s is not installed: %v", plural, group, err)
 		}
+	}
+}
+
+// rightsBindingHeld checks whether the operator's RoleBinding in team-a
+// carries its namespace-rights finalizer as wanted.
+func rightsBindingHeld(c *clusterEnv, want bool) func(context.Context) error {
+	return func(ctx context.Context) error {
+		b, err := c.kube.RbacV1().RoleBindings("team-a").Get(ctx, "konnect-operator-namespaced", metav1.GetOptions{})
+		if err != nil {
+			return err
+		}
+		if held := slices.Contains(b.Finalizers, commonv1alpha1.FinalizerNamespaceRights); held != want {
+			return fmt.Errorf("the RoleBinding's finalizers are %v; want %s there: %v", b.Finalizers, commonv1alpha1.FinalizerNamespaceRights, want)
+		}
+		return nil
 	}
 }
