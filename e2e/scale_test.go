@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"fmt"
+	"io"
 	"math"
 	"net/http"
 	"net/url"
@@ -89,7 +90,18 @@ func TestScaleOfTheBuiltOperator(t *testing.T) {
 	if err := writeServiceAccountKubeconfig(ctx, c, kubeconfig); err != nil {
 		t.Fatal(err)
 	}
-	op, err := startDefaultOperator("scale-operator", kubeconfig)
+	// KONNECT_SCALE_PROFILE names a file for a CPU profile of the idle
+	// period (go tool pprof reads it).
+	profile := os.Getenv("KONNECT_SCALE_PROFILE")
+	var profilerFlags []string
+	profilerPort, err := freePort()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if profile != "" {
+		profilerFlags = append(profilerFlags, "--profiler-address=127.0.0.1:"+strconv.Itoa(profilerPort))
+	}
+	op, err := startDefaultOperator("scale-operator", kubeconfig, profilerFlags...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -169,8 +181,21 @@ func TestScaleOfTheBuiltOperator(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	profiled := make(chan error, 1)
+	if profile != "" {
+		go func() {
+			profiled <- cpuProfile(ctx, fmt.Sprintf("http://127.0.0.1:%d", profilerPort), scaleIdle-10*time.Second, profile)
+		}()
+	}
 	if err := sleepWatching(ctx, op, scaleIdle); err != nil {
 		t.Fatal(err)
+	}
+	if profile != "" {
+		if err := <-profiled; err != nil {
+			t.Errorf("CPU profile of the idle period: %v", err)
+		} else {
+			t.Logf("CPU profile of the idle period: %s", profile)
+		}
 	}
 	idleTo, err := readProc(sampler.pid)
 	if err != nil {
@@ -757,4 +782,25 @@ func changeInKonnect(ctx context.Context, c *clusterEnv, log *requestFollower, c
 		case <-time.After(2 * time.Second):
 		}
 	}
+}
+
+// cpuProfile writes a CPU profile of d from a profiler at base to file.
+func cpuProfile(ctx context.Context, base string, d time.Duration, file string) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, fmt.Sprintf("%s/debug/pprof/profile?seconds=%d", base, int(d.Seconds())), nil)
+	if err != nil {
+		return err
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	defer res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		return fmt.Errorf("GET %s: %s", req.URL, res.Status)
+	}
+	body, err := io.ReadAll(res.Body)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(file, body, 0o600)
 }

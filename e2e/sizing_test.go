@@ -193,7 +193,9 @@ spec:
 // cluster: its default flags, with only what it cannot run without here
 // (the ServiceAccount's kubeconfig, the simulator's CA) and free loopback
 // ports in place of the default :8443 and :8081.
-func startDefaultOperator(name, kubeconfig string) (*operatorProcess, error) {
+// extra flags are added to the defaults (a profiler address, which changes
+// nothing of the work).
+func startDefaultOperator(name, kubeconfig string, extra ...string) (*operatorProcess, error) {
 	metricsPort, err := freePort()
 	if err != nil {
 		return nil, err
@@ -202,13 +204,14 @@ func startDefaultOperator(name, kubeconfig string) (*operatorProcess, error) {
 	if err != nil {
 		return nil, err
 	}
+	args := append([]string{
+		"--kubeconfig=" + kubeconfig,
+		"--konnect-ca-file=" + suite.sim.caFile,
+		"--metrics-bind-address=127.0.0.1:" + strconv.Itoa(metricsPort),
+		"--health-probe-bind-address=127.0.0.1:" + strconv.Itoa(healthPort),
+	}, extra...)
 	p, err := startProcess(filepath.Join(suite.workDir, "operators"), name, []string{"POD_NAMESPACE=" + operatorNamespace},
-		filepath.Join(suite.binDir, "konnect-operator"),
-		"--kubeconfig="+kubeconfig,
-		"--konnect-ca-file="+suite.sim.caFile,
-		"--metrics-bind-address=127.0.0.1:"+strconv.Itoa(metricsPort),
-		"--health-probe-bind-address=127.0.0.1:"+strconv.Itoa(healthPort),
-	)
+		filepath.Join(suite.binDir, "konnect-operator"), args...)
 	if err != nil {
 		return nil, err
 	}

@@ -57,6 +57,7 @@ type options struct {
 	metricsCertFile         string
 	metricsKeyFile          string
 	healthAddr              string
+	profilerAddr            string
 	shutdownTimeout         time.Duration
 
 	leaderElect        string
@@ -104,6 +105,7 @@ func parseFlags(fs *flag.FlagSet, args []string) (*options, error) {
 	fs.StringVar(&o.metricsCertFile, "metrics-cert-file", "", "PEM certificate of the /metrics endpoint. Empty: a self-signed certificate made at start.")
 	fs.StringVar(&o.metricsKeyFile, "metrics-key-file", "", "PEM private key of --metrics-cert-file.")
 	fs.StringVar(&o.healthAddr, "health-probe-bind-address", ":8081", "Address of the /healthz and /readyz endpoints. Empty or 0 disables them.")
+	fs.StringVar(&o.profilerAddr, "profiler-address", "", "Loopback address (for example localhost:6060) serving Go's CPU, heap and goroutine profiles at /debug/pprof/, over plain HTTP; reach it with kubectl port-forward. Empty: not served.")
 	fs.StringVar(&o.leaderElect, "leader-elect", "auto", "Run controllers only while holding a Lease: true, false, or auto (true in a cluster, false outside).")
 	fs.StringVar(&o.leaseName, "leader-elect-resource-name", "konnect-operator", "Name of the leader-election Lease.")
 	fs.StringVar(&o.leaseNamespace, "leader-elect-resource-namespace", "", "Namespace of the leader-election Lease. Empty: the operator's own namespace.")
@@ -186,8 +188,9 @@ func run() error {
 			Timeout:           o.konnectTimeout,
 			UserAgent:         "konnect-operator",
 		},
-		MetricsAddr: disabledIfZero(o.metricsAddr),
-		HealthAddr:  disabledIfZero(o.healthAddr),
+		MetricsAddr:  disabledIfZero(o.metricsAddr),
+		HealthAddr:   disabledIfZero(o.healthAddr),
+		ProfilerAddr: o.profilerAddr,
 		Metrics: operator.MetricsServing{
 			InsecureLoopback: o.metricsInsecureLoopback,
 			CertFile:         o.metricsCertFile,

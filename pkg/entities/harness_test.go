@@ -128,7 +128,7 @@ type simulated struct {
 	api konnect.API
 }
 
-func startSimulator(t *testing.T) simulated {
+func startSimulator(t testing.TB) simulated {
 	t.Helper()
 	sim := konnectsim.Start(t, konnectsim.Options{Tokens: map[string]string{"kpat_test": "acme"}})
 	factory := konnect.NewClientFactory(konnect.Options{RootCAs: sim.CAPool, RequestsPerSecond: 1e6, Burst: 1e6})
@@ -141,7 +141,7 @@ func startSimulator(t *testing.T) simulated {
 
 // controlPlane creates a control plane in the simulator and returns where
 // its entities live.
-func (s simulated) controlPlane(t *testing.T, name string) controller.Placement {
+func (s simulated) controlPlane(t testing.TB, name string) controller.Placement {
 	t.Helper()
 	res, err := s.api.ControlPlanes.CreateControlPlane(t.Context(), components.CreateControlPlaneRequest{Name: name})
 	if err != nil {

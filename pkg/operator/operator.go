@@ -62,6 +62,9 @@ type Config struct {
 	// MetricsAddr and HealthAddr are where /metrics and /healthz, /readyz
 	// are served; empty disables the server.
 	MetricsAddr, HealthAddr string
+	// ProfilerAddr, a loopback address, serves Go's profiles
+	// (/debug/pprof/); empty (the default) disables it.
+	ProfilerAddr string
 	// LeaderElection, when enabled, runs the controllers only while this
 	// process holds the lease.
 	LeaderElection LeaderElection

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/http/pprof"
 	"time"
 
 	"k8s.io/klog/v2"
@@ -58,6 +59,14 @@ func (o *Operator) listen(ctx context.Context) ([]*server, error) {
 		}
 		servers = append(servers, newServer("health", ln, o.healthMux()))
 	}
+	if o.cfg.ProfilerAddr != "" {
+		s, err := profilerServer(o.cfg.ProfilerAddr)
+		if err != nil {
+			closeAll()
+			return nil, err
+		}
+		servers = append(servers, s)
+	}
 	for _, s := range servers {
 		klog.FromContext(ctx).Info("Serving", "server", s.name, "address", s.listener.Addr().String())
 	}
@@ -91,18 +100,39 @@ func (o *Operator) metricsServer() (*server, error) {
 	return s, nil
 }
 
+// profilerServer serves Go's profiles on a loopback address: a profile
+// shows the process's inner workings, so it is reached from inside the pod
+// (kubectl port-forward) and never from the network.
+func profilerServer(addr string) (*server, error) {
+	addr, err := loopbackAddress(addr)
+	if err != nil {
+		return nil, fmt.Errorf("profiler: %w", err)
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("serving profiles: %w", err)
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("/debug/pprof/", pprof.Index)
+	mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
+	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
+	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
+	return newServer("profiler (plain HTTP, loopback)", ln, mux), nil
+}
+
 // loopbackAddress checks that addr is on a loopback interface; a missing
 // host means 127.0.0.1.
 func loopbackAddress(addr string) (string, error) {
 	host, port, err := net.SplitHostPort(addr)
 	if err != nil {
-		return "", fmt.Errorf("metrics address %q: %w", addr, err)
+		return "", fmt.Errorf("address %q: %w", addr, err)
 	}
 	if host == "" {
 		host = "127.0.0.1"
 	}
 	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
-		return "", fmt.Errorf("plain-HTTP metrics are only served on a loopback address, not %q", host)
+		return "", fmt.Errorf("plain HTTP is only served on a loopback address, not %q", host)
 	}
 	return net.JoinHostPort(host, port), nil
 }

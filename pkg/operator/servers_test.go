@@ -1,7 +1,11 @@
 package operator
 
 import (
+	"context"
 	"crypto/x509"
+	"io"
+	"net/http"
+	"strings"
 	"testing"
 )
 
@@ -51,5 +55,33 @@ func TestTheSelfSignedMetricsCertificateServesLoopback(t *testing.T) {
 	}
 	if _, err := servingCertificate("cert.pem", ""); err == nil {
 		t.Error("a certificate file without its key was accepted")
+	}
+}
+
+func TestProfilesAreServedOnLoopbackOnly(t *testing.T) {
+	if _, err := profilerServer("0.0.0.0:0"); err == nil {
+		t.Fatal("profiles were served on every interface")
+	}
+	s, err := profilerServer("localhost:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan error, 1)
+	go func() { done <- s.serve(ctx) }()
+	defer func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	}()
+	res, err := http.Get("http://" + s.listener.Addr().String() + "/debug/pprof/goroutine?debug=1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	body, _ := io.ReadAll(res.Body)
+	if res.StatusCode != http.StatusOK || !strings.Contains(string(body), "goroutine profile:") {
+		t.Errorf("GET /debug/pprof/goroutine answered %s:\n%.200s", res.Status, body)
 	}
 }
