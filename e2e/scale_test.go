@@ -794,7 +794,7 @@ func cpuProfile(ctx context.Context, base string, d time.Duration, file string) 
 	if err != nil {
 		return err
 	}
-	defer res.Body.Close()
+	defer func() { _ = res.Body.Close() }()
 	if res.StatusCode != http.StatusOK {
 		return fmt.Errorf("GET %s: %s", req.URL, res.Status)
 	}

@@ -101,3 +101,29 @@ func TestSnapshotWithAddsAComparedField(t *testing.T) {
 		t.Error("With changed the snapshot it was called on")
 	}
 }
+
+// TestSnapshotIgnoresTheOrderOfKeys compares an answer decoded into a
+// struct (keys in declaration order) with the same entity as a map (keys
+// sorted), escapes and all.
+func TestSnapshotIgnoresTheOrderOfKeys(t *testing.T) {
+	type certificate struct {
+		Zone string `json:"zone"`
+		ID   string `json:"id"`
+	}
+	type service struct {
+		Name        string      `json:"name"`
+		Certificate certificate `json:"client_certificate"`
+		Tags        []string    `json:"tags"`
+	}
+	a, err := SnapshotOf(service{Name: "<a&b>", Certificate: certificate{Zone: "eu", ID: "c1"}, Tags: []string{"x"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := SnapshotOf(map[string]any{"tags": []string{"x"}, "client_certificate": map[string]any{"id": "c1", "zone": "eu"}, "name": "<a&b>"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := a.Differences(b); d != nil {
+		t.Errorf("Differences = %v, want none", d)
+	}
+}

@@ -200,6 +200,7 @@ var consumerCalls = coreCalls[consumerDesired, components.Consumer]{
 		res, err := api.Consumers.ListConsumer(ctx, operations.ListConsumerRequest{ControlPlaneID: p.ControlPlaneID, Size: &page.Size, Offset: page.Offset, Tags: page.Tags})
 		return res.GetObject().GetData(), res.GetObject().GetOffset(), err
 	},
-	id:   (*components.Consumer).GetID,
-	tags: (*components.Consumer).GetTags,
+	id:         (*components.Consumer).GetID,
+	tags:       (*components.Consumer).GetTags,
+	collection: "consumers",
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"net/url"
 	"slices"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -36,6 +37,12 @@ type coreCalls[D, A any] struct {
 	// id and tags read an answer.
 	id   func(*A) *string
 	tags func(*A) []string
+	// collection, when set, is the path of the whole control plane's
+	// collection below /v2/control-planes/{id}/core-entities/ (for a
+	// nested one, what flat lists): the drift lister then reads its pages
+	// with encoding/json instead of the SDK's decoding (see
+	// konnect.PageReader), which A must allow (TestPagesReadAsTheSDKDoes).
+	collection string
 }
 
 // errNoAnswer is a successful call whose answer carried no entity: a
@@ -126,6 +133,9 @@ func (c coreCalls[D, A]) listKind(ctx context.Context, api konnect.API, p contro
 	if c.nested {
 		fetch = c.flat
 	}
+	if c.collection != "" && api.Pages != nil {
+		fetch = c.readPage
+	}
 	var tags []string
 	if !all {
 		tags = []string{controller.KindTag(kind)}
@@ -133,6 +143,20 @@ func (c coreCalls[D, A]) listKind(ctx context.Context, api konnect.API, p contro
 	return konnect.ListAll(ctx, c.op("list"), tags, func(ctx context.Context, page konnect.Page) ([]A, *string, error) {
 		return fetch(ctx, api, p, page)
 	})
+}
+
+// readPage reads one page of the whole control plane's collection with
+// encoding/json.
+func (c coreCalls[D, A]) readPage(ctx context.Context, api konnect.API, p controller.Placement, page konnect.Page) ([]A, *string, error) {
+	var answer struct {
+		Data   []A     `json:"data"`
+		Offset *string `json:"offset"`
+	}
+	path := "/v2/control-planes/" + url.PathEscape(p.ControlPlaneID) + "/core-entities/" + c.collection
+	if err := api.Pages.ReadPage(ctx, path, page, &answer); err != nil {
+		return nil, nil, err
+	}
+	return answer.Data, answer.Offset, nil
 }
 
 // findByUID returns the ID of the entity tagged with obj's UID, or "".

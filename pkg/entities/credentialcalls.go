@@ -43,6 +43,8 @@ var basicAuthCalls = coreCalls[components.BasicAuthWithoutParents, components.Ba
 	},
 	id:   (*components.BasicAuth).GetID,
 	tags: (*components.BasicAuth).GetTags,
+
+	collection: "basic-auths",
 }
 
 var apiKeyCalls = coreCalls[components.KeyAuthWithoutParents, components.KeyAuth]{
@@ -74,6 +76,8 @@ var apiKeyCalls = coreCalls[components.KeyAuthWithoutParents, components.KeyAuth
 	},
 	id:   (*components.KeyAuth).GetID,
 	tags: (*components.KeyAuth).GetTags,
+
+	collection: "key-auths",
 }
 
 var aclCalls = coreCalls[components.ACLWithoutParents, components.ACL]{
@@ -105,6 +109,8 @@ var aclCalls = coreCalls[components.ACLWithoutParents, components.ACL]{
 	},
 	id:   (*components.ACL).GetID,
 	tags: (*components.ACL).GetTags,
+
+	collection: "acls",
 }
 
 var jwtCalls = coreCalls[components.JWTWithoutParents, components.Jwt]{
@@ -136,6 +142,8 @@ var jwtCalls = coreCalls[components.JWTWithoutParents, components.Jwt]{
 	},
 	id:   (*components.Jwt).GetID,
 	tags: (*components.Jwt).GetTags,
+
+	collection: "jwts",
 }
 
 var hmacCalls = coreCalls[components.HMACAuthWithoutParents, components.HMACAuth]{
@@ -167,4 +175,6 @@ var hmacCalls = coreCalls[components.HMACAuthWithoutParents, components.HMACAuth
 	},
 	id:   (*components.HMACAuth).GetID,
 	tags: (*components.HMACAuth).GetTags,
+
+	collection: "hmac-auths",
 }

@@ -35,6 +35,9 @@ type API struct {
 	HMACAuths          sdkkonnectgo.HMACAuthCredentialsSDK
 	DPCertificates     sdkkonnectgo.DPCertificatesSDK
 	CloudGateways      sdkkonnectgo.CloudGatewaysSDK
+	// Pages reads core-entity list pages without the SDK's decoding (see
+	// PageReader); nil in fakes, where callers use the SDK.
+	Pages PageReader
 }
 
 // newAPI builds Kong's SDK for one server, sending every request through
@@ -66,6 +69,7 @@ func newAPI(serverURL string, do sdkkonnectgo.HTTPClient) API {
 		HMACAuths:          sdk.HMACAuthCredentials,
 		DPCertificates:     sdk.DPCertificates,
 		CloudGateways:      sdk.CloudGateways,
+		Pages:              pageReader{server: serverURL, do: do},
 	}
 }
 

@@ -79,7 +79,7 @@ func TestProfilesAreServedOnLoopbackOnly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer res.Body.Close()
+	defer func() { _ = res.Body.Close() }()
 	body, _ := io.ReadAll(res.Body)
 	if res.StatusCode != http.StatusOK || !strings.Contains(string(body), "goroutine profile:") {
 		t.Errorf("GET /debug/pprof/goroutine answered %s:\n%.200s", res.Status, body)
