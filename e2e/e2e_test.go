@@ -96,8 +96,13 @@ func TestOperatorAsUsersRunIt(t *testing.T) {
 	waitSamples(ctx, c, samples, 2*time.Minute)
 	t.Logf("samples settled in %s", time.Since(begin).Round(time.Millisecond))
 	t.Run("samples", func(t *testing.T) {
+		// Each sample is only read here (kubectl get and describe), so
+		// they are read side by side.
 		for _, s := range samples {
-			t.Run(s.file, func(t *testing.T) { checkSample(ctx, t, c, s) })
+			t.Run(s.file, func(t *testing.T) {
+				t.Parallel()
+				checkSample(ctx, t, c, s)
+			})
 		}
 	})
 
