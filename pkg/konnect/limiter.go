@@ -12,10 +12,13 @@ import (
 )
 
 // budgetShare is the share of the budget Konnect states (RateLimit-Limit
-// over its window) that the limiter spends: the bucket's burst (a second's
-// worth) and requests in flight across a window's edge fit in the rest, so
-// that a steady stream of requests is never refused.
-const budgetShare = 0.97
+// over its window) that the limiter spends: the bucket's burst and requests
+// in flight across a window's edge fit in the rest, so that a steady stream
+// of requests is never refused. Any window of Konnect's then holds at most
+// share×budget plus a burst, and the burst is never more than a second's
+// worth (burstFor): at Konnect's 3,000 a minute with the default burst of
+// 20, at most 2,960 requests in any minute, 40 short of the budget.
+const budgetShare = 0.98
 
 // limiter is the client-side rate limiter of one organisation, shared by
 // every client of it: a token bucket whose rate is the lowest of
