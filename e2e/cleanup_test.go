@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"golang.org/x/sync/errgroup"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 )
@@ -20,20 +21,28 @@ var crdKind = schema.GroupVersionKind{Group: "apiextensions.k8s.io", Version: "v
 // deleted every entity it made, and the mirrored control plane (not the
 // operator's) is still there.
 func deleteEverything(ctx context.Context, t *testing.T, c *clusterEnv, samples []*sample) {
+	// Several kubectl processes at once, as several people or pipelines
+	// deleting what they applied would: the order is anyone's.
+	var g errgroup.Group
+	g.SetLimit(4)
 	for _, s := range samples {
-		args := []string{"delete", "--wait=false", "--ignore-not-found", "-f", "-"}
-		if s.namespace != "" {
-			args = append(args, "--namespace", s.namespace)
-		}
-		if _, err := c.kubectl(ctx, s.text, args...); err != nil {
-			t.Errorf("%s: %v", s.file, err)
-		}
-		if s.namespace != "" {
-			if _, err := c.kubectl(ctx, "", "delete", "namespace", s.namespace, "--wait=false", "--ignore-not-found"); err != nil {
-				t.Error(err)
+		g.Go(func() error {
+			args := []string{"delete", "--wait=false", "--ignore-not-found", "-f", "-"}
+			if s.namespace != "" {
+				args = append(args, "--namespace", s.namespace)
 			}
-		}
+			if _, err := c.kubectl(ctx, s.text, args...); err != nil {
+				t.Errorf("%s: %v", s.file, err)
+			}
+			if s.namespace != "" {
+				if _, err := c.kubectl(ctx, "", "delete", "namespace", s.namespace, "--wait=false", "--ignore-not-found"); err != nil {
+					t.Error(err)
+				}
+			}
+			return nil
+		})
 	}
+	_ = g.Wait()
 	begin := time.Now()
 	err := eventually(ctx, 3*time.Minute, func(ctx context.Context) error {
 		left, err := leftovers(ctx, c)

@@ -135,6 +135,13 @@ func TestScaleOfTheBuiltOperator(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	timeline := &totalsTimeline{}
+	timing, stopTiming := context.WithCancel(ctx)
+	timelineDone := make(chan struct{})
+	go func() {
+		defer close(timelineDone)
+		timeline.run(timing)
+	}()
 	changer := &specChanger{c: c}
 	changing, stopChanging := context.WithCancel(ctx)
 	changerDone := make(chan struct{})
@@ -146,20 +153,29 @@ func TestScaleOfTheBuiltOperator(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("%d objects created in Kubernetes in %s", objects, time.Since(atStart.at).Round(time.Second))
-	if err := waitScaleProgrammed(ctx, t, c, op, sampler, objects, 2*time.Minute+time.Duration(objects)*40*time.Millisecond); err != nil {
+	finished, err := waitScaleProgrammed(ctx, t, c, op, sampler, objects, 2*time.Minute+time.Duration(objects)*40*time.Millisecond)
+	if err != nil {
 		t.Fatal(err)
 	}
 	stopChanging()
 	<-changerDone
+	stopTiming()
+	<-timelineDone
 	atProgrammed, err := readProc(sampler.pid)
 	if err != nil {
 		t.Fatal(err)
 	}
-	created, err := simTotals(ctx)
-	if err != nil {
-		t.Fatal(err)
+	// The create lasted until the last object became Programmed; the
+	// requests are those the simulator had counted by then (the last
+	// count taken before it: a second's worth fewer at most).
+	if finished.After(atProgrammed.at) {
+		finished = atProgrammed.at // seen within the second it happened
 	}
-	create := atProgrammed.at.Sub(atStart.at)
+	create := finished.Sub(atStart.at)
+	created, ok := timeline.at(finished)
+	if !ok {
+		t.Fatalf("no count of the simulator's requests before %s", finished)
+	}
 	createCalls := created.sub(before)
 	kubeWait := 0.0
 	if families, err := op.metrics(ctx); err == nil {
@@ -374,32 +390,36 @@ func scalePair(i int) []*unstructured.Unstructured {
 
 // waitScaleProgrammed waits until Konnect holds want entities besides the
 // control planes (the simulator counts them cheaply), then until want
-// objects are Programmed (listing 100,000 objects is not cheap).
-func waitScaleProgrammed(ctx context.Context, t *testing.T, c *clusterEnv, op *operatorProcess, sampler *procSampler, want int, timeout time.Duration) error {
+// objects are Programmed (listing 100,000 objects is not cheap), and
+// returns when the last of them became Programmed, as its condition says:
+// the end of the operator's work, which the polling here sees seconds
+// later.
+func waitScaleProgrammed(ctx context.Context, t *testing.T, c *clusterEnv, op *operatorProcess, sampler *procSampler, want int, timeout time.Duration) (time.Time, error) {
 	deadline := time.Now().Add(timeout)
 	var lastLog time.Time
 	inKonnect, programmed := 0, 0
 	for {
 		if !op.running() {
-			return fmt.Errorf("the operator exited: %w", op.waitErr)
+			return time.Time{}, fmt.Errorf("the operator exited: %w", op.waitErr)
 		}
 		var err error
 		if inKonnect < want {
 			if inKonnect, err = suite.sim.entities(ctx); err != nil {
-				return err
+				return time.Time{}, err
 			}
 			inKonnect -= scaleControlPlanes
 		}
 		if inKonnect >= want {
-			if programmed, err = countProgrammedIn(ctx, c, scaleNamespace, scaleKinds); err != nil {
-				return err
+			var last time.Time
+			if programmed, last, err = programmedIn(ctx, c, scaleNamespace, scaleKinds); err != nil {
+				return time.Time{}, err
 			}
 			if programmed >= want {
-				return nil
+				return last, nil
 			}
 		}
 		if time.Now().After(deadline) {
-			return fmt.Errorf("%d of %d objects in Konnect, %d Programmed after %s", inKonnect, want, programmed, timeout)
+			return time.Time{}, fmt.Errorf("%d of %d objects in Konnect, %d Programmed after %s", inKonnect, want, programmed, timeout)
 		}
 		if time.Since(lastLog) >= time.Minute {
 			lastLog = time.Now()
@@ -409,32 +429,40 @@ func waitScaleProgrammed(ctx context.Context, t *testing.T, c *clusterEnv, op *o
 		}
 		select {
 		case <-ctx.Done():
-			return ctx.Err()
+			return time.Time{}, ctx.Err()
 		case <-time.After(sizingPoll):
 		}
 	}
 }
 
-// countProgrammedIn counts the objects of kinds in namespace whose
-// Programmed condition is True, from the API server's watch cache.
-func countProgrammedIn(ctx context.Context, c *clusterEnv, namespace string, kinds []schema.GroupVersionKind) (int, error) {
+// programmedIn counts the objects of kinds in namespace whose Programmed
+// condition is True, and says when the last of them became so (the
+// condition's time is to the second: the second after it is returned).
+// ResourceVersion 0 lets the API server answer from its watch cache.
+func programmedIn(ctx context.Context, c *clusterEnv, namespace string, kinds []schema.GroupVersionKind) (int, time.Time, error) {
 	programmed := 0
+	var last time.Time
 	for _, gvk := range kinds {
 		mapping, err := c.resource(gvk)
 		if err != nil {
-			return 0, err
+			return 0, time.Time{}, err
 		}
 		list, err := c.dynamic.Resource(mapping.Resource).Namespace(namespace).List(ctx, metav1.ListOptions{ResourceVersion: "0"})
 		if err != nil {
-			return 0, err
+			return 0, time.Time{}, err
 		}
 		for i := range list.Items {
-			if conditionsOf(&list.Items[i])["Programmed"]["status"] == "True" {
-				programmed++
+			cond := conditionsOf(&list.Items[i])["Programmed"]
+			if cond["status"] != "True" {
+				continue
+			}
+			programmed++
+			if at, err := time.Parse(time.RFC3339, cond["lastTransitionTime"]); err == nil {
+				last = maxTime(last, at.Add(time.Second))
 			}
 		}
 	}
-	return programmed, nil
+	return programmed, last, nil
 }
 
 // sleepWatching waits for d, failing if the operator exits meanwhile.
@@ -803,4 +831,43 @@ func cpuProfile(ctx context.Context, base string, d time.Duration, file string) 
 		return err
 	}
 	return os.WriteFile(file, body, 0o600)
+}
+
+// totalsTimeline reads the simulator's request counts every second.
+type totalsTimeline struct {
+	mu      sync.Mutex
+	samples []timedTotals
+}
+
+type timedTotals struct {
+	at     time.Time
+	totals simTotalsT
+}
+
+func (l *totalsTimeline) run(ctx context.Context) {
+	for {
+		totals, err := simTotals(ctx)
+		if err == nil {
+			l.mu.Lock()
+			l.samples = append(l.samples, timedTotals{time.Now(), totals})
+			l.mu.Unlock()
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(time.Second):
+		}
+	}
+}
+
+// at returns the last counts read at or before t.
+func (l *totalsTimeline) at(t time.Time) (simTotalsT, bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for i := len(l.samples) - 1; i >= 0; i-- {
+		if !l.samples[i].at.After(t) {
+			return l.samples[i].totals, true
+		}
+	}
+	return simTotalsT{}, false
 }

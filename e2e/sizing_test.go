@@ -328,7 +328,8 @@ func waitProgrammed(ctx context.Context, t *testing.T, c *clusterEnv, op *operat
 // condition is True. ResourceVersion 0 lets the API server answer from its
 // watch cache, the cheapest list there is.
 func countProgrammed(ctx context.Context, c *clusterEnv) (int, error) {
-	return countProgrammedIn(ctx, c, sizingNamespace, sizingKinds)
+	n, _, err := programmedIn(ctx, c, sizingNamespace, sizingKinds)
+	return n, err
 }
 
 // simCalls returns how many reads (GET) and writes the simulator has
