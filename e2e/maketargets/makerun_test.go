@@ -210,6 +210,9 @@ type terminal struct {
 	mu     sync.Mutex
 	buf    bytes.Buffer
 	done   chan error
+	// drained is closed once everything written to the terminal has been
+	// read (the last writer closed it); the command may exit before.
+	drained chan struct{}
 }
 
 // startInTerminal starts cmd as the session leader of a new pseudo-terminal,
@@ -241,8 +244,9 @@ func startInTerminal(cmd *exec.Cmd) (*terminal, error) {
 		_ = master.Close()
 		return nil, err
 	}
-	term := &terminal{cmd: cmd, master: master, done: make(chan error, 1)}
+	term := &terminal{cmd: cmd, master: master, done: make(chan error, 1), drained: make(chan struct{})}
 	go func() {
+		defer close(term.drained)
 		chunk := make([]byte, 4096)
 		for {
 			n, err := master.Read(chunk)
@@ -303,6 +307,11 @@ func (term *terminal) wait(timeout time.Duration) error {
 	select {
 	case err := <-term.done:
 		term.done <- err
+		// The last lines may still be on their way through the terminal.
+		select {
+		case <-term.drained:
+		case <-time.After(5 * time.Second):
+		}
 		return err
 	case <-time.After(timeout):
 		return fmt.Errorf("still running %s after Ctrl-C", timeout)
