@@ -64,16 +64,6 @@ var sdkSpecOnce = sync.OnceValues(func() (string, error) {
 // sdkSpec returns the path of the SDK module's openapi.yaml.
 func sdkSpec() (string, error) { return sdkSpecOnce() }
 
-// documents caches prepared documents by path and served operations: the
-// whole published document is 2.8 MB of YAML.
-var documents sync.Map // string -> *preparedDocument
-
-type preparedDocument struct {
-	once sync.Once
-	data []byte
-	err  error
-}
-
 // loadDocument reads the OpenAPI document at path and prepares it for
 // kin-openapi: only the operations in served ("METHOD /template") are kept,
 // with every component they reference, and a 3.1 document is written the 3.0
@@ -81,18 +71,11 @@ type preparedDocument struct {
 // (nullable: true), which a 3.1 validator ignores, so the JSON nulls that
 // Konnect really returns would be refused.
 func loadDocument(path string, served map[string]bool) (*openapi3.T, error) {
-	keys := make([]string, 0, len(served))
-	for k := range served {
-		keys = append(keys, k)
+	prepared, err := prepareDocument(path, served)
+	if err != nil {
+		return nil, err
 	}
-	cacheKey := path + "\x00" + strings.Join(sortedStrings(keys), "\x00")
-	entry, _ := documents.LoadOrStore(cacheKey, &preparedDocument{})
-	prepared := entry.(*preparedDocument)
-	prepared.once.Do(func() { prepared.data, prepared.err = prepareDocument(path, served) })
-	if prepared.err != nil {
-		return nil, prepared.err
-	}
-	doc, err := openapi3.NewLoader().LoadFromData(prepared.data)
+	doc, err := openapi3.NewLoader().LoadFromData(prepared)
 	if err != nil {
 		return nil, fmt.Errorf("konnectsim: loading %s: %w", path, err)
 	}
