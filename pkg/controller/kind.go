@@ -118,6 +118,30 @@ type Listed[D any] struct {
 	// process left a snapshot (after a restart). Nil: it cannot be
 	// compared, and is written once to take the snapshot.
 	Differences func(desired D) []string
+	// Sum is a hash of the entity as listed (SumOf its bytes, and of
+	// whatever else the kind compares, such as a consumer's groups); 0
+	// when the kind has none. An entity listed with the sum it had when a
+	// listing last found it equal to its snapshot is unchanged, and is
+	// compared no further.
+	Sum uint64
+	// Decode, when set, reads the rest of the entity (ID and Sum are set):
+	// a kind may leave its entities undecoded until the lister finds that
+	// their sum changed.
+	Decode func() (Listed[D], error)
+}
+
+// decoded reads the rest of an entity listed undecoded.
+func (l *Listed[D]) decoded() error {
+	if l.Decode == nil {
+		return nil
+	}
+	d, err := l.Decode()
+	if err != nil {
+		return err
+	}
+	d.ID, d.Sum = l.ID, l.Sum
+	*l = d
+	return nil
 }
 
 // Adoption is how a kind with spec.adopt takes over an existing entity

@@ -128,7 +128,16 @@ func (r *EntityReconciler[T, D]) list(ctx context.Context, api konnect.API, p Pl
 	return listed, nil
 }
 
-// compareListed compares every member with its listed entity.
+// unchanged reports whether a listed entity with sum is as the member's
+// entity was when a listing last found it equal to its snapshot, and
+// nothing since asks for more than that comparison (another cluster's
+// ownership, drift reported under the report policy).
+func (m member) unchanged(sum uint64) bool {
+	return sum != 0 && sum == m.listedSum && m.snapshot.Known() && m.foreign == "" && !m.reported
+}
+
+// compareListed compares every member with its listed entity; entities
+// listed undecoded are decoded only when their sum changed.
 func (r *EntityReconciler[T, D]) compareListed(ctx context.Context, members map[cache.ObjectName]member, listed []Listed[D], started time.Time, enqueue func(cache.ObjectName)) {
 	byID := make(map[string]*Listed[D], len(listed))
 	for i := range listed {
@@ -139,6 +148,17 @@ func (r *EntityReconciler[T, D]) compareListed(ctx context.Context, members map[
 			continue // written while the listing ran: it may show the old entity
 		}
 		l, found := byID[m.id]
+		if found && m.unchanged(l.Sum) {
+			continue
+		}
+		if found {
+			if err := l.decoded(); err != nil {
+				// Left as it is until a listing can read it, as when a
+				// whole listing fails.
+				klog.FromContext(ctx).Info("Could not read a listed entity to find drift", "kind", r.kind.KindName(), "id", l.ID, "err", err)
+				continue
+			}
+		}
 		foreign := found && r.cluster != "" && l.Owner != "" && l.Owner != r.cluster
 		switch {
 		case !found:
@@ -152,6 +172,7 @@ func (r *EntityReconciler[T, D]) compareListed(ctx context.Context, members map[
 		case m.snapshot.Known():
 			fields := m.snapshot.Differences(l.Snapshot)
 			if len(fields) == 0 {
+				r.memory.inSync(key, m, l.Sum)
 				if !m.reported {
 					continue
 				}
@@ -194,6 +215,6 @@ func (r *EntityReconciler[T, D]) compareWithSpec(ctx context.Context, key cache.
 		r.memory.mark(key, driftMark{uid: m.uid, cause: driftChanged, fields: fields})
 		return true
 	}
-	r.memory.adoptListed(key, m, l.Snapshot)
+	r.memory.adoptListed(key, m, l.Snapshot, l.Sum)
 	return false
 }

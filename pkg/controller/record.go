@@ -80,6 +80,10 @@ type listing struct {
 	// writtenAt is when this process last wrote the entity: a listing that
 	// started before may show the entity as it was before the write.
 	writtenAt time.Time
+	// listedSum is the entity's Listed.Sum when a listing last found it
+	// equal to snapshot, 0 when none did since the write: a later listing
+	// that shows the same sum need not compare it again.
+	listedSum uint64
 }
 
 // foreignOwner is the cluster identity of another cluster's operator that
@@ -251,18 +255,45 @@ func (m *memory) mark(key cache.ObjectName, mark driftMark) {
 
 // adoptListed makes a listed entity the snapshot of key's entity, when
 // nothing was written for it since seen was read.
-func (m *memory) adoptListed(key cache.ObjectName, seen member, snapshot Snapshot) {
+func (m *memory) adoptListed(key cache.ObjectName, seen member, snapshot Snapshot, sum uint64) {
+	m.relisted(key, seen, func(l *listing) bool {
+		if l.snapshot.Known() {
+			return false
+		}
+		l.snapshot, l.listedSum = snapshot, sum
+		return true
+	})
+}
+
+// inSync records that a listing found key's entity, with sum, equal to its
+// snapshot, when nothing was written for it since seen was read.
+func (m *memory) inSync(key cache.ObjectName, seen member, sum uint64) {
+	m.relisted(key, seen, func(l *listing) bool {
+		if !l.snapshot.Known() || l.listedSum == sum {
+			return false
+		}
+		l.listedSum = sum
+		return true
+	})
+}
+
+// relisted replaces the listing of key's entity with a copy that change
+// edits (reconciles read the listing they copied without the lock), when
+// the entity is still the one seen and nothing was written for it since.
+func (m *memory) relisted(key cache.ObjectName, seen member, change func(*listing) bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	rec, ok := m.records[key]
 	if !ok || rec.uid != seen.uid || rec.listing == nil {
 		return
 	}
-	l := rec.listing
-	if l.id != seen.id || !l.writtenAt.Equal(seen.writtenAt) || l.snapshot.Known() {
+	if l := rec.listing; l.id != seen.id || !l.writtenAt.Equal(seen.writtenAt) {
 		return
 	}
-	rec.listing = &listing{plane: l.plane, id: l.id, snapshot: snapshot, writtenAt: l.writtenAt}
+	l := *rec.listing
+	if change(&l) {
+		rec.listing = &l
+	}
 }
 
 // The edits the executor makes.

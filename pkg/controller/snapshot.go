@@ -2,12 +2,15 @@ package controller
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
 	"slices"
 	"strings"
 	"unique"
+
+	"github.com/konnect-operator/konnect-operator/pkg/jsonscan"
 )
 
 // Snapshot is what Konnect answered to the operator's last write of an
@@ -43,125 +46,44 @@ func SnapshotOf(entity any) (Snapshot, error) {
 	if err != nil {
 		return Snapshot{}, err
 	}
-	fields, ok := topLevelFields(raw)
-	if !ok {
+	s := Snapshot{fields: make([]fieldSum, 0, 16)}
+	// The fields of what json.Marshal wrote are split without decoding
+	// them: a listing takes a snapshot of each changed entity, and decoding
+	// each into a map cost more than the rest of the snapshot.
+	split := jsonscan.Fields(raw, func(name, value []byte) bool {
+		err = s.add(string(name), value)
+		return err == nil
+	})
+	if err != nil {
+		return Snapshot{}, err
+	}
+	if !split { // escaped or repeated keys
 		var decoded map[string]json.RawMessage
 		if err := json.Unmarshal(raw, &decoded); err != nil {
 			return Snapshot{}, fmt.Errorf("an entity is a JSON object: %w", err)
 		}
-		fields = fields[:0]
+		s.fields = s.fields[:0]
 		for name, value := range decoded {
-			fields = append(fields, field{name, value})
+			if err := s.add(name, value); err != nil {
+				return Snapshot{}, err
+			}
 		}
-	}
-	s := Snapshot{fields: make([]fieldSum, 0, len(fields))}
-	for _, f := range fields {
-		if unsnapshotted[f.name] || bytes.Equal(f.value, []byte("null")) {
-			continue
-		}
-		sum, err := canonicalSum(f.value)
-		if err != nil {
-			return Snapshot{}, err
-		}
-		s.fields = append(s.fields, fieldSum{name: unique.Make(f.name), sum: sum})
 	}
 	slices.SortFunc(s.fields, func(a, b fieldSum) int { return strings.Compare(a.name.Value(), b.name.Value()) })
 	return s, nil
 }
 
-// field is one top-level field of a JSON object.
-type field struct {
-	name  string
-	value []byte
-}
-
-// topLevelFields splits what json.Marshal wrote for an object into its
-// top-level fields without decoding them: a listing takes tens of thousands
-// of snapshots a period, and decoding each entity into a map cost more than
-// the rest of the snapshot. ok is false for anything else than a compact
-// object with plain keys (no escapes, no repeated names), which is then
-// decoded.
-func topLevelFields(raw []byte) (fields []field, ok bool) {
-	if len(raw) < 2 || raw[0] != '{' || raw[len(raw)-1] != '}' {
-		return nil, false
+// add hashes one top-level field into s, unless it is left out.
+func (s *Snapshot) add(name string, value []byte) error {
+	if unsnapshotted[name] || bytes.Equal(value, []byte("null")) {
+		return nil
 	}
-	i := 1
-	if raw[i] == '}' {
-		return nil, i == len(raw)-1
+	sum, err := canonicalSum(value)
+	if err != nil {
+		return err
 	}
-	seen := make(map[string]bool, 16)
-	for {
-		// A key: a string without escapes.
-		if raw[i] != '"' {
-			return nil, false
-		}
-		end := bytes.IndexByte(raw[i+1:], '"')
-		if end < 0 {
-			return nil, false
-		}
-		name := raw[i+1 : i+1+end]
-		if bytes.IndexByte(name, '\\') >= 0 || seen[string(name)] {
-			return nil, false
-		}
-		i += end + 2
-		if i >= len(raw) || raw[i] != ':' {
-			return nil, false
-		}
-		i++
-		n := valueLength(raw[i:])
-		if n <= 0 {
-			return nil, false
-		}
-		seen[string(name)] = true
-		fields = append(fields, field{string(name), raw[i : i+n]})
-		i += n
-		if i >= len(raw) {
-			return nil, false
-		}
-		switch raw[i] {
-		case ',':
-			i++
-		case '}':
-			return fields, i == len(raw)-1
-		default:
-			return nil, false
-		}
-	}
-}
-
-// valueLength is the length of the compact JSON value at the start of b, or
-// 0 when it does not end within b.
-func valueLength(b []byte) int {
-	depth := 0
-	for i := 0; i < len(b); i++ {
-		switch b[i] {
-		case '"':
-			// Skip the string, escapes and all.
-			for i++; i < len(b) && b[i] != '"'; i++ {
-				if b[i] == '\\' {
-					i++
-				}
-			}
-			if i >= len(b) {
-				return 0
-			}
-		case '{', '[':
-			depth++
-		case '}', ']':
-			if depth == 0 {
-				return i // the end of the enclosing object
-			}
-			depth--
-		case ',':
-			if depth == 0 {
-				return i
-			}
-		}
-		if depth == 0 && i+1 < len(b) && (b[i+1] == ',' || b[i+1] == '}') {
-			return i + 1
-		}
-	}
-	return 0
+	s.fields = append(s.fields, fieldSum{name: unique.Make(name), sum: sum})
+	return nil
 }
 
 // MustSnapshot is SnapshotOf for answers that are known to marshal (SDK
@@ -174,6 +96,28 @@ func MustSnapshot(entity any) Snapshot {
 	}
 	return s
 }
+
+// SumOf is the Listed.Sum of an entity's bytes as listed.
+func SumOf(raw []byte) uint64 {
+	h := fnv.New64a()
+	_, _ = h.Write(raw)
+	return nonZero(h.Sum64())
+}
+
+// MixSum is sum with parts added: what a kind compares beside the listed
+// entity's own bytes.
+func MixSum(sum uint64, parts ...string) uint64 {
+	h := fnv.New64a()
+	_, _ = h.Write(binary.LittleEndian.AppendUint64(nil, sum))
+	for _, p := range parts {
+		_, _ = h.Write([]byte(p))
+		_, _ = h.Write([]byte{0})
+	}
+	return nonZero(h.Sum64())
+}
+
+// nonZero keeps 0 for "no sum".
+func nonZero(sum uint64) uint64 { return max(sum, 1) }
 
 // canonicalSum hashes a JSON value as encoding/json writes it, independently
 // of the order of object keys (a struct's declaration order or a map's sorted

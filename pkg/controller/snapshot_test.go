@@ -1,8 +1,6 @@
 package controller
 
 import (
-	"encoding/json"
-	"reflect"
 	"slices"
 	"testing"
 )
@@ -127,48 +125,5 @@ func TestSnapshotIgnoresTheOrderOfKeys(t *testing.T) {
 	}
 	if d := a.Differences(b); d != nil {
 		t.Errorf("Differences = %v, want none", d)
-	}
-}
-
-// TestTopLevelFieldsSplitAsADecoderWould splits what json.Marshal writes
-// and compares with encoding/json's own reading; what it cannot split
-// plainly it leaves to encoding/json.
-func TestTopLevelFieldsSplitAsADecoderWould(t *testing.T) {
-	for _, v := range []any{
-		map[string]any{},
-		map[string]any{"a": 1},
-		map[string]any{"name": `braces } ] , and "quotes" \ inside`, "n": -1.5e3, "t": true, "z": nil},
-		map[string]any{"nested": map[string]any{"x": []any{1, "}", map[string]any{"y": "]"}}}, "list": []string{"a,b", ""}, "e": map[string]any{}},
-		struct {
-			B string            `json:"b"`
-			A []int             `json:"a"`
-			M map[string]string `json:"m"`
-		}{"<&>", []int{3, 2}, map[string]string{"k": "v"}},
-	} {
-		raw, err := json.Marshal(v)
-		if err != nil {
-			t.Fatal(err)
-		}
-		fields, ok := topLevelFields(raw)
-		if !ok {
-			t.Errorf("%s was not split", raw)
-			continue
-		}
-		var want map[string]json.RawMessage
-		if err := json.Unmarshal(raw, &want); err != nil {
-			t.Fatal(err)
-		}
-		got := map[string]json.RawMessage{}
-		for _, f := range fields {
-			got[f.name] = f.value
-		}
-		if !reflect.DeepEqual(got, want) {
-			t.Errorf("%s split into %v, want %v", raw, got, want)
-		}
-	}
-	for _, raw := range []string{`{"a":1,"a":2}`, `{"a\"b":1}`, `[1]`, `{"a":}`, `{"a":1`, `{"a" :1}`} {
-		if _, ok := topLevelFields([]byte(raw)); ok {
-			t.Errorf("%s was split; it is for encoding/json", raw)
-		}
 	}
 }

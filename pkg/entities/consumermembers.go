@@ -144,18 +144,35 @@ func listConsumers(c core[kongConsumer, consumerDesired, components.Consumer]) f
 		}
 		for i := range listed {
 			have := memberships[listed[i].ID]
-			listed[i].Snapshot = listed[i].Snapshot.With(consumerGroupsField, have)
-			if compare := listed[i].Differences; compare != nil {
-				listed[i].Differences = func(desired consumerDesired) []string {
-					d := compare(desired)
-					if !sameSet(desired.GroupIDs, have) {
-						d = append(d, consumerGroupsField)
-						slices.Sort(d)
-					}
-					return d
-				}
+			if listed[i].Sum != 0 {
+				listed[i].Sum = controller.MixSum(listed[i].Sum, have...)
+			}
+			decode := listed[i].Decode
+			if decode == nil {
+				listed[i] = withGroups(listed[i], have)
+				continue
+			}
+			listed[i].Decode = func() (controller.Listed[consumerDesired], error) {
+				l, err := decode()
+				return withGroups(l, have), err
 			}
 		}
 		return listed, nil
 	}
+}
+
+// withGroups adds a consumer's groups to its listing.
+func withGroups(l controller.Listed[consumerDesired], have []string) controller.Listed[consumerDesired] {
+	l.Snapshot = l.Snapshot.With(consumerGroupsField, have)
+	if compare := l.Differences; compare != nil {
+		l.Differences = func(desired consumerDesired) []string {
+			d := compare(desired)
+			if !sameSet(desired.GroupIDs, have) {
+				d = append(d, consumerGroupsField)
+				slices.Sort(d)
+			}
+			return d
+		}
+	}
+	return l
 }

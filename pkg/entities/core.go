@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/url"
 	"slices"
 
@@ -11,6 +12,7 @@ import (
 
 	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
 	"github.com/konnect-operator/konnect-operator/pkg/controller"
+	"github.com/konnect-operator/konnect-operator/pkg/jsonscan"
 	"github.com/konnect-operator/konnect-operator/pkg/konnect"
 )
 
@@ -126,6 +128,19 @@ func (c coreCalls[D, A]) listable() bool { return !c.nested || c.flat != nil }
 // other tools made, so that a listing costs pages of the operators'
 // entities only. all lists the whole collection.
 func (c coreCalls[D, A]) listKind(ctx context.Context, api konnect.API, p controller.Placement, kind string, all bool) ([]A, error) {
+	if c.readsPages(api) {
+		raw, err := c.listKindRaw(ctx, api, p, kind, all)
+		if err != nil {
+			return nil, err
+		}
+		out := make([]A, len(raw))
+		for i := range raw {
+			if err := c.decode(raw[i], &out[i]); err != nil {
+				return nil, err
+			}
+		}
+		return out, nil
+	}
 	if p.ControlPlaneID == "" {
 		return nil, &konnect.InvalidInputError{Operation: c.op("list").String(), Message: "the control plane ID is empty"}
 	}
@@ -133,30 +148,44 @@ func (c coreCalls[D, A]) listKind(ctx context.Context, api konnect.API, p contro
 	if c.nested {
 		fetch = c.flat
 	}
-	if c.collection != "" && api.Pages != nil {
-		fetch = c.readPage
-	}
-	var tags []string
-	if !all {
-		tags = []string{controller.KindTag(kind)}
-	}
-	return konnect.ListAll(ctx, c.op("list"), tags, func(ctx context.Context, page konnect.Page) ([]A, *string, error) {
+	return konnect.ListAll(ctx, c.op("list"), c.kindTags(kind, all), func(ctx context.Context, page konnect.Page) ([]A, *string, error) {
 		return fetch(ctx, api, p, page)
 	})
 }
 
-// readPage reads one page of the whole control plane's collection with
-// encoding/json.
-func (c coreCalls[D, A]) readPage(ctx context.Context, api konnect.API, p controller.Placement, page konnect.Page) ([]A, *string, error) {
-	var answer struct {
-		Data   []A     `json:"data"`
-		Offset *string `json:"offset"`
+// readsPages reports whether listKind reads the collection's pages itself
+// (konnect.PageReader) rather than through the SDK.
+func (c coreCalls[D, A]) readsPages(api konnect.API) bool {
+	return c.collection != "" && api.Pages != nil
+}
+
+// listKindRaw is listKind with the entities as Konnect wrote them, for a
+// collection whose pages are read without the SDK.
+func (c coreCalls[D, A]) listKindRaw(ctx context.Context, api konnect.API, p controller.Placement, kind string, all bool) ([]json.RawMessage, error) {
+	if p.ControlPlaneID == "" {
+		return nil, &konnect.InvalidInputError{Operation: c.op("list").String(), Message: "the control plane ID is empty"}
 	}
 	path := "/v2/control-planes/" + url.PathEscape(p.ControlPlaneID) + "/core-entities/" + c.collection
-	if err := api.Pages.ReadPage(ctx, path, page, &answer); err != nil {
-		return nil, nil, err
+	return konnect.ListAll(ctx, c.op("list"), c.kindTags(kind, all), func(ctx context.Context, page konnect.Page) ([]json.RawMessage, *string, error) {
+		got, err := api.Pages.ReadPage(ctx, path, page)
+		return got.Data, got.Offset, err
+	})
+}
+
+// kindTags is the tag filter of a listing of kind's entities.
+func (c coreCalls[D, A]) kindTags(kind string, all bool) []string {
+	if all {
+		return nil
 	}
-	return answer.Data, answer.Offset, nil
+	return []string{controller.KindTag(kind)}
+}
+
+// decode reads one listed entity.
+func (c coreCalls[D, A]) decode(raw []byte, into *A) error {
+	if err := json.Unmarshal(raw, into); err != nil {
+		return fmt.Errorf("reading a listed %s: %w", c.entity, err)
+	}
+	return nil
 }
 
 // findByUID returns the ID of the entity tagged with obj's UID, or "".
@@ -266,22 +295,67 @@ func (c core[T, D, A]) snapshot(answer *A) controller.Snapshot {
 }
 
 // listed lists the kind's entities of one control plane for the drift
-// lister.
+// lister. Entities read without the SDK are left undecoded until the
+// lister asks (Listed.Decode): it decodes only those whose bytes changed.
 func (c core[T, D, A]) listed(ctx context.Context, api konnect.API, p controller.Placement, all bool) ([]controller.Listed[D], error) {
-	found, err := c.calls.listKind(ctx, api, p, c.gvk.Kind, all)
+	if !c.calls.readsPages(api) {
+		found, err := c.calls.listKind(ctx, api, p, c.gvk.Kind, all)
+		if err != nil {
+			return nil, err
+		}
+		out := make([]controller.Listed[D], 0, len(found))
+		for i := range found {
+			out = append(out, c.listedOf(&found[i]))
+		}
+		return out, nil
+	}
+	raw, err := c.calls.listKindRaw(ctx, api, p, c.gvk.Kind, all)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]controller.Listed[D], 0, len(found))
-	for i := range found {
-		actual := &found[i]
-		l := controller.Listed[D]{ID: deref(c.calls.id(actual)), Snapshot: controller.MustSnapshot(actual), Owner: controller.OwnerFromTags(c.calls.tags(actual))}
-		if c.matches != nil {
-			l.Differences = func(desired D) []string { return c.differences(desired, actual) }
+	out := make([]controller.Listed[D], 0, len(raw))
+	for _, entity := range raw {
+		decode := func() (controller.Listed[D], error) {
+			actual := new(A)
+			if err := c.calls.decode(entity, actual); err != nil {
+				return controller.Listed[D]{}, err
+			}
+			return c.listedOf(actual), nil
 		}
-		out = append(out, l)
+		id, ok := entityID(entity)
+		if !ok { // an ID that cannot be read plainly: decoded now
+			l, err := decode()
+			if err != nil {
+				return nil, err
+			}
+			l.Sum = controller.SumOf(entity)
+			out = append(out, l)
+			continue
+		}
+		out = append(out, controller.Listed[D]{ID: id, Sum: controller.SumOf(entity), Decode: decode})
 	}
 	return out, nil
+}
+
+// listedOf is a decoded listed entity.
+func (c core[T, D, A]) listedOf(actual *A) controller.Listed[D] {
+	l := controller.Listed[D]{ID: deref(c.calls.id(actual)), Snapshot: controller.MustSnapshot(actual), Owner: controller.OwnerFromTags(c.calls.tags(actual))}
+	if c.matches != nil {
+		l.Differences = func(desired D) []string { return c.differences(desired, actual) }
+	}
+	return l
+}
+
+// entityID reads the "id" field of a listed entity without decoding it.
+func entityID(raw []byte) (id string, ok bool) {
+	split := jsonscan.Fields(raw, func(name, value []byte) bool {
+		if string(name) != "id" {
+			return true
+		}
+		id, ok = jsonscan.String(value)
+		return false
+	})
+	return id, split && ok && id != ""
 }
 
 // differences compares a listed entity with the body the spec asks for:

@@ -1,11 +1,14 @@
 package entities
 
 import (
+	"context"
 	"encoding/json"
+	"maps"
 	"reflect"
 	"testing"
 
 	"github.com/Kong/sdk-konnect-go/models/components"
+	"github.com/Kong/sdk-konnect-go/models/operations"
 
 	"github.com/konnect-operator/konnect-operator/pkg/controller"
 	"github.com/konnect-operator/konnect-operator/pkg/konnect"
@@ -65,9 +68,15 @@ func checkPagesReadAsTheSDKDoes[D, A any](t *testing.T, s simulated, p controlle
 	if err := decodedAsJSON(reflect.TypeOf(zero), nil); err != nil {
 		t.Fatalf("%T cannot be read with encoding/json: %v", zero, err)
 	}
-	viaPages, err := calls.listKind(t.Context(), s.api, p, "", true)
+	pages := &countedPages{PageReader: s.api.Pages}
+	api := s.api
+	api.Pages = pages
+	viaPages, err := calls.listKind(t.Context(), api, p, "", true)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if pages.read == 0 {
+		t.Fatalf("the %ss were not read through the page reader", calls.entity)
 	}
 	sdkOnly := s.api
 	sdkOnly.Pages = nil
@@ -85,6 +94,96 @@ func checkPagesReadAsTheSDKDoes[D, A any](t *testing.T, s simulated, p controlle
 	}
 	if controller.MustSnapshot(&viaPages[0]).Differences(controller.MustSnapshot(&viaSDK[0])) != nil {
 		t.Error("the snapshots of the two readings differ")
+	}
+}
+
+// countedPages counts the pages read.
+type countedPages struct {
+	konnect.PageReader
+	read int
+}
+
+func (c *countedPages) ReadPage(ctx context.Context, path string, page konnect.Page) (konnect.RawPage, error) {
+	c.read++
+	return c.PageReader.ReadPage(ctx, path, page)
+}
+
+// TestListedConsumersAreDecodedWhenAsked lists consumers for the drift
+// lister: each comes undecoded, with a sum that stays while the consumer
+// and its groups do, and decodes to what the SDK's reading gives.
+func TestListedConsumersAreDecodedWhenAsked(t *testing.T) {
+	s := startSimulator(t)
+	p := s.controlPlane(t, "cp")
+	tags := []string{controller.KindTag("KongConsumer"), "k8s-cluster:c1"}
+	for _, name := range []string{"alice", "bob", "carol"} {
+		create(t, s, p, consumerCalls, consumerDesired{Consumer: components.Consumer{Username: ptr(name), Tags: tags}})
+	}
+	kind := ConsumerKind(testRefs(), cacheOf[kongConsumerGroup]("kongconsumergroups"), nil)
+	sums := func() map[string]uint64 {
+		t.Helper()
+		listed, err := kind.List(t.Context(), s.api, p, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]uint64{}
+		for _, l := range listed {
+			if l.Decode == nil || l.Sum == 0 || l.Snapshot.Known() {
+				t.Fatalf("%s was listed decoded or without a sum", l.ID)
+			}
+			out[l.ID] = l.Sum
+		}
+		return out
+	}
+	listed, err := kind.List(t.Context(), s.api, p, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sdkOnly := s.api
+	sdkOnly.Pages = nil
+	viaSDK, err := kind.List(t.Context(), sdkOnly, p, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(listed) != 3 || len(viaSDK) != 3 {
+		t.Fatalf("listed %d consumers and %d through the SDK, want 3", len(listed), len(viaSDK))
+	}
+	for i := range listed {
+		d, err := listed[i].Decode()
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := viaSDK[i]
+		if d.ID != listed[i].ID || d.ID != want.ID || d.Owner != "c1" || d.Owner != want.Owner || d.Snapshot.Differences(want.Snapshot) != nil || d.Differences == nil {
+			t.Errorf("decoded %s (owner %q) as %s (owner %q) through the SDK", d.ID, d.Owner, want.ID, want.Owner)
+		}
+	}
+
+	before := sums()
+	if again := sums(); !maps.Equal(before, again) {
+		t.Fatalf("the sums of unchanged consumers changed: %v, then %v", before, again)
+	}
+	changed, joined := listed[0].ID, listed[1].ID
+	was, err := consumerCalls.doGet(t.Context(), s.api, p, changed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := consumerCalls.doUpsert(t.Context(), s.api, p, changed, consumerDesired{Consumer: components.Consumer{Username: was.Username, CustomID: ptr("c-1"), Tags: tags}}); err != nil {
+		t.Fatal(err)
+	}
+	group, err := s.api.ConsumerGroups.CreateConsumerGroup(t.Context(), p.ControlPlaneID, components.ConsumerGroup{Name: "gold"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.api.ConsumerGroups.AddConsumerToGroup(t.Context(), operations.AddConsumerToGroupRequest{
+		ControlPlaneID: p.ControlPlaneID, ConsumerGroupID: *group.ConsumerGroup.ID, RequestBody: &operations.AddConsumerToGroupRequestBody{ConsumerID: &joined},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	after := sums()
+	for id, sum := range after {
+		if moved := sum != before[id]; moved != (id == changed || id == joined) {
+			t.Errorf("consumer %s: sum changed %v", id, moved)
+		}
 	}
 }
 

@@ -2,6 +2,7 @@ package konnect
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"reflect"
 	"strings"
@@ -82,5 +83,43 @@ func TestListAllRefusesTagsKonnectCannotFilterOn(t *testing.T) {
 	}
 	if len(p.asked) != 0 {
 		t.Fatalf("%d requests sent, want none", len(p.asked))
+	}
+}
+
+// A page is split as encoding/json reads it; what is not compact is left
+// to encoding/json.
+func TestSplitPageReadsAsADecoderWould(t *testing.T) {
+	for _, body := range []string{
+		`{"data":[{"id":"a","tags":["x,y"]},{"id":"b","n":{"k":[1,2]}}],"offset":"next"}`,
+		`{"data":[],"offset":null}`,
+		`{"offset":"o","data":[{"id":"c"}]}`,
+		`{"data":[{"id":"d"}]}`,
+	} {
+		got, ok := splitPage([]byte(body))
+		if !ok {
+			t.Errorf("%s was not split", body)
+			continue
+		}
+		var want RawPage
+		if err := json.Unmarshal([]byte(body), &want); err != nil {
+			t.Fatal(err)
+		}
+		if len(want.Data) == 0 {
+			want.Data = nil
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s split into %+v, want %+v", body, got, want)
+		}
+	}
+	for _, body := range []string{
+		"{\n  \"data\": [{\"id\":\"a\"}]\n}",
+		`{"data":[{"id":"a"}],"offset":"a\"b"}`,
+		`{"data":[{"id":"a"}],"offset":3}`,
+		`{"offset":"o"}`,
+		`{"data":[{"id":"a"},]}`,
+	} {
+		if _, ok := splitPage([]byte(body)); ok {
+			t.Errorf("%s was split; it is for encoding/json", body)
+		}
 	}
 }
