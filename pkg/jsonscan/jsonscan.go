@@ -66,21 +66,14 @@ func Fields(raw []byte, yield func(name, value []byte) bool) bool {
 		if n <= 0 {
 			return false
 		}
-		stop := !yield(name, raw[i:i+n])
-		i += n
-		if i >= len(raw) {
-			return false
-		}
-		switch {
-		case stop:
+		if !yield(name, raw[i:i+n]) {
 			return true
-		case raw[i] == ',':
-			i++
-		case raw[i] == '}':
-			return i == len(raw)-1
-		default:
-			return false
 		}
+		next, more, ok := after(raw, i+n, '}')
+		if !more {
+			return ok
+		}
+		i = next
 	}
 }
 
@@ -98,22 +91,30 @@ func Elements(raw []byte, yield func(element []byte) bool) bool {
 		if n <= 0 {
 			return false
 		}
-		stop := !yield(raw[i : i+n])
-		i += n
-		if i >= len(raw) {
-			return false
-		}
-		switch {
-		case stop:
+		if !yield(raw[i : i+n]) {
 			return true
-		case raw[i] == ',':
-			i++
-		case raw[i] == ']':
-			return i == len(raw)-1
-		default:
-			return false
 		}
+		next, more, ok := after(raw, i+n, ']')
+		if !more {
+			return ok
+		}
+		i = next
 	}
+}
+
+// after reads what follows a member of an object or array that ends at i:
+// a comma (more members from next on), or closer as the last byte of raw
+// (ok, the end); anything else is not ok.
+func after(raw []byte, i int, closer byte) (next int, more, ok bool) {
+	switch {
+	case i >= len(raw):
+		return 0, false, false
+	case raw[i] == ',':
+		return i + 1, true, true
+	case raw[i] == closer:
+		return 0, false, i == len(raw)-1
+	}
+	return 0, false, false
 }
 
 // String returns the contents of the JSON string value, when it is one
