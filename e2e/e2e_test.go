@@ -11,6 +11,7 @@ import (
 	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
+	"golang.org/x/sync/errgroup"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/konnect-operator/konnect-operator/pkg/konnect"
@@ -86,10 +87,22 @@ func TestOperatorAsUsersRunIt(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := applySample(ctx, c, s); err != nil {
-				t.Fatalf("%s: %v", file, err)
-			}
 			samples = append(samples, s)
+		}
+		// Applied side by side, as a team's CI would apply many files: the
+		// operator waits for what an object refers to, whatever the order.
+		var g errgroup.Group
+		g.SetLimit(4)
+		for _, s := range samples {
+			g.Go(func() error {
+				if err := applySample(ctx, c, s); err != nil {
+					return fmt.Errorf("%s: %w", s.file, err)
+				}
+				return nil
+			})
+		}
+		if err := g.Wait(); err != nil {
+			t.Fatal(err)
 		}
 	})
 	begin := time.Now()
