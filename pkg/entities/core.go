@@ -141,8 +141,8 @@ func (c coreCalls[D, A]) listKind(ctx context.Context, api konnect.API, p contro
 		}
 		return out, nil
 	}
-	if p.ControlPlaneID == "" {
-		return nil, &konnect.InvalidInputError{Operation: c.op("list").String(), Message: "the control plane ID is empty"}
+	if err := c.refuseNoPlane(p); err != nil {
+		return nil, err
 	}
 	fetch := c.list
 	if c.nested {
@@ -162,14 +162,23 @@ func (c coreCalls[D, A]) readsPages(api konnect.API) bool {
 // listKindRaw is listKind with the entities as Konnect wrote them, for a
 // collection whose pages are read without the SDK.
 func (c coreCalls[D, A]) listKindRaw(ctx context.Context, api konnect.API, p controller.Placement, kind string, all bool) ([]json.RawMessage, error) {
-	if p.ControlPlaneID == "" {
-		return nil, &konnect.InvalidInputError{Operation: c.op("list").String(), Message: "the control plane ID is empty"}
+	if err := c.refuseNoPlane(p); err != nil {
+		return nil, err
 	}
 	path := "/v2/control-planes/" + url.PathEscape(p.ControlPlaneID) + "/core-entities/" + c.collection
 	return konnect.ListAll(ctx, c.op("list"), c.kindTags(kind, all), func(ctx context.Context, page konnect.Page) ([]json.RawMessage, *string, error) {
 		got, err := api.Pages.ReadPage(ctx, path, page)
 		return got.Data, got.Offset, err
 	})
+}
+
+// refuseNoPlane refuses a listing of the whole control plane's collection
+// without a control plane.
+func (c coreCalls[D, A]) refuseNoPlane(p controller.Placement) error {
+	if p.ControlPlaneID == "" {
+		return &konnect.InvalidInputError{Operation: c.op("list").String(), Message: "the control plane ID is empty"}
+	}
+	return nil
 }
 
 // kindTags is the tag filter of a listing of kind's entities.
