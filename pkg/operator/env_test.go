@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -112,6 +114,10 @@ type envOptions struct {
 	bufferLogs bool
 }
 
+// sharedNamespaces is held by a test whose operator watches a namespace
+// that other tests' operators may watch too (watchAlso default).
+var sharedNamespaces sync.Mutex
+
 func newEnv(t testing.TB, opts envOptions) *env {
 	t.Helper()
 	if opts.syncPeriod == 0 {
@@ -132,6 +138,13 @@ func newEnv(t testing.TB, opts envOptions) *env {
 		logger = logger.V(1)
 	}
 	ctx = klog.NewContext(ctx, logger)
+	if slices.Contains(opts.watchAlso, metav1.NamespaceDefault) {
+		// Two operators watching default would each see, and write the
+		// status of, the other test's objects there: such tests take
+		// turns, and a test's turn ends after its other cleanups.
+		sharedNamespaces.Lock()
+		t.Cleanup(sharedNamespaces.Unlock)
+	}
 	t.Cleanup(cancel)
 
 	restConfig := rest.CopyConfig(cluster.Config)
