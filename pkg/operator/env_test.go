@@ -15,8 +15,10 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/rand"
 	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 	"k8s.io/klog/v2"
@@ -183,13 +185,13 @@ func newEnv(t testing.TB, opts envOptions) *env {
 			t.Fatal(err)
 		}
 	}
-	// Cleanups run last-registered first: the namespace goes while the
+	// Cleanups run last-registered first: everything goes while the
 	// operator still runs, which proves that deleting everything at once
 	// finishes and leaves nothing in Konnect.
 	e.startOperator()
 	t.Cleanup(e.stopOperator)
 	if !opts.keepNamespace {
-		t.Cleanup(e.deleteNamespace)
+		t.Cleanup(e.deleteEverything)
 	}
 	return e
 }
@@ -279,6 +281,112 @@ func (e *env) namespaces() []string {
 	return append(namespaces, e.others...)
 }
 
+// deleteEverything deletes every object of the operator's kinds in the
+// test's namespaces at once, waits until the operator has let them all go
+// (and taken its finalizers off the namespaces' Secrets), checks that
+// nothing is left in Konnect, and then deletes the namespaces without
+// waiting for them. Waiting would cost a test about 10 s of
+// kube-controller-manager's own: its namespace deletion starts 5 s after
+// the delete and looks again 5 s after each pass that finds finalizers.
+// Tests of a namespace's deletion itself call deleteNamespace.
+func (e *env) deleteEverything() {
+	e.t.Helper()
+	ctx := context.WithoutCancel(e.ctx)
+	resources, err := operatorResources()
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	dyn := dynamic.NewForConfigOrDie(e.restConfig())
+	type collection struct {
+		ns  string
+		gvr schema.GroupVersionResource
+	}
+	var left []collection
+	for _, ns := range e.namespaces() {
+		for _, gvr := range resources {
+			left = append(left, collection{ns, gvr})
+		}
+	}
+	e.eventuallyWithin(3*waitLimit, "every object of the test's namespaces deleted", func() error {
+		var remaining []string
+		left = slices.DeleteFunc(left, func(c collection) bool {
+			client := dyn.Resource(c.gvr).Namespace(c.ns)
+			list, err := client.List(ctx, metav1.ListOptions{})
+			if err != nil {
+				remaining = append(remaining, err.Error())
+				return false
+			}
+			deleting := true
+			for _, item := range list.Items {
+				remaining = append(remaining, c.gvr.Resource+" "+c.ns+"/"+item.GetName())
+				deleting = deleting && item.GetDeletionTimestamp() != nil
+			}
+			if !deleting {
+				// Again if the operator made one meanwhile (those it
+				// makes from Secrets).
+				if err := client.DeleteCollection(ctx, metav1.DeleteOptions{}, metav1.ListOptions{}); err != nil {
+					remaining = append(remaining, err.Error())
+				}
+			}
+			return len(list.Items) == 0
+		})
+		for _, ns := range e.namespaces() {
+			secrets, err := e.kube.CoreV1().Secrets(ns).List(ctx, metav1.ListOptions{})
+			if err != nil {
+				return err
+			}
+			for _, s := range secrets.Items {
+				if slices.Contains(s.Finalizers, commonv1alpha1.FinalizerSecretInUse) {
+					remaining = append(remaining, "the finalizer of Secret "+ns+"/"+s.Name)
+				}
+			}
+		}
+		if len(remaining) > 0 {
+			return fmt.Errorf("left: %s", strings.Join(remaining, ", "))
+		}
+		return nil
+	})
+	if n := e.sim.Count(e.orgID); n != 0 {
+		e.t.Errorf("deleting everything in namespace %s left %d entities in Konnect", e.ns, n)
+	}
+	for _, ns := range e.namespaces() {
+		if err := e.kube.CoreV1().Namespaces().Delete(ctx, ns, metav1.DeleteOptions{}); err != nil && !apierrors.IsNotFound(err) {
+			e.t.Errorf("deleting namespace %s: %v", ns, err)
+		}
+	}
+}
+
+// operatorResources are the namespaced resources of the operator's API
+// groups, as the API server serves them (one version of each).
+var operatorResources = sync.OnceValues(func() ([]schema.GroupVersionResource, error) {
+	lists, err := kubernetes.NewForConfigOrDie(cluster.Config).Discovery().ServerPreferredNamespacedResources()
+	if err != nil {
+		return nil, err
+	}
+	var resources []schema.GroupVersionResource
+	for _, list := range lists {
+		gv, err := schema.ParseGroupVersion(list.GroupVersion)
+		if err != nil {
+			return nil, err
+		}
+		if !strings.HasSuffix(gv.Group, ".konghq.com") {
+			continue
+		}
+		for _, r := range list.APIResources {
+			if slices.Contains(r.Verbs, "deletecollection") {
+				resources = append(resources, gv.WithResource(r.Name))
+			}
+		}
+	}
+	if len(resources) == 0 {
+		return nil, fmt.Errorf("the API server serves none of the operator's resources")
+	}
+	return resources, nil
+})
+
+// deleteNamespace deletes the test's namespaces, the way a user does, waits
+// until kube-controller-manager has deleted them, and checks that nothing
+// is left in Konnect.
 func (e *env) deleteNamespace() {
 	e.t.Helper()
 	ctx := context.WithoutCancel(e.ctx)
@@ -311,10 +419,16 @@ func (e *env) deleteNamespace() {
 // it does without the test sleeping through it.
 func (e *env) eventually(what string, check func() error) {
 	e.t.Helper()
+	e.eventuallyWithin(waitLimit, what, check)
+}
+
+// eventuallyWithin is eventually with a limit of its own.
+func (e *env) eventuallyWithin(limit time.Duration, what string, check func() error) {
+	e.t.Helper()
 	var last error
 	var stepped time.Duration
 	idlePolls := 0
-	err := wait.PollUntilContextTimeout(e.ctx, pollPeriod, waitLimit, true, func(context.Context) (bool, error) {
+	err := wait.PollUntilContextTimeout(e.ctx, pollPeriod, limit, true, func(context.Context) (bool, error) {
 		if last = check(); last == nil {
 			return true, nil
 		}
@@ -322,7 +436,7 @@ func (e *env) eventually(what string, check func() error) {
 			idlePolls = 0
 			return false, nil
 		}
-		if idlePolls++; idlePolls >= 2 && stepped < waitLimit {
+		if idlePolls++; idlePolls >= 2 && stepped < limit {
 			e.clock.Step(waitStep)
 			stepped, idlePolls = stepped+waitStep, 0
 		}

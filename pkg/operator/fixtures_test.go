@@ -1,20 +1,16 @@
 package operator_test
 
 import (
-	"context"
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
 	"crypto/x509"
 	"encoding/pem"
 	"testing"
-	"time"
 
 	"github.com/google/uuid"
 	corev1 "k8s.io/api/core/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/util/wait"
 
 	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
 	configurationv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/configuration/v1alpha1"
@@ -81,8 +77,8 @@ func (e *env) konnect() konnect.API {
 
 // addNamespace creates another namespace for the test, "<namespace>-other",
 // and restarts the operator to watch it too (envOptions.otherNamespace does
-// the same without a restart). The namespace is deleted at the end of the
-// test, before the test's own, while the operator runs.
+// the same without a restart). The test's cleanup empties and deletes it
+// with the test's own (deleteEverything).
 func (e *env) addNamespace() string {
 	e.t.Helper()
 	ns := e.ns + "-other"
@@ -92,20 +88,6 @@ func (e *env) addNamespace() string {
 	e.stopOperator()
 	e.others = append(e.others, ns)
 	e.startOperator()
-	e.t.Cleanup(func() {
-		ctx := context.WithoutCancel(e.ctx)
-		if err := e.kube.CoreV1().Namespaces().Delete(ctx, ns, metav1.DeleteOptions{}); err != nil && !apierrors.IsNotFound(err) {
-			e.t.Errorf("deleting namespace %s: %v", ns, err)
-			return
-		}
-		err := wait.PollUntilContextTimeout(ctx, 100*time.Millisecond, 2*waitLimit, true, func(ctx context.Context) (bool, error) {
-			_, err := e.kube.CoreV1().Namespaces().Get(ctx, ns, metav1.GetOptions{})
-			return apierrors.IsNotFound(err), nil
-		})
-		if err != nil {
-			e.t.Errorf("namespace %s was not deleted: %v", ns, err)
-		}
-	})
 	return ns
 }
 

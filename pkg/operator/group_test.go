@@ -213,11 +213,12 @@ func TestControlPlaneGroupDeletionInAnyOrderFinishes(t *testing.T) {
 		},
 		{
 			name:  "the namespace at once",
-			steps: func(*env, string, string, string) {},
+			steps: func(e *env, _, _, _ string) { e.deleteNamespace() },
 		},
 	}
 	for _, order := range orders {
 		t.Run(order.name, func(t *testing.T) {
+			t.Parallel()
 			e := newEnv(t, envOptions{})
 			aID := e.ready()
 			e.createControlPlane("b", "auth")

@@ -221,7 +221,7 @@ func TestPluginBindingTargets(t *testing.T) {
 func TestDeletionInAnyOrderFinishes(t *testing.T) {
 	t.Parallel()
 	// Each order deletes one object first and then the rest; the test
-	// environment's cleanup deletes the namespace and checks that nothing
+	// environment's cleanup deletes everything left and checks that nothing
 	// is left in Konnect.
 	orders := []struct {
 		name string
@@ -233,11 +233,13 @@ func TestDeletionInAnyOrderFinishes(t *testing.T) {
 		{
 			name:  "namespace at once",
 			first: func(*env) error { return nil },
+			then:  (*env).deleteNamespace,
 		},
 		{
 			name:          "namespace at once, token in a Secret",
 			tokenInSecret: true,
 			first:         func(*env) error { return nil },
+			then:          (*env).deleteNamespace,
 		},
 		{
 			name:          "token Secret first",
@@ -314,6 +316,7 @@ func TestDeletionInAnyOrderFinishes(t *testing.T) {
 	}
 	for _, order := range orders {
 		t.Run(order.name, func(t *testing.T) {
+			t.Parallel()
 			e := newEnv(t, envOptions{})
 			if order.tokenInSecret {
 				e.readyFromSecret()

@@ -370,6 +370,6 @@ func TestSustainedLimitWithFailuresConverges(t *testing.T) {
 		t.Fatalf("the simulator served %+v; the 5xx and hangs did not happen", served)
 	}
 	e.checkOnePerObject(cpID)
-	// The cleanup deletes the namespace with the faults still on, and
-	// checks that nothing is left in Konnect.
+	// The cleanup deletes everything with the faults still on, and checks
+	// that nothing is left in Konnect.
 }
