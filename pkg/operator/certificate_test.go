@@ -199,14 +199,14 @@ func TestCertificateFromSecrets(t *testing.T) {
 		defer e.use(t)()
 		pair := newKeyPair(t, "garbled.example", false)
 		e.binarySecret(e.ns, "garbled", map[string][]byte{"tls.crt": der(t, pair.Cert), "tls.key": {0x30, 0x03, 0x02, 0x01, 0x00}})
-		calls := e.calls("", "/certificates")
+		calls := e.callsBesidesListings("", "/certificates")
 		e.createCertificate("garbled", fromSecrets(&commonv1alpha1.NamespacedRef{Name: "garbled"}, nil))
 		c := certificates.refused(e, "garbled", commonv1alpha1.ConditionSecretRefValid, commonv1alpha1.ReasonInvalid)
 		if msg := meta.FindStatusCondition(c.Status.Conditions, commonv1alpha1.ConditionSecretRefValid).Message; !strings.Contains(msg, `"tls.key" holds neither PEM nor a DER private key`) {
 			t.Fatalf("message %q does not say what is wrong with which key", msg)
 		}
 		e.settle()
-		if n := e.calls("", "/certificates") - calls; n != 0 {
+		if n := e.callsBesidesListings("", "/certificates") - calls; n != 0 {
 			t.Fatalf("%d calls to Konnect's certificates for a Secret that holds no key", n)
 		}
 	})

@@ -99,6 +99,11 @@ func TestOneOwnerPerEntity(t *testing.T) {
 		e.sim.ResetCalls()
 		before := e.serviceEntity(cpID, svcID)
 		e.updateService("svc", func(s *configurationv1alpha1.KongService) { s.Spec.Port = 8080 })
+		// Seen first: the operator may not have had the change yet when it
+		// is next idle.
+		e.eventually("the change reported as another cluster's", func() error {
+			return ownedByOther(e.service("svc"), "cluster-a")
+		})
 		e.stays("cluster-a's service left as it is", func() error {
 			if n := e.serviceWrites(); n != 0 {
 				return fmt.Errorf("%d service writes: %v", n, e.sim.Calls())
