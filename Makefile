@@ -97,10 +97,10 @@ lint:
 .PHONY: test
 test: verify control-plane tools test-unit ## Run every test.
 
-# The two longest packages (about four minutes each) are named first, so that
-# go test starts them first and the short ones fill in beside them: ./... alone
-# would start pkg/operator last and add its four minutes to the end.
-SLOW_TEST_PACKAGES := ./pkg/operator ./e2e
+# The longest packages are named first, so that go test (two at a time on two
+# cores) starts them first and the short ones fill in beside them: ./... alone
+# would start pkg/operator last and add its minutes to the end.
+SLOW_TEST_PACKAGES := ./e2e ./pkg/operator ./e2e/isolated
 
 .PHONY: test-unit
 test-unit: control-plane tools ## Unit, integration and e2e tests (each package that needs a control plane starts its own).

@@ -38,12 +38,11 @@ var chaosServices = func() int {
 // two with them.
 const convergeLimit = 6 * time.Minute
 
-// TestChaosOperatorKilledWhileConverging SIGKILLs the operator at random
+// ChaosOperatorKilledWhileConverging SIGKILLs the operator at random
 // moments while it creates the objects, while it updates them, and ten
 // times while their namespace is being deleted: each time a new operator
 // starts with nothing in memory.
-func TestChaosOperatorKilledWhileConverging(t *testing.T) {
-	parallelSelfContained(t)
+func ChaosOperatorKilledWhileConverging(t *testing.T) {
 	ctx := t.Context()
 	w := newChaosWorld(ctx, t, "kills", chaosServices)
 	converged := func() bool { return w.converged(ctx) == nil }
@@ -89,11 +88,10 @@ func TestChaosOperatorKilledWhileConverging(t *testing.T) {
 	w.checkNoViolations(ctx)
 }
 
-// TestChaosLeaderFailoverDuringCreate runs two replicas and SIGKILLs the
+// ChaosLeaderFailoverDuringCreate runs two replicas and SIGKILLs the
 // leader twice while they create the objects; each time the standby takes
 // over (and a new standby starts).
-func TestChaosLeaderFailoverDuringCreate(t *testing.T) {
-	parallelSelfContained(t)
+func ChaosLeaderFailoverDuringCreate(t *testing.T) {
 	ctx := t.Context()
 	w := newChaosWorld(ctx, t, "failover", chaosServices)
 
@@ -185,11 +183,10 @@ var soakFaults = map[string]string{
 	"delete-control-plane": `{"errorRate": 0.3, "status": 500}`,
 }
 
-// TestChaosFaultSoak creates, updates and deletes the world while the
+// ChaosFaultSoak creates, updates and deletes the world while the
 // simulator injects 5xx answers, unknown outcomes, hung requests and 429s
 // on every operation.
-func TestChaosFaultSoak(t *testing.T) {
-	parallelSelfContained(t)
+func ChaosFaultSoak(t *testing.T) {
 	ctx := t.Context()
 	w := newChaosWorld(ctx, t, "soak", chaosServices)
 	for op, fault := range soakFaults {

@@ -293,7 +293,7 @@ func (w *chaosWorld) konnectHoldsTheLatestSpec(ctx context.Context) error {
 		return err
 	}
 	if len(cps.Data) != 1 || cps.Data[0].Labels[controller.TagKeyUID] != string(cp.GetUID()) {
-		return fmt.Errorf("Konnect holds %d control planes, want exactly the one labelled with the control plane's UID", len(cps.Data))
+		return fmt.Errorf("%d control planes in Konnect, want exactly the one labelled with the control plane's UID", len(cps.Data))
 	}
 	cpID := cps.Data[0].ID
 	checks := []struct {
@@ -326,7 +326,7 @@ func (w *chaosWorld) konnectHoldsTheLatestSpec(ctx context.Context) error {
 			return err
 		}
 		if len(page.Data) != len(items) {
-			return fmt.Errorf("Konnect holds %d %s for %d objects", len(page.Data), check.collection, len(items))
+			return fmt.Errorf("%d %s in Konnect for %d objects", len(page.Data), check.collection, len(items))
 		}
 		for j := range items {
 			found := byUID[string(items[j].GetUID())]

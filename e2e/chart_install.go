@@ -55,7 +55,7 @@ var (
 	releaseSelector = "app.kubernetes.io/instance=konnect-operator"
 )
 
-// TestHelmChartInstallUpgradeUninstall is the Helm user's journey on a
+// HelmChartInstallUpgradeUninstall is the Helm user's journey on a
 // control plane of its own: install the chart (with an auth configuration
 // and its token Secret), run two replicas out of cluster as the release's
 // ServiceAccount, serving /metrics to Prometheus's ServiceAccount alone and
@@ -65,7 +65,7 @@ var (
 // with the narrower RBAC; delete the objects and the auth configuration,
 // which frees the token Secret; uninstall, leaving nothing of the release
 // but the CRDs.
-func TestHelmChartInstallUpgradeUninstall(t *testing.T) {
+func HelmChartInstallUpgradeUninstall(t *testing.T) {
 	ctx := t.Context()
 	c, err := startCluster(ctx, filepath.Join(suite.workDir, "cluster-helm"))
 	if err != nil {

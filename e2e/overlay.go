@@ -19,12 +19,12 @@ import (
 	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
 )
 
-// TestNamespacedOverlay installs manifests/overlays/namespaced on a control
+// NamespacedOverlay installs manifests/overlays/namespaced on a control
 // plane of its own: the operator, restricted to team-a and team-b by
 // RoleBindings and --watch-namespaces, reconciles a sample in team-a and
 // leaves one in the unwatched team-c alone, with no access there; then
 // team-a is deleted at once, and its entities leave Konnect.
-func TestNamespacedOverlay(t *testing.T) {
+func NamespacedOverlay(t *testing.T) {
 	ctx := t.Context()
 	c, err := startCluster(ctx, filepath.Join(suite.workDir, "cluster-namespaced"))
 	if err != nil {

@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"testing"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -22,11 +21,7 @@ import (
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 )
 
-var (
-	konnectGroup       = "konnect.konghq.com"
-	configurationGroup = "configuration.konghq.com"
-	bindingKind        = schema.GroupVersionKind{Group: configurationGroup, Version: "v1alpha1", Kind: "KongPluginBinding"}
-)
+var bindingKind = schema.GroupVersionKind{Group: configurationGroup, Version: "v1alpha1", Kind: "KongPluginBinding"}
 
 // expectation is what a sample must lead to beyond every object being
 // Programmed (APIAuthValid for auth configurations).
@@ -131,31 +126,6 @@ func ready(ctx context.Context, c *clusterEnv, gvk schema.GroupVersionKind, name
 	return nil
 }
 
-func readyCondition(kind string) string {
-	if kind == "KonnectAPIAuthConfiguration" {
-		return "APIAuthValid"
-	}
-	return "Programmed"
-}
-
-// conditionsOf returns status.conditions by type.
-func conditionsOf(obj *unstructured.Unstructured) map[string]map[string]string {
-	out := map[string]map[string]string{}
-	list, _, _ := unstructured.NestedSlice(obj.Object, "status", "conditions")
-	for _, item := range list {
-		m, ok := item.(map[string]any)
-		if !ok {
-			continue
-		}
-		cond := map[string]string{}
-		for k, v := range m {
-			cond[k] = fmt.Sprint(v)
-		}
-		out[cond["type"]] = cond
-	}
-	return out
-}
-
 func describeConditions(conditions map[string]map[string]string) string {
 	var parts []string
 	for typ, c := range conditions {
@@ -255,19 +225,5 @@ func waitSamples(ctx context.Context, c *clusterEnv, samples []*sample, deadline
 			return
 		}
 		time.Sleep(500 * time.Millisecond)
-	}
-}
-
-// TestSampleExpectationsExist keeps the expectations in step with the
-// samples.
-func TestSampleExpectationsExist(t *testing.T) {
-	files, err := sampleFiles()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for file := range expectations {
-		if !slices.Contains(files, file) {
-			t.Errorf("expectations name %s, which is not in manifests/samples", file)
-		}
 	}
 }
