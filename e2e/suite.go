@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -84,7 +83,9 @@ func run(m *testing.M) int {
 
 func setUp() error {
 	var err error
-	if suite.root, err = repositoryRoot(); err != nil {
+	// The repository root: the tests run in their package's directory,
+	// e2e or below it.
+	if suite.root, err = localcluster.ModuleRoot("."); err != nil {
 		return err
 	}
 	if suite.workDir, err = os.MkdirTemp("", "konnect-operator-e2e-"); err != nil {
@@ -136,25 +137,6 @@ func tearDown() {
 	}
 	if suite.workDir != "" {
 		_ = os.RemoveAll(suite.workDir)
-	}
-}
-
-// repositoryRoot is the nearest directory above the test's own (its
-// package directory) that holds go.mod.
-func repositoryRoot() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", errors.New("no go.mod above the test's directory")
-		}
-		dir = parent
 	}
 }
 

@@ -27,8 +27,9 @@ const cacheEnv = "KONNECT_OPERATOR_CACHE"
 // buildScript is the repository path of the script that builds the binaries.
 const buildScript = "hack/build-control-plane.sh"
 
-// findModuleRoot walks up from dir to the folder holding go.mod.
-func findModuleRoot(dir string) (string, error) {
+// ModuleRoot walks up from dir to the folder holding go.mod: the
+// repository root, for a test run from its package directory.
+func ModuleRoot(dir string) (string, error) {
 	dir, err := filepath.Abs(dir)
 	if err != nil {
 		return "", err
@@ -65,7 +66,7 @@ func resolveBinarySource(binDir string) (binarySource, error) {
 	if err != nil {
 		return binarySource{}, err
 	}
-	root, rootErr := findModuleRoot(wd)
+	root, rootErr := ModuleRoot(wd)
 	cacheDir := os.Getenv(cacheEnv)
 	if cacheDir == "" {
 		if rootErr != nil {

@@ -17,7 +17,7 @@ func TestFindModuleRoot(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(root, "go.mod"), []byte("module example.com/x\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	got, err := findModuleRoot(nested)
+	got, err := ModuleRoot(nested)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,7 +31,7 @@ func TestResolveBinarySource(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	repoRoot, err := findModuleRoot(wd)
+	repoRoot, err := ModuleRoot(wd)
 	if err != nil {
 		t.Fatal(err)
 	}
