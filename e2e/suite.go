@@ -14,8 +14,8 @@ import (
 	"github.com/konnect-operator/konnect-operator/pkg/localcluster"
 )
 
-// suite is what TestMain sets up once for every test: the binaries, a
-// control plane and the simulator.
+// suite is what Main sets up once for every test of the process: the
+// binaries, a control plane and the simulator.
 var suite struct {
 	root        string // repository root
 	binDir      string // the binaries the Dockerfile's builder commands built
