@@ -587,13 +587,7 @@ func (e *env) entity(cpID, collection, id string) (map[string]any, bool) {
 // "METHOD /path/template" with the given method and a template containing
 // fragment.
 func (e *env) calls(method, fragment string) int {
-	n := 0
-	for op, count := range e.sim.Calls() {
-		if (method == "" || strings.HasPrefix(op, method+" ")) && strings.Contains(op, fragment) {
-			n += count
-		}
-	}
-	return n
+	return e.countCalls(method, fragment, false)
 }
 
 // callsBesidesListings is calls without the listings of a collection
@@ -602,9 +596,13 @@ func (e *env) calls(method, fragment string) int {
 // of the first period, which the clock's steps may reach. A search by tag
 // is a listing too and is left out with them.
 func (e *env) callsBesidesListings(method, fragment string) int {
+	return e.countCalls(method, fragment, true)
+}
+
+func (e *env) countCalls(method, fragment string, besidesListings bool) int {
 	n := 0
 	for op, count := range e.sim.Calls() {
-		if strings.HasPrefix(op, "GET ") && !strings.HasSuffix(op, "}") {
+		if besidesListings && strings.HasPrefix(op, "GET ") && !strings.HasSuffix(op, "}") {
 			continue
 		}
 		if (method == "" || strings.HasPrefix(op, method+" ")) && strings.Contains(op, fragment) {
