@@ -128,6 +128,10 @@ func (f *ClientFactory) newClient(serverURL, token string, key clientKey) (*Clie
 		return nil, fmt.Errorf("konnect client for %s: %w", serverURL, err)
 	}
 	do := &doer{client: c, server: server, token: token, userAgent: f.opts.UserAgent, metrics: f.opts.Metrics}
+	do.send = roundTripFunc(do.limitedRoundTrip)
+	if f.opts.WrapTransport != nil {
+		do.send = f.opts.WrapTransport(do.send)
+	}
 	c.sdk = newAPI(serverURL, do)
 	return c, nil
 }
@@ -229,9 +233,21 @@ type doer struct {
 	token     string
 	userAgent string
 	metrics   *Metrics
+	// send is limitedRoundTrip, wrapped by Options.WrapTransport if set.
+	send http.RoundTripper
 }
 
-func (d *doer) Do(req *http.Request) (*http.Response, error) {
+// Do sends one request of the SDK.
+func (d *doer) Do(req *http.Request) (*http.Response, error) { return d.send.RoundTrip(req) }
+
+// roundTripFunc is a function that is an http.RoundTripper.
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(req *http.Request) (*http.Response, error) { return f(req) }
+
+// limitedRoundTrip waits for the rate limiter, sends req and feeds the
+// answer back to the limiter.
+func (d *doer) limitedRoundTrip(req *http.Request) (*http.Response, error) {
 	ctx := req.Context()
 	op := operationFrom(ctx)
 	org := d.client.OrganizationID()
@@ -241,6 +257,9 @@ func (d *doer) Do(req *http.Request) (*http.Response, error) {
 	if err != nil {
 		return nil, err
 	}
+	// A round tripper leaves its caller's request alone (a wrapper may look
+	// at it afterwards); the copy alone carries the token.
+	req = req.Clone(ctx)
 	keepOnServer(req, d.server)
 	req.Header.Set("Authorization", "Bearer "+d.token)
 	req.Header.Set("User-Agent", d.userAgent)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/x509"
 	"net"
+	"net/http"
 	"time"
 
 	"k8s.io/utils/clock"
@@ -58,6 +59,12 @@ type Options struct {
 	// host name. Tests use it to serve Konnect's own host names (manifests
 	// that name us.api.konghq.com) from the simulator.
 	DialContext func(ctx context.Context, network, address string) (net.Conn, error)
+	// WrapTransport, when set, wraps each request as a client sends it:
+	// the wrapped round trip waits for the rate limiter, sends the request
+	// and lets the limiter read the answer's rate-limit headers before it
+	// returns. As client-go's rest.Config.WrapTransport, it is for tracing
+	// and tests (which record when each call began and ended on Clock).
+	WrapTransport func(http.RoundTripper) http.RoundTripper
 }
 
 // withDefaults returns o with every unset field filled in.
