@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"time"
 	"unicode/utf8"
 )
 
@@ -43,7 +44,7 @@ func classifyResponse(op operation, statusCode int, header http.Header, body []b
 	case statusCode == http.StatusConflict:
 		return &ConflictError{Operation: name, StatusCode: statusCode, Message: message, Fields: decoded.fields}
 	case statusCode == http.StatusTooManyRequests:
-		delay, known := retryAfter(header)
+		delay, known := retryAfter(header, time.Now())
 		return &RateLimitedError{Operation: name, StatusCode: statusCode, RetryAfter: delay, DelayKnown: known, Message: message}
 	case statusCode == http.StatusUnauthorized || statusCode == http.StatusForbidden:
 		return &AuthError{Operation: name, StatusCode: statusCode, Message: message}

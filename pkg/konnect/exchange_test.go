@@ -66,9 +66,10 @@ func TestLongMessagesAreCutAtACharacter(t *testing.T) {
 }
 
 func TestRetryAfterAsHTTPDate(t *testing.T) {
-	at := time.Now().Add(90 * time.Second).UTC().Format(http.TimeFormat)
-	got, named := retryAfter(http.Header{"Retry-After": {at}, "Ratelimit-Reset": {"5"}})
-	if !named || got < 80*time.Second || got > 90*time.Second {
-		t.Fatalf("Retry-After %q read as %v, want about 90s", at, got)
+	now := time.Date(2026, 11, 28, 10, 0, 0, 400_000_000, time.UTC)
+	at := now.Add(90 * time.Second).Format(http.TimeFormat) // whole seconds: 10:01:30
+	got, named := retryAfter(http.Header{"Retry-After": {at}, "Ratelimit-Reset": {"5"}}, now)
+	if !named || got != 89600*time.Millisecond {
+		t.Fatalf("Retry-After %q read as %v, want 89.6s", at, got)
 	}
 }

@@ -195,7 +195,7 @@ func (l *limiter) observe(statusCode int, header http.Header) {
 	kind := answerAccepted
 	switch {
 	case statusCode == http.StatusTooManyRequests:
-		delay, named := retryAfter(header)
+		delay, named := retryAfter(header, time.Now())
 		l.metrics.observeRateLimited(l.organization, named)
 		if named {
 			l.holdLocked(now, delay)

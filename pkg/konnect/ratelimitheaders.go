@@ -21,14 +21,16 @@ const defaultWindow = time.Minute
 // retryAfter is how long Konnect asks a rate-limited client to wait:
 // Retry-After (seconds or an HTTP date), else RateLimit-Reset. The second
 // result is false when the answer names no positive delay; Konnect's
-// connection-level limiter answers 429 that way.
-func retryAfter(header http.Header) (time.Duration, bool) {
+// connection-level limiter answers 429 that way. An HTTP date is Konnect's
+// wall-clock time, and is counted from now (the real time, whatever clock
+// the limiter runs on).
+func retryAfter(header http.Header, now time.Time) (time.Duration, bool) {
 	if d, ok := headerSeconds(header, "Retry-After"); ok && d > 0 {
 		return d, true
 	}
 	if v := header.Get("Retry-After"); v != "" {
 		if at, err := http.ParseTime(v); err == nil {
-			if d := time.Until(at); d > 0 {
+			if d := at.Sub(now); d > 0 {
 				return min(d, maxHeaderDelay), true
 			}
 		}
