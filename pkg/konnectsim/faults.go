@@ -29,6 +29,11 @@ type Fault struct {
 	AfterEffect bool
 	// Times, when > 0, removes the fault after it has failed that many requests.
 	Times int
+	// Until, when set, holds every matching request before it is handled
+	// until the channel is closed (or the client gives up, or the
+	// simulator closes): a test decides when Konnect answers, instead of
+	// guessing a latency long enough for what it does meanwhile.
+	Until <-chan struct{}
 }
 
 // Faults holds the injected faults, keyed by operation: "METHOD /template",
@@ -135,6 +140,7 @@ func (f *Faults) List() map[string]Fault {
 // decision is what happens to one request.
 type decision struct {
 	latency     time.Duration
+	until       []<-chan struct{}
 	status      int // 0 = no failure
 	hang        bool
 	hangFor     time.Duration
@@ -154,6 +160,9 @@ func (f *Faults) pick(rt *route) decision {
 			continue
 		}
 		d.latency = max(d.latency, fault.Latency)
+		if fault.Until != nil {
+			d.until = append(d.until, fault.Until)
+		}
 		if fired || fault.ErrorRate <= 0 || f.rng.Float64() >= fault.ErrorRate {
 			continue
 		}

@@ -4,9 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -75,6 +77,36 @@ func TestFaultHangsUntilClientGivesUp(t *testing.T) {
 
 	ts.Faults().Set("get-organizations-me", Fault{Hang: true, HangFor: 50 * time.Millisecond, Times: 1})
 	c.do("GET", "/v3/organizations/me", nil).must(t, http.StatusGatewayTimeout)
+}
+
+// TestFaultHoldsUntilReleased: a request meeting a fault with Until is
+// answered only once the test closes the channel, and then as usual.
+func TestFaultHoldsUntilReleased(t *testing.T) {
+	ts, c := startSim(t, Options{})
+	release := make(chan struct{})
+	ts.Faults().Set("get-organizations-me", Fault{Until: release})
+	var released atomic.Bool
+	answered := make(chan string, 1)
+	go func() {
+		req, _ := http.NewRequestWithContext(t.Context(), "GET", ts.URL+"/v3/organizations/me", nil)
+		req.Header.Set("Authorization", "Bearer "+testToken)
+		resp, err := c.http.Do(req)
+		if err != nil {
+			answered <- err.Error()
+			return
+		}
+		_ = resp.Body.Close()
+		// Whatever the machine's speed: the answer comes after the release.
+		answered <- fmt.Sprintf("%d released=%t", resp.StatusCode, released.Load())
+	}()
+	waitFor(t, "the request held", func() bool { return ts.Served().Held == 1 })
+	released.Store(true)
+	close(release)
+	if got := <-answered; got != "200 released=true" {
+		t.Fatalf("held request answered %q, want 200 after the release", got)
+	}
+	ts.Faults().Remove("get-organizations-me")
+	c.do("GET", "/v3/organizations/me", nil).must(t, 200)
 }
 
 // TestFaultLatencyAndRate: latency delays every request; an error rate

@@ -97,7 +97,7 @@ func TestServedCountsWhatFaultsProvoked(t *testing.T) {
 // waitFor polls cond; it bounds how long a broken test hangs.
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	err := wait.PollUntilContextTimeout(t.Context(), 5*time.Millisecond, 5*time.Second, true, func(context.Context) (bool, error) {
+	err := wait.PollUntilContextTimeout(t.Context(), 5*time.Millisecond, time.Minute, true, func(context.Context) (bool, error) {
 		return cond(), nil
 	})
 	if err != nil {

@@ -204,7 +204,7 @@ func (s *Server) serveRoute(rt *route, w http.ResponseWriter, r *http.Request) {
 	rc.body = body
 
 	fault := s.faults.pick(rt)
-	if fault.latency > 0 && !s.sleep(r, fault.latency) {
+	if !s.await(r, fault.until) || fault.latency > 0 && !s.sleep(r, fault.latency) {
 		rc.status = 0 // the client is gone
 		return
 	}
@@ -319,6 +319,24 @@ func (s *Server) sleep(r *http.Request, d time.Duration) bool {
 	case <-s.closed:
 		return false
 	}
+}
+
+// await waits until every channel of until is closed, unless the client
+// gives up or the simulator closes first.
+func (s *Server) await(r *http.Request, until []<-chan struct{}) bool {
+	if len(until) > 0 {
+		s.stats.countHeld()
+	}
+	for _, ch := range until {
+		select {
+		case <-ch:
+		case <-r.Context().Done():
+			return false
+		case <-s.closed:
+			return false
+		}
+	}
+	return true
 }
 
 // hang holds a request until the client gives up (a timeout on its side),

@@ -34,6 +34,9 @@ type Served struct {
 	ServerErrors int `json:"serverErrors"`
 	// Hangs are requests a fault held without answering.
 	Hangs int `json:"hangs"`
+	// Held are requests a fault held until a test released them
+	// (Fault.Until), counted when the hold began.
+	Held int `json:"held"`
 }
 
 // stats holds call counters, the request log and validation violations.
@@ -59,6 +62,12 @@ func (st *stats) countAnswer(status int, header http.Header) {
 	case status >= 500:
 		st.served.ServerErrors++
 	}
+}
+
+func (st *stats) countHeld() {
+	st.mu.Lock()
+	st.served.Held++
+	st.mu.Unlock()
 }
 
 func (st *stats) countHang() {
