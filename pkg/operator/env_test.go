@@ -43,8 +43,15 @@ func TestMain(m *testing.M) {
 }
 
 const (
-	testToken  = "kpat_integrationTestToken0000000000000000000000000000"
-	waitLimit  = 60 * time.Second
+	testToken = "kpat_integrationTestToken0000000000000000000000000000"
+	// waitLimit is how far eventually moves the operator's clock, at most,
+	// while it waits for something.
+	waitLimit = 60 * time.Second
+	// patience is how long a test waits in real time for what the operator
+	// and the control plane do in seconds on an idle machine. It decides
+	// no verdict: a passing test never waits it out, and a machine ten
+	// times busier still passes.
+	patience   = 5 * time.Minute
 	pollPeriod = 50 * time.Millisecond
 	// waitStep is how far eventually moves an idle operator's clock at a
 	// time.
@@ -71,6 +78,9 @@ type env struct {
 	// clock is the operator's clock, which the test moves forward instead
 	// of waiting for sync periods, grace periods and backoffs.
 	clock *skipclock.Clock
+	// konnectCalls records every call the operator's Konnect clients
+	// make, on the operator's clock.
+	konnectCalls *callRecorder
 	// other is a second namespace the operator watches, for references
 	// across namespaces ("" unless envOptions.otherNamespace).
 	other string
@@ -86,6 +96,8 @@ type envOptions struct {
 	keepNamespace bool
 	// konnectRate is the operator's request rate to Konnect (default 200/s).
 	konnectRate float64
+	// konnectTimeout bounds each Konnect request (default 5s).
+	konnectTimeout time.Duration
 	// otherNamespace adds a second watched namespace, env.other.
 	otherNamespace bool
 	// omitRetryAfter leaves Retry-After out of the simulator's 429s.
@@ -128,6 +140,9 @@ func newEnv(t testing.TB, opts envOptions) *env {
 	if opts.konnectRate == 0 {
 		opts.konnectRate = 200
 	}
+	if opts.konnectTimeout == 0 {
+		opts.konnectTimeout = 5 * time.Second
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	logger, _ := ktesting.NewTestContext(t)
 	if opts.bufferLogs {
@@ -160,6 +175,7 @@ func newEnv(t testing.TB, opts envOptions) *env {
 		opts:  opts,
 		clock: skipclock.New(),
 	}
+	e.konnectCalls = &callRecorder{clock: e.clock}
 	tokens := map[string]string{testToken: "org-" + e.ns}
 	for _, token := range opts.tokens {
 		tokens[token] = "org-" + e.ns
@@ -219,7 +235,7 @@ func (e *env) startOperator() {
 		RootCAs:           e.sim.CAPool,
 		RequestsPerSecond: e.opts.konnectRate,
 		Burst:             int(e.opts.konnectRate),
-		Timeout:           5 * time.Second,
+		Timeout:           e.opts.konnectTimeout,
 	}
 	if e.opts.operatorDefaults {
 		// As cmd/konnect-operator's flags leave them.
@@ -228,6 +244,7 @@ func (e *env) startOperator() {
 	if len(e.opts.konnectHosts) > 0 {
 		konnectOpts.DialContext = dialOnly(e.sim.URL)
 	}
+	konnectOpts.WrapTransport = e.konnectCalls.wrap
 	op, err := operator.New(ctx, operator.Config{
 		RestConfig:      e.restConfig(),
 		WatchNamespaces: append(e.namespaces(), e.opts.watchAlso...),
@@ -397,7 +414,7 @@ func (e *env) deleteNamespace() {
 		}
 	}
 	for _, ns := range e.namespaces() {
-		err := wait.PollUntilContextTimeout(ctx, 100*time.Millisecond, 5*time.Minute, true, func(ctx context.Context) (bool, error) {
+		err := wait.PollUntilContextTimeout(ctx, 100*time.Millisecond, patience, true, func(ctx context.Context) (bool, error) {
 			_, err := e.kube.CoreV1().Namespaces().Get(ctx, ns, metav1.GetOptions{})
 			return apierrors.IsNotFound(err), nil
 		})
@@ -412,23 +429,25 @@ func (e *env) deleteNamespace() {
 }
 
 // eventually polls check until it returns nil, failing the test with its
-// last error after waitLimit. Time passes while a test waits: whenever the
+// last error once the operator's clock has been moved by waitLimit and
+// patience has passed. Time passes while a test waits: whenever the
 // operator has nothing left to do at once, its clock moves on by
 // waitStep, up to waitLimit in all, so that what it would do within
-// waitLimit of real time (a grace period ending, a retry after a backoff)
-// it does without the test sleeping through it.
+// waitLimit (a grace period ending, a retry after a backoff) it does
+// without the test sleeping through it.
 func (e *env) eventually(what string, check func() error) {
 	e.t.Helper()
 	e.eventuallyWithin(waitLimit, what, check)
 }
 
-// eventuallyWithin is eventually with a limit of its own.
+// eventuallyWithin is eventually with a limit of its own on how far the
+// operator's clock moves.
 func (e *env) eventuallyWithin(limit time.Duration, what string, check func() error) {
 	e.t.Helper()
 	var last error
 	var stepped time.Duration
 	idlePolls := 0
-	err := wait.PollUntilContextTimeout(e.ctx, pollPeriod, limit, true, func(context.Context) (bool, error) {
+	err := wait.PollUntilContextTimeout(e.ctx, pollPeriod, max(limit, patience), true, func(context.Context) (bool, error) {
 		if last = check(); last == nil {
 			return true, nil
 		}
@@ -454,7 +473,7 @@ func (e *env) eventuallyWithin(limit time.Duration, what string, check func() er
 func (e *env) settle() {
 	e.t.Helper()
 	idlePolls := 0
-	err := wait.PollUntilContextTimeout(e.ctx, pollPeriod, waitLimit, true, func(context.Context) (bool, error) {
+	err := wait.PollUntilContextTimeout(e.ctx, pollPeriod, patience, true, func(context.Context) (bool, error) {
 		if !e.running.Idle() {
 			idlePolls = 0
 			return false, nil
