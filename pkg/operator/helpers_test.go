@@ -1,14 +1,11 @@
 package operator_test
 
 import (
-	"context"
 	"fmt"
 	"slices"
 	"testing"
-	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/util/wait"
 
 	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
 	configurationv1 "github.com/konnect-operator/konnect-operator/pkg/apis/configuration/v1"
@@ -34,24 +31,12 @@ func (e *env) helperReconciles() map[string]float64 {
 	return out
 }
 
-// helpersIdle waits until no helper controller has reconciled for two
-// seconds, and returns their counts.
+// helpersIdle waits until the operator has no work at hand, and returns
+// the helper controllers' reconcile counts.
 func (e *env) helpersIdle() map[string]float64 {
 	e.t.Helper()
-	last, quiet := e.helperReconciles(), 0
-	err := wait.PollUntilContextTimeout(e.ctx, 500*time.Millisecond, 5*time.Minute, false, func(context.Context) (bool, error) {
-		now := e.helperReconciles()
-		if fmt.Sprint(now) == fmt.Sprint(last) {
-			quiet++
-		} else {
-			last, quiet = now, 0
-		}
-		return quiet >= 4, nil
-	})
-	if err != nil {
-		e.t.Fatalf("the helper controllers never went idle: %v", err)
-	}
-	return last
+	e.settle()
+	return e.helperReconciles()
 }
 
 // allProgrammed checks that every service, route, consumer and consumer

@@ -158,7 +158,7 @@ func (k kindCase[T]) deleteAndWait(e *env, name string) {
 		e.t.Errorf("deleting %s %s: %v", k.kind, name, err)
 		return
 	}
-	err := wait.PollUntilContextTimeout(ctx, pollPeriod, waitLimit, true, func(ctx context.Context) (bool, error) {
+	err := wait.PollUntilContextTimeout(ctx, pollPeriod, patience, true, func(ctx context.Context) (bool, error) {
 		_, err := k.client(e).Get(ctx, name, metav1.GetOptions{})
 		return apierrors.IsNotFound(err), nil
 	})

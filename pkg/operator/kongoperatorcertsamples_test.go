@@ -66,7 +66,7 @@ func TestKongOperatorCertificateSecretSamples(t *testing.T) {
 			}
 		}
 		for _, obj := range objects {
-			err := wait.PollUntilContextTimeout(ctx, pollPeriod, 2*waitLimit, true, func(ctx context.Context) (bool, error) {
+			err := wait.PollUntilContextTimeout(ctx, pollPeriod, patience, true, func(ctx context.Context) (bool, error) {
 				_, err := resource(obj).Get(ctx, obj.GetName(), metav1.GetOptions{})
 				return apierrors.IsNotFound(err), nil
 			})

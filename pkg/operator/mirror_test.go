@@ -223,7 +223,7 @@ func (e *env) deleteNamespaceNow() {
 	if err := e.kube.CoreV1().Namespaces().Delete(e.ctx, e.ns, metav1.DeleteOptions{}); err != nil {
 		e.t.Fatal(err)
 	}
-	err := wait.PollUntilContextTimeout(e.ctx, 100*time.Millisecond, 2*waitLimit, true, func(context.Context) (bool, error) {
+	err := wait.PollUntilContextTimeout(e.ctx, 100*time.Millisecond, patience, true, func(context.Context) (bool, error) {
 		_, err := e.kube.CoreV1().Namespaces().Get(e.ctx, e.ns, metav1.GetOptions{})
 		return apierrors.IsNotFound(err), nil
 	})

@@ -86,11 +86,11 @@ func TestTheOperatorKeepsItsRightsUntilTheNamespaceIsEmpty(t *testing.T) {
 		return slices.Contains(b.Finalizers, commonv1alpha1.FinalizerNamespaceRights), b, nil
 	}
 	// The namespace controller looks again 8 s after a pass that finds
-	// finalizers, and needs several passes: its waits get two minutes.
+	// finalizers, and needs several passes: its waits get the tests' patience.
 	waitFor := func(what string, check func() error) {
 		t.Helper()
 		var last error
-		if err := wait.PollUntilContextTimeout(ctx, 50*time.Millisecond, 2*waitLimit, true, func(context.Context) (bool, error) {
+		if err := wait.PollUntilContextTimeout(ctx, 50*time.Millisecond, patience, true, func(context.Context) (bool, error) {
 			last = check()
 			return last == nil, nil
 		}); err != nil {

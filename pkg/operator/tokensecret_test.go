@@ -221,7 +221,7 @@ func TestNamespaceDeletionWithTheTokenInASecretFinishesAfterARestart(t *testing.
 		return nil
 	})
 	e.startOperator()
-	err := wait.PollUntilContextTimeout(ctx, 100*time.Millisecond, waitLimit, true, func(ctx context.Context) (bool, error) {
+	err := wait.PollUntilContextTimeout(ctx, 100*time.Millisecond, patience, true, func(ctx context.Context) (bool, error) {
 		_, err := e.kube.CoreV1().Namespaces().Get(ctx, e.ns, metav1.GetOptions{})
 		return apierrors.IsNotFound(err), nil
 	})
