@@ -86,14 +86,14 @@ func TestNamedWatchFollowsOneObjectForItsReferrers(t *testing.T) {
 			if got != want {
 				t.Fatalf("the handler heard %q, want %q", got, want)
 			}
-		case <-time.After(10 * time.Second):
+		case <-time.After(time.Minute):
 			t.Fatalf("the handler did not hear %q", want)
 		}
 	}
 	fake := func(name string) *watch.FakeWatcher {
 		t.Helper()
 		var w *watch.FakeWatcher
-		err := wait.PollUntilContextTimeout(t.Context(), 10*time.Millisecond, 10*time.Second, true, func(context.Context) (bool, error) {
+		err := wait.PollUntilContextTimeout(t.Context(), 10*time.Millisecond, time.Minute, true, func(context.Context) (bool, error) {
 			mu.Lock()
 			defer mu.Unlock()
 			w = watchers[name]
@@ -203,7 +203,7 @@ func TestNamedWatchLastsWhileATrackedReferrerReadsIt(t *testing.T) {
 		t.Fatal("the watch stopped while a tracked referrer still reads the Secret")
 	}
 	changes.Modify(reader("other", "2"))
-	if err := wait.PollUntilContextTimeout(t.Context(), 10*time.Millisecond, 10*time.Second, true, func(context.Context) (bool, error) {
+	if err := wait.PollUntilContextTimeout(t.Context(), 10*time.Millisecond, time.Minute, true, func(context.Context) (bool, error) {
 		return !watching("read"), nil
 	}); err != nil {
 		t.Fatal("the watch of the Secret still runs after its last reader named another")

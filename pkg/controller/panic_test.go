@@ -109,7 +109,7 @@ func TestAReconcileThatPanicsIsRecoveredCountedAndRetried(t *testing.T) {
 	done := make(chan error, 1)
 	go func() { done <- c.Run(ctx) }()
 
-	err = wait.PollUntilContextTimeout(ctx, 10*time.Millisecond, 10*time.Second, true, func(context.Context) (bool, error) {
+	err = wait.PollUntilContextTimeout(ctx, 10*time.Millisecond, time.Minute, true, func(context.Context) (bool, error) {
 		for _, name := range []string{"good-1", "good-2", "good-3"} {
 			if reconciled.count("ns/"+name) == 0 {
 				return false, nil

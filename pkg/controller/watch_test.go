@@ -87,7 +87,7 @@ func TestWatchEnqueuesTheDependentsOfOldAndNewSource(t *testing.T) {
 func drain[T Object](t *testing.T, c *Controller[T], want []string) {
 	t.Helper()
 	var got []string
-	err := wait.PollUntilContextTimeout(context.Background(), 10*time.Millisecond, 5*time.Second, true, func(context.Context) (bool, error) {
+	err := wait.PollUntilContextTimeout(context.Background(), 10*time.Millisecond, time.Minute, true, func(context.Context) (bool, error) {
 		for c.queue.Len() > 0 {
 			key, _ := c.queue.Get()
 			got = append(got, key.String())

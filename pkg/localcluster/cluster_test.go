@@ -194,7 +194,7 @@ func TestServiceAccountConfigIsAuthorizedByRBAC(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The RBAC authorizer reads bindings through an informer: allow it a moment.
-	err = wait.PollUntilContextTimeout(t.Context(), 50*time.Millisecond, 10*time.Second, true, func(ctx context.Context) (bool, error) {
+	err = wait.PollUntilContextTimeout(t.Context(), 50*time.Millisecond, time.Minute, true, func(ctx context.Context) (bool, error) {
 		_, err := saClient.CoreV1().ConfigMaps(ns).List(ctx, metav1.ListOptions{})
 		return err == nil, nil
 	})
