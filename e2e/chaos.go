@@ -141,7 +141,7 @@ func ChaosLeaderFailoverDuringCreate(t *testing.T) {
 func (w *chaosWorld) leader(ctx context.Context, not *operatorProcess) *operatorProcess {
 	w.t.Helper()
 	var found *operatorProcess
-	err := eventually(ctx, leaseDuration+30*time.Second, func(ctx context.Context) error {
+	err := eventually(ctx, leaseDuration+patience, func(ctx context.Context) error {
 		lease, err := w.c.kube.CoordinationV1().Leases(operatorNamespace).Get(ctx, "chaos-"+w.name, metav1.GetOptions{})
 		if err != nil {
 			return err

@@ -132,7 +132,7 @@ func HelmChartInstallUpgradeUninstall(t *testing.T) {
 			t.Fatal("helm install printed the token")
 		}
 		t.Logf("helm install:\n%s", out)
-		if _, err := c.kubectl(ctx, "", "wait", "--for=condition=Established", "crd", "--all", "--timeout=60s"); err != nil {
+		if _, err := c.kubectl(ctx, "", "wait", "--for=condition=Established", "crd", "--all", "--timeout="+patience.String()); err != nil {
 			t.Fatal(err)
 		}
 		checkCRDsInstalled(ctx, t, c)
@@ -152,7 +152,7 @@ func HelmChartInstallUpgradeUninstall(t *testing.T) {
 
 	step("two replicas run as the release's ServiceAccount, serve /metrics to Prometheus alone and reconcile", func(t *testing.T) {
 		ops = startOperators(ctx, t, c, 2)
-		if _, err := leader(ctx, c, ops, 30*time.Second); err != nil {
+		if _, err := leader(ctx, c, ops, patience); err != nil {
 			t.Fatal(err)
 		}
 		for _, op := range ops {
@@ -165,7 +165,7 @@ func HelmChartInstallUpgradeUninstall(t *testing.T) {
 		waitReady(ctx, t, c, authConfigKind, "konnect-auth", controlPlaneKind, "helm-cp", serviceKind, "orders")
 		// The chart's RBAC and admission policy let the operator hold the
 		// token Secret while the configuration reads it.
-		if err := eventually(ctx, 30*time.Second, tokenSecretHeld(c, true)); err != nil {
+		if err := eventually(ctx, patience, tokenSecretHeld(c, true)); err != nil {
 			t.Fatal(err)
 		}
 	})
@@ -215,7 +215,7 @@ metrics:
 		if _, err := c.kubectl(ctx, monitoringCRDs, "apply", "--server-side", "-f", "-"); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := c.kubectl(ctx, "", "wait", "--for=condition=Established", "crd", "--all", "--timeout=60s"); err != nil {
+		if _, err := c.kubectl(ctx, "", "wait", "--for=condition=Established", "crd", "--all", "--timeout="+patience.String()); err != nil {
 			t.Fatal(err)
 		}
 		out, err := h.run(ctx, "upgrade", "konnect-operator", chartDir, "--namespace", operatorNamespace, "--values", values, "--values", upgrade)
@@ -267,7 +267,7 @@ metrics:
 	step("the upgraded operator reconciles a change with the narrower RBAC", func(t *testing.T) {
 		stopOperators()
 		ops = startOperators(ctx, t, c, 1)
-		if _, err := leader(ctx, c, ops, 30*time.Second); err != nil {
+		if _, err := leader(ctx, c, ops, patience); err != nil {
 			t.Fatal(err)
 		}
 		svc, err := c.get(ctx, serviceKind, "team-a", "orders")
@@ -297,13 +297,13 @@ metrics:
 		}
 		// Watching team-a alone, it holds its rights there while team-a
 		// holds its objects.
-		if err := eventually(ctx, 30*time.Second, rightsBindingHeld(c, true)); err != nil {
+		if err := eventually(ctx, patience, rightsBindingHeld(c, true)); err != nil {
 			t.Fatal(err)
 		}
 	})
 
 	step("deleting the objects and the chart's auth configuration while the operator runs empties Konnect and frees the token", func(t *testing.T) {
-		if _, err := c.kubectl(ctx, helmObjects, "delete", "-f", "-", "--timeout=90s"); err != nil {
+		if _, err := c.kubectl(ctx, helmObjects, "delete", "-f", "-", "--timeout="+patience.String()); err != nil {
 			t.Fatal(err)
 		}
 		err := eventually(ctx, time.Minute, func(ctx context.Context) error {
@@ -322,22 +322,22 @@ metrics:
 		// helm uninstall deletes the operator's RBAC and ServiceAccount
 		// before the auth configuration: the operator could not release it
 		// and its Secret then, so users delete it first, as NOTES.txt says.
-		if _, err := c.kubectl(ctx, "", "delete", "konnectapiauthconfiguration", "konnect-auth", "-n", "team-a", "--timeout=60s"); err != nil {
+		if _, err := c.kubectl(ctx, "", "delete", "konnectapiauthconfiguration", "konnect-auth", "-n", "team-a", "--timeout="+patience.String()); err != nil {
 			t.Fatal(err)
 		}
-		if err := eventually(ctx, 30*time.Second, tokenSecretHeld(c, false)); err != nil {
+		if err := eventually(ctx, patience, tokenSecretHeld(c, false)); err != nil {
 			t.Fatal(err)
 		}
 		// With nothing left in team-a the operator lets go of its
 		// RoleBinding there, so that the uninstall deletes it at once.
-		if err := eventually(ctx, 30*time.Second, rightsBindingHeld(c, false)); err != nil {
+		if err := eventually(ctx, patience, rightsBindingHeld(c, false)); err != nil {
 			t.Fatal(err)
 		}
 	})
 
 	step("helm uninstall removes the release and keeps the CRDs", func(t *testing.T) {
 		stopOperators()
-		out, err := h.run(ctx, "uninstall", "konnect-operator", "--namespace", operatorNamespace, "--wait", "--timeout=90s")
+		out, err := h.run(ctx, "uninstall", "konnect-operator", "--namespace", operatorNamespace, "--wait", "--timeout="+patience.String())
 		if err != nil {
 			t.Fatal(err)
 		}

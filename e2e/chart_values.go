@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	schedulingv1 "k8s.io/api/scheduling/v1"
@@ -168,7 +167,7 @@ func checkHelmTest(ctx context.Context, t *testing.T, c *clusterEnv, h *helm, op
 	if !strings.Contains(r.out, "Succeeded") {
 		t.Errorf("helm test does not report the test Succeeded:\n%s", r.out)
 	}
-	err = eventually(ctx, 30*time.Second, func(ctx context.Context) error {
+	err = eventually(ctx, patience, func(ctx context.Context) error {
 		_, err := c.kube.CoreV1().Pods(operatorNamespace).Get(ctx, "konnect-operator-test-readyz", metav1.GetOptions{})
 		if apierrors.IsNotFound(err) {
 			return nil

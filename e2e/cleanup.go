@@ -67,7 +67,7 @@ func deleteEverything(ctx context.Context, t *testing.T, c *clusterEnv, samples 
 			t.Error(err)
 		}
 	}
-	err = eventually(ctx, 30*time.Second, func(ctx context.Context) error {
+	err = eventually(ctx, patience, func(ctx context.Context) error {
 		n, err := suite.sim.entities(ctx)
 		if err != nil {
 			return err

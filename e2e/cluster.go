@@ -111,6 +111,13 @@ func (c *clusterEnv) list(ctx context.Context, gvk schema.GroupVersionKind, name
 	return list.Items, nil
 }
 
+// patience is how long the suite waits for what takes seconds on an idle
+// machine: a Lease taken, a finalizer added or removed, an object
+// Programmed, a CRD Established. It decides no verdict (a passing test
+// never waits it out) and is long enough for a machine kept busy by other
+// work.
+const patience = 3 * time.Minute
+
 // eventually polls check every 200ms until it returns nil or timeout
 // passes; check's error says why it is not done yet, and the last one
 // explains a timeout.

@@ -59,7 +59,7 @@ func TestOperatorAsUsersRunIt(t *testing.T) {
 			stopAtEnd(op)
 		}
 		var err error
-		if lead, err = leader(ctx, c, ops, 30*time.Second); err != nil {
+		if lead, err = leader(ctx, c, ops, patience); err != nil {
 			t.Fatal(err)
 		}
 		t.Logf("%s leads", lead.name)
@@ -106,7 +106,7 @@ func TestOperatorAsUsersRunIt(t *testing.T) {
 		}
 	})
 	begin := time.Now()
-	waitSamples(ctx, c, samples, 2*time.Minute)
+	waitSamples(ctx, c, samples, patience)
 	t.Logf("samples settled in %s", time.Since(begin).Round(time.Millisecond))
 	t.Run("samples", func(t *testing.T) {
 		// Each sample is only read here (kubectl get and describe), so
@@ -175,7 +175,7 @@ func checkSample(ctx context.Context, t *testing.T, c *clusterEnv, s *sample) {
 			t.Error(err)
 		}
 		// Events reach the API server asynchronously.
-		if err := eventually(ctx, 15*time.Second, func(ctx context.Context) error { return checkDescribe(ctx, c, o) }); err != nil {
+		if err := eventually(ctx, patience, func(ctx context.Context) error { return checkDescribe(ctx, c, o) }); err != nil {
 			t.Error(err)
 		}
 	}
@@ -301,7 +301,7 @@ func checkProtected(ctx context.Context, t *testing.T, c *clusterEnv, o *unstruc
 		t.Fatal(err)
 	}
 	// The policy may reach the API server's admission a moment after it.
-	err = eventually(ctx, 30*time.Second, func(ctx context.Context) error {
+	err = eventually(ctx, patience, func(ctx context.Context) error {
 		_, err := c.kubectl(ctx, "", append([]string{"delete", "--dry-run=server"}, object...)...)
 		if err == nil || !strings.Contains(err.Error(), "remove the annotation first") {
 			return fmt.Errorf("kubectl delete was not refused as it should be: %w", err)

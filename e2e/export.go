@@ -118,7 +118,7 @@ func ExportAppliedWritesNothing(t *testing.T) {
 	if _, err := c.kubectl(ctx, manifests.String(), "apply", "-f", "-"); err != nil {
 		t.Fatal(err)
 	}
-	if err := eventually(ctx, 2*time.Minute+time.Duration(len(exported))*100*time.Millisecond, func(ctx context.Context) error {
+	if err := eventually(ctx, patience+time.Duration(len(exported))*100*time.Millisecond, func(ctx context.Context) error {
 		return adoptedAll(ctx, c, ns, exported)
 	}); err != nil {
 		t.Fatal(err)

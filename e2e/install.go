@@ -20,7 +20,7 @@ func install(ctx context.Context, t *testing.T, c *clusterEnv, kustomization str
 		t.Fatalf("kubectl apply --server-side -k %s: %v", kustomization, err)
 	}
 	t.Logf("kubectl apply --server-side -k %s:\n%s", kustomization, out)
-	if _, err := c.kubectl(ctx, "", "wait", "--for=condition=Established", "crd", "--all", "--timeout=60s"); err != nil {
+	if _, err := c.kubectl(ctx, "", "wait", "--for=condition=Established", "crd", "--all", "--timeout="+patience.String()); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -123,7 +123,7 @@ func startOperators(ctx context.Context, t *testing.T, c *clusterEnv, n int, ext
 		ops = append(ops, op)
 	}
 	for _, op := range ops {
-		if err := op.waitReady(ctx, 90*time.Second); err != nil {
+		if err := op.waitReady(ctx, patience); err != nil {
 			t.Fatalf("%s is not ready: %v", op.name, err)
 		}
 	}

@@ -110,7 +110,7 @@ func NamespacedOverlay(t *testing.T) {
 
 	// The operator holds its RoleBinding in team-a while the namespace
 	// holds its objects.
-	err = eventually(ctx, 30*time.Second, func(ctx context.Context) error {
+	err = eventually(ctx, patience, func(ctx context.Context) error {
 		b, err := c.kube.RbacV1().RoleBindings("team-a").Get(ctx, rightsBinding, metav1.GetOptions{})
 		if err != nil {
 			return err
@@ -132,7 +132,7 @@ func NamespacedOverlay(t *testing.T) {
 		t.Fatal(err)
 	}
 	begin := time.Now()
-	err = eventually(ctx, 2*time.Minute, func(ctx context.Context) error {
+	err = eventually(ctx, patience, func(ctx context.Context) error {
 		n, err := suite.sim.entities(ctx)
 		if err != nil {
 			return err
@@ -188,7 +188,7 @@ func checkRightsBindingWrites(ctx context.Context, t *testing.T, c *clusterEnv, 
 	}
 	planted := `{"subjects":[{"kind":"ServiceAccount","name":"konnect-operator","namespace":"konnect-operator-system"},{"kind":"ServiceAccount","name":"default","namespace":"` + namespace + `"}]}`
 	// A new policy takes a moment to be enforced.
-	err = eventually(ctx, 30*time.Second, func(context.Context) error {
+	err = eventually(ctx, patience, func(context.Context) error {
 		if err := patch(rightsBinding, planted); !apierrors.IsInvalid(err) {
 			return fmt.Errorf("the operator's ServiceAccount added a subject to its RoleBinding (%w)", err)
 		}

@@ -9,7 +9,6 @@ import (
 	"os"
 	"slices"
 	"testing"
-	"time"
 
 	authorizationv1 "k8s.io/api/authorization/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -152,7 +151,7 @@ func checkSecretWrites(ctx context.Context, t *testing.T, c *clusterEnv) {
 		{"another finalizer", `{"metadata":{"finalizers":["gateway.konghq.com/secret-in-use-by-konnect-resource","example.com/other"]}}`},
 	}
 	// A new policy takes a moment to be enforced.
-	err = eventually(ctx, 30*time.Second, func(context.Context) error {
+	err = eventually(ctx, patience, func(context.Context) error {
 		if err := patch(refused[0].patch); !apierrors.IsInvalid(err) {
 			return fmt.Errorf("the operator's ServiceAccount changed a Secret's data (%w)", err)
 		}

@@ -16,9 +16,12 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
-// exitBound is how long the operator may take to exit once it has a reason
-// to: far less than a pod's termination grace period (30s).
-const exitBound = 10 * time.Second
+// exitBound is how long the test waits for the operator to exit once it has
+// a reason to. Whether it stopped in time is the operator's own verdict:
+// past its shutdown timeout (20s, within a pod's 30s grace period) it gives
+// up and exits non-zero, which the SIGTERM case refuses. The bound itself
+// only ends a test whose operator hangs, on however busy a machine.
+const exitBound = 2 * time.Minute
 
 // startBareOperator runs the operator as the cluster's administrator with
 // leader election on its own Lease in "default", and returns it with its
@@ -90,7 +93,7 @@ func leadingOn(ctx context.Context, t *testing.T, op *operatorProcess, lease str
 	if err := op.waitReady(ctx, time.Minute); err != nil {
 		t.Fatal(err)
 	}
-	err := eventually(ctx, 30*time.Second, func(ctx context.Context) error {
+	err := eventually(ctx, patience, func(ctx context.Context) error {
 		l, err := suite.cluster.kube.CoordinationV1().Leases("default").Get(ctx, lease, metav1.GetOptions{})
 		if err != nil {
 			return err
@@ -107,7 +110,8 @@ func leadingOn(ctx context.Context, t *testing.T, op *operatorProcess, lease str
 
 // TestOperatorExitsPromptly: whatever stops it (SIGTERM, a port in use, a
 // lost Lease), the operator stops its informers, workers and servers and
-// exits within seconds, non-zero when something failed.
+// exits, within its shutdown timeout (exit code 0 after SIGTERM), non-zero
+// when something failed.
 func TestOperatorExitsPromptly(t *testing.T) {
 	ctx := t.Context()
 	installCRDs(ctx, t, suite.cluster)
@@ -183,7 +187,7 @@ func installCRDs(ctx context.Context, t *testing.T, c *clusterEnv) {
 	if _, err := c.kubectl(ctx, "", "apply", "--server-side", "-k", filepath.Join(suite.root, "manifests", "crd")); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.kubectl(ctx, "", "wait", "--for=condition=Established", "--timeout=60s", "customresourcedefinitions", "--all"); err != nil {
+	if _, err := c.kubectl(ctx, "", "wait", "--for=condition=Established", "--timeout="+patience.String(), "customresourcedefinitions", "--all"); err != nil {
 		t.Fatal(err)
 	}
 }
