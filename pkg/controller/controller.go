@@ -44,7 +44,8 @@ func (f ReconcilerFunc) Reconcile(ctx context.Context, key cache.ObjectName) (Re
 
 // Options configure a Controller.
 type Options struct {
-	// Workers is how many items are reconciled at once.
+	// Workers is the most items reconciled at once: a ceiling, not a pool
+	// (see workers.go). Default 1.
 	Workers int
 	// MetricsProvider reports the work queue's state.
 	MetricsProvider workqueue.MetricsProvider
@@ -82,9 +83,12 @@ type Controller[T Object] struct {
 	ready        readyItems
 	wake         chan struct{}
 	// changed holds the queued objects that a user changed: their Konnect
-	// calls go first at the rate limiter (see tiers.go).
+	// calls go first at the rate limiter (see tiers.go). turns holds those
+	// whose last attempt the limiter deferred: they come back at their
+	// turn (see workers.go).
 	changedMu sync.Mutex
 	changed   map[cache.ObjectName]struct{}
+	turns     map[cache.ObjectName]struct{}
 	// handlersSynced report whether the controller's handlers have been
 	// given the informers' initial lists.
 	handlersSynced []func() bool
@@ -132,6 +136,7 @@ func newController[T Object](kind string, informer *Informer[T], concerns Concer
 		later:      lowerTier("periodic"),
 		wake:       make(chan struct{}, 1),
 		changed:    map[cache.ObjectName]struct{}{},
+		turns:      map[cache.ObjectName]struct{}{},
 	}
 	opts.Metrics.InitController(kind, opts.Workers)
 	concerned := func(obj T) bool { return concerns == nil || concerns(obj) }
@@ -238,12 +243,7 @@ func (c *Controller[T]) Run(ctx context.Context) error {
 		wg.Go(func() { b.RunBackground(ctx, c.enqueueLater) })
 	}
 	wg.Go(func() { c.feed(ctx) })
-	for range c.workers {
-		wg.Go(func() {
-			for c.processNextItem(ctx) {
-			}
-		})
-	}
+	wg.Go(func() { c.dispatch(ctx, &wg) })
 	c.started.Store(true)
 	<-ctx.Done()
 	logger.Info("Shutting down workers")
@@ -252,29 +252,34 @@ func (c *Controller[T]) Run(ctx context.Context) error {
 	return nil
 }
 
+// processNextItem takes the next item from the queue and reconciles it; it
+// reports false once the queue is shut down.
 func (c *Controller[T]) processNextItem(ctx context.Context) bool {
 	key, shutdown := c.queue.Get()
 	if shutdown {
 		return false
 	}
 	c.busy.Add(1)
+	c.process(ctx, key)
+	return true
+}
+
+// process reconciles key, taken from the queue and counted busy by the
+// caller, and decides what happens to it next.
+func (c *Controller[T]) process(ctx context.Context, key cache.ObjectName) {
 	defer c.busy.Add(-1)
 	c.poke() // the queue has room: the feeder may hand it waiting work
 	defer c.queue.Done(key)
 	defer c.poke() // a worker is free
 
 	logger := klog.FromContext(ctx).WithValues("object", key)
-	ctx = klog.NewContext(ctx, logger)
-	if c.takeChanged(key) {
-		ctx = konnect.WithForeground(ctx)
-	}
+	ctx = c.lane(klog.NewContext(ctx, logger), key)
 	free := c.metrics.WorkerBusy(c.kind)
 	start := time.Now()
 	result, err := c.reconcile(ctx, key)
 	took := time.Since(start)
 	free()
 	c.metrics.ObserveReconcile(c.kind, c.handleResult(ctx, key, result, err), took)
-	return true
 }
 
 // reconcile runs the reconciler and turns a panic into a PanicError: one
@@ -307,6 +312,13 @@ func (c *Controller[T]) handleResult(ctx context.Context, key cache.ObjectName, 
 		}
 		return metrics.Outcome{Result: metrics.ResultSuccess, Scheduled: result.RequeueAfter > 0}
 	case errors.As(err, &rateLimited):
+		if turn, deferred := konnect.IsDeferred(err); deferred {
+			// Not sent: the organisation's turn for it comes later, and
+			// the worker takes other work meanwhile (see workers.go).
+			logger.V(4).Info("Waiting for the organisation's turn", "delay", turn)
+			c.deferUntilTurn(ctx, key, turn)
+			return metrics.Outcome{Result: metrics.ResultRateLimited}
+		}
 		// A 429 is Konnect asking us to wait, not a failure: the failure
 		// backoff does not grow. When Konnect named no delay, this object
 		// waits a little longer each time it is refused.

@@ -59,10 +59,14 @@ func (r *EntityReconciler[T, D]) RunBackground(ctx context.Context, enqueue func
 		}
 		started := r.clock.Now()
 		r.listingNow.Store(true)
-		r.listPlane(ctx, planeID, enqueue)
+		turn, deferred := r.listPlane(ctx, planeID, enqueue)
 		r.listingNow.Store(false)
 		r.planes.Done(planeID)
-		if _, _, ok := r.memory.planeMembers(planeID); ok {
+		switch _, _, ok := r.memory.planeMembers(planeID); {
+		case ok && deferred:
+			r.planeTurns.Store(planeID, true)
+			r.planes.AddAfter(planeID, turn)
+		case ok:
 			r.planes.AddAfter(planeID, max(r.policy.syncPeriod-r.clock.Since(started), 0))
 		}
 	}
@@ -82,25 +86,38 @@ func (r *EntityReconciler[T, D]) schedulePlane(planeID string) {
 	r.planes.AddAfter(planeID, rand.N(r.policy.syncPeriod)+time.Millisecond)
 }
 
-// listPlane lists one control plane and enqueues what drifted.
-func (r *EntityReconciler[T, D]) listPlane(ctx context.Context, planeID string, enqueue func(cache.ObjectName)) {
+// listPlane lists one control plane and enqueues what drifted. When the
+// organisation's limiter deferred the listing (it lists with a deferrable
+// context, as the workers reconcile: the lister serves every organisation,
+// and must not sleep on one's limiter), it returns the listing's turn.
+func (r *EntityReconciler[T, D]) listPlane(ctx context.Context, planeID string, enqueue func(cache.ObjectName)) (turn time.Duration, deferred bool) {
 	p, members, ok := r.memory.planeMembers(planeID)
 	if !ok {
-		return
+		return 0, false
 	}
 	logger := klog.FromContext(ctx).WithValues("controlPlane", p.ControlPlaneID, "organization", p.Auth.OrgID)
+	if _, comes := r.planeTurns.LoadAndDelete(planeID); comes {
+		ctx = konnect.WithTurn(ctx)
+	} else {
+		ctx = konnect.WithDeferral(ctx)
+	}
 	started := r.clock.Now()
 	api, err := r.konnect.API(p.Auth.ServerURL, p.Auth.Token)
 	if err == nil {
 		var listed []Listed[D]
 		if listed, err = r.list(ctx, api, p, members); err == nil {
 			r.compareListed(ctx, members, listed, started, enqueue)
-			return
+			return 0, false
 		}
+	}
+	if turn, deferred := konnect.IsDeferred(err); deferred {
+		logger.V(4).Info("Listing waits for the organisation's turn", "kind", r.kind.KindName(), "delay", turn)
+		return turn, true
 	}
 	// The next period lists again; until then the entities stay as they
 	// are, which is what the seed's loop would also leave them.
 	logger.Info("Could not list entities to find drift; trying again next period", "kind", r.kind.KindName(), "err", err)
+	return 0, false
 }
 
 // list lists the kind's entities of a listing scope: those tagged as the

@@ -2,6 +2,7 @@ package controller
 
 import (
 	"context"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -80,8 +81,10 @@ type EntityReconciler[T Entity, D any] struct {
 	// of listing scopes, nil when the kind is not listed (lister.go).
 	driftMode string
 	planes    workqueue.TypedDelayingInterface[string]
-	// listingNow is true while the lister lists.
+	// listingNow is true while the lister lists; planeTurns holds the
+	// listing scopes whose last listing the limiter deferred.
 	listingNow atomic.Bool
+	planeTurns sync.Map
 	// pendingBackoff and pendingBackoffMax space out the reads of entities
 	// in transition (Kind.Async).
 	pendingBackoff, pendingBackoffMax time.Duration

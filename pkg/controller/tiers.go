@@ -18,17 +18,20 @@ import (
 //
 // Workers only take from the queue. A feeder moves work from fresh, then
 // from later, into the queue while it holds fewer items than there are
-// workers (each lower tier hands its items over as they become ready, and
-// workers wake the feeder as they take and finish items), so that the queue never fills up with work of the lower tiers: a
-// user's change waits behind at most one item per worker, never behind a
-// backlog of creates of other objects, or of periodic and drift work.
+// free workers (each lower tier hands its items over as they become ready,
+// and workers wake the feeder as they take and finish items), so that the
+// queue never fills up with work of the lower tiers: a user's change waits
+// behind at most the items the free workers are about to take, never behind
+// a backlog of creates of other objects, or of periodic and drift work.
 //
 // The tiers share the organisation's rate limiter. The reconcile of an
 // object its user changed (spec, labels, annotations, deletion) calls
 // Konnect in the limiter's foreground lane (konnect.WithForeground), ahead
 // of every other call of every controller: a change waits for the calls
 // already under way and for other changes, not behind the backlog of
-// requests that the workers of all kinds have queued at the limiter.
+// requests that the workers of all kinds have at the limiter. A change
+// whose call is deferred (its organisation is on hold) keeps that lane when
+// it comes back (see workers.go).
 
 // enqueueFresh adds an object new to the controller.
 func (c *Controller[T]) enqueueFresh(key cache.ObjectName) { c.fresh.Add(key) }
@@ -43,16 +46,6 @@ func (c *Controller[T]) enqueueChange(key cache.ObjectName) {
 	c.changed[key] = struct{}{}
 	c.changedMu.Unlock()
 	c.queue.Add(key)
-}
-
-// takeChanged reports whether key was queued for a user's change, and
-// clears the mark.
-func (c *Controller[T]) takeChanged(key cache.ObjectName) bool {
-	c.changedMu.Lock()
-	defer c.changedMu.Unlock()
-	_, ok := c.changed[key]
-	delete(c.changed, key)
-	return ok
 }
 
 // poke tells the feeder that the queue may have room, or that an item is
@@ -142,11 +135,11 @@ func (c *Controller[T]) pump(wg *sync.WaitGroup, q workqueue.TypedDelayingInterf
 }
 
 // feedReady adds ready items to the queue while it holds fewer items than
-// there are workers; it sleeps until poked (a ready item, a worker that
-// took or finished one).
+// there are free workers; it sleeps until poked (a ready item, a worker
+// that took or finished one).
 func (c *Controller[T]) feedReady(ctx context.Context) {
 	for {
-		if c.queue.Len() < c.workers {
+		if c.queue.Len()+int(c.busy.Load()) < c.workers {
 			if key, ok := c.ready.next(); ok {
 				c.queue.Add(key)
 				continue

@@ -245,18 +245,21 @@ type roundTripFunc func(*http.Request) (*http.Response, error)
 
 func (f roundTripFunc) RoundTrip(req *http.Request) (*http.Response, error) { return f(req) }
 
-// limitedRoundTrip waits for the rate limiter, sends req and feeds the
-// answer back to the limiter.
+// limitedRoundTrip takes the request's turn at the rate limiter (waiting
+// for it, or, for a deferrable context, refusing the call with its turn:
+// see WithDeferral), sends req and feeds the answer back to the limiter.
 func (d *doer) limitedRoundTrip(req *http.Request) (*http.Response, error) {
 	ctx := req.Context()
 	op := operationFrom(ctx)
 	org := d.client.OrganizationID()
 	lim := d.client.limiter.Load()
-	waited, err := lim.wait(ctx)
+	inFlight, waited, err := lim.acquire(ctx)
 	d.metrics.observeWait(org, waited)
 	if err != nil {
 		return nil, err
 	}
+	sent := false
+	defer func() { inFlight.done(sent) }()
 	// A round tripper leaves its caller's request alone (a wrapper may look
 	// at it afterwards); the copy alone carries the token.
 	req = req.Clone(ctx)
@@ -265,6 +268,7 @@ func (d *doer) limitedRoundTrip(req *http.Request) (*http.Response, error) {
 	req.Header.Set("User-Agent", d.userAgent)
 	req.Header.Set("Accept", "application/json, application/problem+json")
 	start := time.Now()
+	sent = true
 	resp, err := d.client.httpClient.Do(req)
 	if err != nil {
 		d.metrics.observeRequest(op, org, 0, time.Since(start))

@@ -67,7 +67,11 @@ type RateLimitedError struct {
 	// Retry-After nor RateLimit-Reset, as from Konnect's connection-level
 	// limiter); RetryAfter is then zero and the caller backs off by itself.
 	DelayKnown bool
-	Message    string
+	// Deferred is true when the request was never sent: the client-side
+	// limiter gave the call a turn RetryAfter from now instead of a wait
+	// (see WithDeferral).
+	Deferred bool
+	Message  string
 }
 
 func (e *RateLimitedError) Error() string {
@@ -154,6 +158,17 @@ func IsConflict(err error) bool {
 func IsRateLimited(err error) (time.Duration, bool) {
 	var target *RateLimitedError
 	if errors.As(err, &target) {
+		return target.RetryAfter, true
+	}
+	return 0, false
+}
+
+// IsDeferred reports whether err is (or wraps) a *RateLimitedError of a
+// request the client-side limiter did not send (see WithDeferral) and, if
+// so, how long until the call's turn.
+func IsDeferred(err error) (time.Duration, bool) {
+	var target *RateLimitedError
+	if errors.As(err, &target) && target.Deferred {
 		return target.RetryAfter, true
 	}
 	return 0, false

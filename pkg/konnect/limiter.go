@@ -32,7 +32,10 @@ const budgetShare = 0.98
 // A 429 that names a delay (Retry-After or RateLimit-Reset) closes the
 // limiter for everyone for exactly that long. Foreground callers (a user's
 // change, see WithForeground) are served in the order they ask, ahead of
-// background callers (see reserve).
+// background callers (see reserve). Calls that may not wait (WithDeferral)
+// are admitted within MaxInlineWait or given a turn (see admission.go), and
+// the requests in flight are capped at what the rate and Konnect's latency
+// need (see inflight.go).
 type limiter struct {
 	clock clock.Clock
 	// bucket is safe for concurrent use on its own.
@@ -57,6 +60,13 @@ type limiter struct {
 	holdUntil  time.Time
 	// applied is the rate the bucket was last set to.
 	applied float64
+	// inFlight counts the requests admitted and not answered yet; latency
+	// is the moving estimate of how long one takes from its admission to
+	// its answer (0: none answered yet). See inflight.go.
+	inFlight int
+	latency  time.Duration
+	// line hands out the turns of deferred calls (see turns.go).
+	line turnLine
 }
 
 func newLimiter(clk clock.Clock, requestsPerSecond float64, burst int) *limiter {
@@ -165,6 +175,9 @@ func (l *limiter) waitForHold(ctx context.Context) error {
 }
 
 func (l *limiter) sleep(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
 	timer := l.clock.NewTimer(d)
 	defer timer.Stop()
 	select {
@@ -351,6 +364,7 @@ func (ls *limiters) get(key, organization string, report bool) *limiter {
 	if report {
 		ls.metrics.setLimiterRate(organization, l.currentRate())
 	}
+	ls.metrics.track(l)
 	ls.byName[key] = l
 	return l
 }

@@ -239,7 +239,7 @@ func (e *env) startOperator() {
 	}
 	if e.opts.operatorDefaults {
 		// As cmd/konnect-operator's flags leave them.
-		workers, konnectOpts = 4, konnect.Options{RootCAs: e.sim.CAPool}
+		workers, konnectOpts = operator.DefaultWorkersPerKind, konnect.Options{RootCAs: e.sim.CAPool}
 	}
 	if len(e.opts.konnectHosts) > 0 {
 		konnectOpts.DialContext = dialOnly(e.sim.URL)

@@ -37,6 +37,17 @@ import (
 	"github.com/konnect-operator/konnect-operator/pkg/metrics"
 )
 
+// DefaultWorkersPerKind is the ceiling of a kind's concurrent reconciles
+// when Config leaves it unset (--workers-per-kind). No worker waits for
+// Konnect's budget (see pkg/controller's workers.go), so a kind needs as
+// many as its organisations' requests in flight (rate × latency: about 13
+// at 3,000 a minute and 250 ms) plus the reconciles that end without a
+// request; 64 leaves room for several organisations busy in one kind, and
+// for an organisation's full rate at up to a second per request (the most
+// its limiter lets it have in flight). Workers are started as work comes:
+// an idle kind costs nothing.
+const DefaultWorkersPerKind = 64
+
 // Config is everything the operator needs to run.
 type Config struct {
 	// RestConfig reaches the Kubernetes API server.
@@ -55,7 +66,9 @@ type Config struct {
 	SyncPeriod time.Duration
 	// DriftDetection is controller.DriftList (the default) or DriftUpdate.
 	DriftDetection string
-	// WorkersPerKind is how many objects of one kind are reconciled at once.
+	// WorkersPerKind is the most objects of one kind reconciled at once (a
+	// ceiling: see controller.Options.Workers); default
+	// DefaultWorkersPerKind.
 	WorkersPerKind int
 	// Konnect configures the Konnect clients and their rate limiter.
 	Konnect konnect.Options
@@ -160,7 +173,7 @@ func New(ctx context.Context, cfg Config) (*Operator, error) {
 		return nil, fmt.Errorf("drift detection must be one of %s, not %q", strings.Join(controller.DriftModes, ", "), cfg.DriftDetection)
 	}
 	if cfg.WorkersPerKind <= 0 {
-		cfg.WorkersPerKind = 4
+		cfg.WorkersPerKind = DefaultWorkersPerKind
 	}
 	if cfg.ShutdownTimeout <= 0 {
 		cfg.ShutdownTimeout = 20 * time.Second
