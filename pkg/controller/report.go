@@ -36,9 +36,8 @@ func (r *EntityReconciler[T, D]) reportReferences(ctx context.Context, t *turn[T
 // is not a failure: the status is left alone and the object waits for the
 // delay.
 func (r *EntityReconciler[T, D]) failed(ctx context.Context, t *turn[T, D], reason string, err error) error {
-	var rl *konnect.RateLimitedError
-	if errors.As(err, &rl) {
-		return &RateLimitedError{Delay: rl.RetryAfter, Err: err}
+	if limited := konnectRateLimited(err); limited != nil {
+		return limited
 	}
 	var withReason *ReasonError
 	if errors.As(err, &withReason) {
@@ -59,6 +58,17 @@ func (r *EntityReconciler[T, D]) failed(ctx context.Context, t *turn[T, D], reas
 		return Permanent(err, r.policy.syncPeriod)
 	}
 	return err
+}
+
+// konnectRateLimited is the loop's RateLimitedError for a Konnect call
+// refused for the organisation's budget: a 429, or a call its limiter did
+// not send but gave a turn (konnect.WithDeferral); nil for any other error.
+func konnectRateLimited(err error) *RateLimitedError {
+	var rl *konnect.RateLimitedError
+	if !errors.As(err, &rl) {
+		return nil
+	}
+	return &RateLimitedError{Delay: rl.RetryAfter, Err: err}
 }
 
 func (r *EntityReconciler[T, D]) markProgrammed(obj T, p Placement, id string) {
