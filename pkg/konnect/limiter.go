@@ -363,6 +363,7 @@ func (ls *limiters) get(key, organization string, report bool) *limiter {
 	l.metrics, l.organization, l.report = ls.metrics, organization, report
 	if report {
 		ls.metrics.setLimiterRate(organization, l.currentRate())
+		ls.metrics.initDeferrals(organization)
 	}
 	ls.metrics.track(l)
 	ls.byName[key] = l

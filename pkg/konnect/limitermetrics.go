@@ -90,6 +90,18 @@ func (m *Metrics) observeDeferral(organization, reason string, delay time.Durati
 	m.limiter.deferral.WithLabelValues(organization).Observe(delay.Seconds())
 }
 
+// initDeferrals makes an organisation's deferral series exist at zero, so
+// that dashboards and rates see them before the first deferral.
+func (m *Metrics) initDeferrals(organization string) {
+	if m == nil {
+		return
+	}
+	for _, reason := range []string{deferredByHold, deferredByPace, deferredByInFlight} {
+		m.limiter.deferrals.WithLabelValues(organization, reason)
+	}
+	m.limiter.deferral.WithLabelValues(organization)
+}
+
 // track reports l's state (in flight, waiting for a turn) from now on.
 func (m *Metrics) track(l *limiter) {
 	if m == nil {

@@ -2,11 +2,15 @@ package konnect
 
 import (
 	"context"
+	"maps"
+	"math"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+	clocktesting "k8s.io/utils/clock/testing"
 
 	"github.com/konnect-operator/konnect-operator/pkg/konnectsim"
 )
@@ -65,4 +69,109 @@ func TestMetricsRecord429sAndTheLimiterRateByOrganisation(t *testing.T) {
 			t.Errorf("%s is not registered", name)
 		}
 	}
+}
+
+// TestMetricsShowEachOrganisationsShare: with organisation B on hold and
+// organisation A sending, the metrics say, per organisation, how many
+// requests are in flight (and the cap), how many calls wait for their turn,
+// and how many were deferred and for how long.
+func TestMetricsShowEachOrganisationsShare(t *testing.T) {
+	reg := prometheus.NewRegistry()
+	metrics := NewMetrics(reg)
+	clk := clocktesting.NewFakeClock(epoch)
+	const tokenB = "kpat_othertoken0123456789"
+	sim, factory := startSim(t, konnectsim.Options{Tokens: map[string]string{testToken: "a", tokenB: "b"}},
+		Options{Metrics: metrics, RequestsPerSecond: 100, Burst: 100, Clock: clk})
+	ctx := context.Background()
+	a, b := simClient(t, sim, factory, testToken), simClient(t, sim, factory, tokenB)
+	orgA := must[Organization](t, "me of A")(a.Me(ctx))
+	orgB := must[Organization](t, "me of B")(b.Me(ctx))
+	cp := must[string](t, "create control plane")(sdkCalls(a).createControlPlane(ctx, "share"))
+
+	sim.Faults().Force429(1, 30*time.Second)
+	if err := sdkCalls(b).listControlPlanes(WithDeferral(ctx)); err == nil {
+		t.Fatal("the forced 429 did not happen")
+	}
+	for range 2 {
+		if _, deferred := IsDeferred(sdkCalls(b).listControlPlanes(WithDeferral(ctx))); !deferred {
+			t.Fatal("B's call during its hold was not deferred")
+		}
+	}
+	// One of A's requests held in flight by Konnect until the test lets go.
+	release := make(chan struct{})
+	sim.Faults().Set("get-control-plane", konnectsim.Fault{Until: release})
+	answered := make(chan error, 1)
+	go func() { answered <- sdkCalls(a).getControlPlane(WithDeferral(ctx), cp) }()
+	waitUntil(t, "A's request to be in flight", func() bool { return gathered(t, reg, MetricInFlight, orgA.ID) == 1 })
+	close(release)
+	if err := <-answered; err != nil {
+		t.Fatal(err)
+	}
+
+	for _, tt := range []struct {
+		name, organization string
+		labels             map[string]string
+		want               float64
+	}{
+		{MetricInFlight, orgA.ID, nil, 0},
+		{MetricInFlight, orgB.ID, nil, 0},
+		{MetricLimiterDeferred, orgB.ID, nil, 2},
+		{MetricLimiterDeferred, orgA.ID, nil, 0},
+		{MetricLimiterDeferrals, orgB.ID, map[string]string{"reason": "hold"}, 2},
+		{MetricLimiterDeferrals, orgA.ID, map[string]string{"reason": "hold"}, 0},
+		{MetricLimiterDeferral + "_count", orgB.ID, nil, 2},
+		{MetricLimiterDeferral + "_sum", orgB.ID, nil, 30 + 30.01},
+	} {
+		if got := gathered(t, reg, tt.name, tt.organization, tt.labels); math.Abs(got-tt.want) > 1e-9 {
+			t.Errorf("%s{organization=%q %v} = %v, want %v", tt.name, tt.organization, tt.labels, got, tt.want)
+		}
+	}
+	if got := gathered(t, reg, MetricInFlightLimit, orgA.ID); got < minInFlight {
+		t.Errorf("%s{organization=%q} = %v, want at least %d", MetricInFlightLimit, orgA.ID, got, minInFlight)
+	}
+}
+
+// gathered reads one series from reg: name (a histogram's name with _count
+// or _sum), organization and the other labels given.
+func gathered(t *testing.T, reg *prometheus.Registry, name, organization string, labels ...map[string]string) float64 {
+	t.Helper()
+	families, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"organization": organization}
+	for _, l := range labels {
+		maps.Copy(want, l)
+	}
+	base, suffix := name, ""
+	for _, s := range []string{"_count", "_sum"} {
+		if b, ok := strings.CutSuffix(name, s); ok {
+			base, suffix = b, s
+		}
+	}
+	for _, f := range families {
+		if f.GetName() != base {
+			continue
+		}
+	next:
+		for _, m := range f.GetMetric() {
+			for _, l := range m.GetLabel() {
+				if v, ok := want[l.GetName()]; ok && v != l.GetValue() {
+					continue next
+				}
+			}
+			switch {
+			case suffix == "_count":
+				return float64(m.GetHistogram().GetSampleCount())
+			case suffix == "_sum":
+				return m.GetHistogram().GetSampleSum()
+			case m.GetGauge() != nil:
+				return m.GetGauge().GetValue()
+			default:
+				return m.GetCounter().GetValue()
+			}
+		}
+	}
+	t.Fatalf("no series %s{organization=%q %v}", name, organization, labels)
+	return 0
 }
