@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"k8s.io/utils/clock"
+
+	"github.com/konnect-operator/konnect-operator/pkg/konnect"
 )
 
 // konnectCall is one request as the operator's Konnect client made it,
@@ -19,6 +21,9 @@ type konnectCall struct {
 	status int
 	// retryAfter is the wait a 429 asked for.
 	retryAfter time.Duration
+	// deferred marks a call the rate limiter did not send but gave a later
+	// turn (konnect.WithDeferral): it returned at once, without a request.
+	deferred bool
 }
 
 // callRecorder keeps every call the operator's Konnect clients make, in the
@@ -45,6 +50,7 @@ func (t recordingTransport) RoundTrip(req *http.Request) (*http.Response, error)
 	call := konnectCall{method: req.Method, path: req.URL.Path, began: t.recorder.clock.Now()}
 	resp, err := t.next.RoundTrip(req)
 	call.ended = t.recorder.clock.Now()
+	_, call.deferred = konnect.IsDeferred(err)
 	if err == nil {
 		call.status = resp.StatusCode
 		if seconds, convErr := time.ParseDuration(resp.Header.Get("Retry-After") + "s"); convErr == nil {
@@ -67,13 +73,14 @@ func (r *callRecorder) all() []konnectCall {
 }
 
 // retryAfterIgnored lists, for each 429 among calls that asked for a wait,
-// the calls that disobeyed it: calls that began after the 429's call had
-// ended (so after the rate limiter had read the 429) and yet ended before
-// the wait, counted from when the 429's call began, was over. A client
-// that holds its requests while a 429's wait lasts cannot produce one,
-// however slow the machine: each such call waits at the limiter until at
-// least the 429's own beginning plus its wait. It also returns how many
-// 429s asked for a wait.
+// the calls that disobeyed it: calls sent that began after the 429's call
+// had ended (so after the rate limiter had read the 429) and yet ended
+// before the wait, counted from when the 429's call began, was over. A
+// client that holds its requests while a 429's wait lasts cannot produce
+// one, however slow the machine: each such call either waits at the
+// limiter until at least the 429's own beginning plus its wait, or is not
+// sent at all (deferred to its turn, which returns at once). It also
+// returns how many 429s asked for a wait.
 func retryAfterIgnored(calls []konnectCall) (asked int, ignored [][2]konnectCall) {
 	for _, limited := range calls {
 		if limited.status != http.StatusTooManyRequests || limited.retryAfter <= 0 {
@@ -82,7 +89,7 @@ func retryAfterIgnored(calls []konnectCall) (asked int, ignored [][2]konnectCall
 		asked++
 		heldUntil := limited.began.Add(limited.retryAfter)
 		for _, c := range calls {
-			if c.began.After(limited.ended) && c.ended.Before(heldUntil) {
+			if !c.deferred && c.began.After(limited.ended) && c.ended.Before(heldUntil) {
 				ignored = append(ignored, [2]konnectCall{limited, c})
 			}
 		}

@@ -397,9 +397,16 @@ func TestRateLimitStormConvergesWithoutFailures(t *testing.T) {
 	if got := served429s(e.sim.Requests()); got != storm {
 		t.Fatalf("the simulator served %d 429s, want the %d forced", got, storm)
 	}
-	asked, ignored := retryAfterIgnored(e.konnectCalls.all())
+	calls := e.konnectCalls.all()
+	asked, ignored := retryAfterIgnored(calls)
 	if asked != storm {
 		t.Fatalf("the operator's client saw %d 429s that asked for a wait, want the %d forced", asked, storm)
+	}
+	// The objects queued behind a refused one were not sent during the
+	// hold, nor did their workers wait it out: their calls returned at once
+	// with a later turn.
+	if !slices.ContainsFunc(calls, func(c konnectCall) bool { return c.deferred }) {
+		t.Error("no call was deferred to a later turn during the holds")
 	}
 	for _, pair := range ignored {
 		limited, early := pair[0], pair[1]
