@@ -123,12 +123,41 @@ bench-sizing: control-plane ## The built operator with its default flags against
 	  KONNECT_SIZING_N=$$n $(GO) test -timeout 40m -count=1 -v -run '^TestSizingOfTheBuiltOperator$$' ./e2e; \
 	done
 
-# The object count make bench-scale measures.
+# The object count make bench-scale measures, how late the simulator
+# answers (a Go duration: Konnect a network away) and the objects' kind
+# (pair: consumers each with a key-auth credential; consumer: consumers
+# alone, one busy kind).
 KONNECT_SCALE_N ?= 10000
+KONNECT_SCALE_LATENCY ?= 0s
+KONNECT_SCALE_KIND ?= pair
 
 .PHONY: bench-scale
-bench-scale: control-plane ## The built operator with its default flags against the simulator's 3,000 requests/minute, at KONNECT_SCALE_N objects (default 10,000; consumers each with a key-auth credential in 4 control planes): the cold create's share of the budget (and its 429s, and the wait at the Kubernetes client), spec-change latency during and after it, an idle period's Konnect calls, status writes and CPU, changes made in Konnect overwritten, a restart's writes and drift check, RSS. About N/3,000 minutes plus 10.
-	KONNECT_SCALE_N=$(KONNECT_SCALE_N) $(GO) test -timeout 150m -count=1 -v -run '^TestScaleOfTheBuiltOperator$$' ./e2e
+bench-scale: control-plane ## The built operator with its default flags against the simulator's 3,000 requests/minute, answering KONNECT_SCALE_LATENCY late (default 0s), at KONNECT_SCALE_N objects (default 10,000; KONNECT_SCALE_KIND pair: consumers each with a key-auth credential, or consumer: consumers alone; in 4 control planes): the cold create's share of the budget (and its 429s, the wait at the Kubernetes client, the longest a worker waited on the Konnect limiter), spec-change latency during and after it, an idle period's Konnect calls, status writes and CPU, changes made in Konnect overwritten, a restart's writes and drift check, RSS. About N/3,000 minutes plus 10.
+	KONNECT_SCALE_N=$(KONNECT_SCALE_N) KONNECT_SCALE_LATENCY=$(KONNECT_SCALE_LATENCY) KONNECT_SCALE_KIND=$(KONNECT_SCALE_KIND) $(GO) test -timeout 150m -count=1 -v -run '^TestScaleOfTheBuiltOperator$$' ./e2e
+
+# What make bench-scale-orgs measures: how many organisations, the objects
+# of each, how late the simulator answers and the objects' kind.
+KONNECT_ORGS ?= 2
+KONNECT_ORGS_N ?= 5000
+KONNECT_ORGS_LATENCY ?= 100ms
+KONNECT_ORGS_KIND ?= pair
+
+.PHONY: bench-scale-orgs
+bench-scale-orgs: control-plane ## The built operator with its default flags and KONNECT_ORGS organisations (default 2, at most 4) of KONNECT_ORGS_N objects each (default 5,000) created at once, the simulator at 3,000 requests/minute per organisation answering KONNECT_ORGS_LATENCY late (default 100ms): each organisation's creates a minute, share of its own budget and 429s, spec-change latency meanwhile, the longest a worker waited on a Konnect limiter, an idle period's writes, RSS.
+	KONNECT_SCALE_ORGS=$(KONNECT_ORGS) KONNECT_SCALE_N=$(KONNECT_ORGS_N) KONNECT_SCALE_LATENCY=$(KONNECT_ORGS_LATENCY) KONNECT_SCALE_KIND=$(KONNECT_ORGS_KIND) $(GO) test -timeout 150m -count=1 -v -run '^TestScaleAcrossOrganisations$$' ./e2e
+
+# What make bench-noisy-neighbour measures: how long another client spends
+# organisation B's window, A's objects, B's objects waiting meanwhile, how
+# late the simulator answers and the objects' kind.
+KONNECT_NOISE ?= 3m
+KONNECT_NOISE_N ?= 3000
+KONNECT_NOISE_WAITING ?= 1500
+KONNECT_NOISE_LATENCY ?= 0s
+KONNECT_NOISE_KIND ?= pair
+
+.PHONY: bench-noisy-neighbour
+bench-noisy-neighbour: control-plane ## The built operator with its default flags while another client spends organisation B's whole window for KONNECT_NOISE (default 3m): organisation A creates KONNECT_NOISE_N objects (default 3,000) and B has KONNECT_NOISE_WAITING (default 1,500) waiting, the simulator at 3,000 requests/minute per organisation answering KONNECT_NOISE_LATENCY late (default 0s). A's share of its budget, spec-change latency in A meanwhile, B's finish after the noise and its Warnings (fails on any), the longest a worker waited on a Konnect limiter (fails beyond a second), an idle period's writes.
+	KONNECT_SCALE_NOISE=$(KONNECT_NOISE) KONNECT_SCALE_N=$(KONNECT_NOISE_N) KONNECT_SCALE_NOISE_WAITING=$(KONNECT_NOISE_WAITING) KONNECT_SCALE_LATENCY=$(KONNECT_NOISE_LATENCY) KONNECT_SCALE_KIND=$(KONNECT_NOISE_KIND) $(GO) test -timeout 60m -count=1 -v -run '^TestNoisyNeighbour$$' ./e2e
 
 .PHONY: test-stress
 test-stress: ## make test while CPU hogs keep every core busy (STRESS_HOGS, default one per core): no verdict may depend on how fast the machine is.

@@ -59,7 +59,7 @@ func newChaosWorld(ctx context.Context, t *testing.T, name string, n int) *chaos
 	if err != nil {
 		t.Fatal(err)
 	}
-	sim, err := startSimulator(ctx, filepath.Join(suite.workDir, "chaos-"+name, "simulator"), token)
+	sim, err := startSimulator(ctx, filepath.Join(suite.workDir, "chaos-"+name, "simulator"), token, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -46,7 +46,7 @@ func ExportAppliedWritesNothing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sim, err := startSimulator(ctx, filepath.Join(dir, "simulator"), token)
+	sim, err := startSimulator(ctx, filepath.Join(dir, "simulator"), token, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -118,14 +118,24 @@ type simulator struct {
 	url     string
 	caFile  string
 	token   string
-	client  *http.Client
+	// neighbours are tokens of other organisations (named neighbour-1, …),
+	// for measurements with several organisations.
+	neighbours []string
+	client     *http.Client
 }
+
+// simNeighbours is how many other organisations the simulator holds
+// besides the suite's own.
+const simNeighbours = 3
+
+// neighbourName is the name of the organisation of neighbours[i].
+func neighbourName(i int) string { return "neighbour-" + strconv.Itoa(i+1) }
 
 // simRateLimitPerMinute is the simulator's budget per organisation: what
 // Konnect has been seen to allow.
 const simRateLimitPerMinute = 3000
 
-func startSimulator(ctx context.Context, dir, token string) (*simulator, error) {
+func startSimulator(ctx context.Context, dir, token string, neighbours []string) (*simulator, error) {
 	port, err := freePort()
 	if err != nil {
 		return nil, err
@@ -133,12 +143,16 @@ func startSimulator(ctx context.Context, dir, token string) (*simulator, error) 
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, err
 	}
-	// The token goes in a file, never on a command line.
+	// The tokens go in a file, never on a command line.
 	tokenFile := filepath.Join(dir, "tokens")
-	if err := os.WriteFile(tokenFile, []byte(token+"\n"), 0o600); err != nil {
+	tokens := token + "\n"
+	for i, neighbour := range neighbours {
+		tokens += neighbour + "=" + neighbourName(i) + "\n"
+	}
+	if err := os.WriteFile(tokenFile, []byte(tokens), 0o600); err != nil {
 		return nil, err
 	}
-	s := &simulator{url: "https://127.0.0.1:" + strconv.Itoa(port), caFile: filepath.Join(dir, "ca.pem"), token: token}
+	s := &simulator{url: "https://127.0.0.1:" + strconv.Itoa(port), caFile: filepath.Join(dir, "ca.pem"), token: token, neighbours: neighbours}
 	if s.process, err = startProcess(dir, "konnect-simulator", nil, filepath.Join(suite.binDir, "konnect-simulator"),
 		"--listen=127.0.0.1:"+strconv.Itoa(port), "--ca-out="+s.caFile, "--token-file="+tokenFile, "--quiet",
 		// Konnect's budget, with its RateLimit-* headers on every answer.

@@ -70,8 +70,12 @@ func TestScaleOfTheBuiltOperator(t *testing.T) {
 	if err != nil || n <= 0 {
 		t.Skip("set KONNECT_SCALE_N to a number of objects (make bench-scale)")
 	}
-	pairs := (n + 1) / 2
-	objects := 2 * pairs
+	mode := scaleModeOf(t)
+	consumers, objects, groupOf := mode.groups(n)
+	collections := []string{"consumers", "key-auths"}
+	if mode.oneKind {
+		collections = collections[:1]
+	}
 	ctx := t.Context()
 	c := suite.cluster
 	install(ctx, t, c, "manifests")
@@ -125,6 +129,7 @@ func TestScaleOfTheBuiltOperator(t *testing.T) {
 	}
 	log := &requestFollower{}
 	go log.run(ctx, time.Now())
+	delayKonnect(ctx, t, mode.latency)
 
 	// The cold create, with a consumer's spec changed every few seconds.
 	before, err := simTotals(ctx)
@@ -147,9 +152,9 @@ func TestScaleOfTheBuiltOperator(t *testing.T) {
 	changerDone := make(chan struct{})
 	go func() {
 		defer close(changerDone)
-		changer.duringCreate(changing, pairs)
+		changer.duringCreate(changing, consumers)
 	}()
-	if err := createInGroups(ctx, c, scaleNamespace, pairs, scaleCreators, scalePair); err != nil {
+	if err := createInGroups(ctx, c, scaleNamespace, consumers, scaleCreators, groupOf); err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("%d objects created in Kubernetes in %s", objects, time.Since(atStart.at).Round(time.Second))
@@ -177,9 +182,10 @@ func TestScaleOfTheBuiltOperator(t *testing.T) {
 		t.Fatalf("no count of the simulator's requests before %s", finished)
 	}
 	createCalls := created.sub(before)
-	kubeWait := 0.0
+	kubeWait, waits := 0.0, limiterWaits{}
 	if families, err := op.metrics(ctx); err == nil {
 		kubeWait = histogramSum(families, "rest_client_rate_limiter_duration_seconds")
+		waits = limiterWaitsOf(families, "")
 	}
 	duringCreate := changer.latencies(ctx, t, log, 30*time.Second)
 	t.Logf("all %d Programmed after %s", objects, create.Round(time.Second))
@@ -234,13 +240,13 @@ func TestScaleOfTheBuiltOperator(t *testing.T) {
 	// Spec changes once everything is Programmed.
 	after := &specChanger{c: c, next: changer.next}
 	for range scaleChangesAfter {
-		after.changeNext(ctx, pairs)
+		after.changeNext(ctx, consumers)
 		time.Sleep(time.Second)
 	}
 	afterCreate := after.latencies(ctx, t, log, 30*time.Second)
 
 	// Changes made in Konnect, behind the operator's back.
-	overwritten, left, err := changeInKonnect(ctx, c, log, controlPlaneIDs, pairs, after.next)
+	overwritten, left, err := changeInKonnect(ctx, c, log, controlPlaneIDs, consumers, after.next)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -282,7 +288,7 @@ func TestScaleOfTheBuiltOperator(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkedAfter, checked := log.listedEverything(restartedAt, controlPlaneIDs, pairs)
+	checkedAfter, checked := log.listedEverything(restartedAt, controlPlaneIDs, consumers, collections)
 	if restartCalls.writes != 0 || restartStatus != 0 {
 		t.Errorf("after the restart: %d Konnect writes (%v), %v status writes; want none", restartCalls.writes, restartCalls.byOperation, restartStatus)
 	}
@@ -299,8 +305,9 @@ func TestScaleOfTheBuiltOperator(t *testing.T) {
 	if checked {
 		checkedText = "after " + checkedAfter.Round(time.Second).String()
 	}
-	t.Logf("scale figures (KONNECT_SCALE_N=%d: %d consumers each with a key-auth credential in %d control planes; default flags; simulator at %d requests/min):\n"+
+	t.Logf("scale figures (KONNECT_SCALE_N=%d: %s in %d control planes; default flags; simulator at %d requests/min, answering %s; load average before %s):\n"+
 		"cold create: %d objects Programmed in %s: %.0f creates/min; %d Konnect requests, %.0f/min = %.1f%% of the budget; %d 429s; %.1f s waited at the Kubernetes client's rate limiter\n"+
+		"workers blocked on the Konnect limiter: %s\n"+
 		"spec changes during the cold create: %s\n"+
 		"idle %s: %d Konnect list calls, %d Konnect writes, %v status writes; CPU %.2f%% of one core; RSS %s\n"+
 		"spec changes after: %s\n"+
@@ -310,9 +317,10 @@ func TestScaleOfTheBuiltOperator(t *testing.T) {
 		"| Objects | Cold create | Share of the budget | Spec change p99 (during / after) | Peak RSS | RSS idle | CPU idle | Restart: writes, drift checked |\n"+
 		"|---:|---:|---:|---:|---:|---:|---:|---:|\n"+
 		"| %d | %s | %.1f%% | %s / %s | %s | %s | %.1f%% | %d, %s |",
-		n, pairs, scaleControlPlanes, simRateLimitPerMinute,
+		n, mode.objects(consumers), scaleControlPlanes, simRateLimitPerMinute, mode.answering(), mode.load,
 		objects, create.Round(time.Second), perMinute(objects, create), createCalls.total(), perMinute(createCalls.total(), create),
 		100*perMinute(createCalls.total(), create)/simRateLimitPerMinute, createCalls.rateLimited, kubeWait,
+		waits,
 		duringCreate,
 		scaleIdle, idleCalls.reads, idleCalls.writes, statusTo-statusFrom, 100*idleCPU, mebibytes(idleTo.rss),
 		afterCreate,
@@ -347,10 +355,16 @@ spec:
 // scaleControlPlaneIDs waits until the control planes are Programmed and
 // returns their Konnect IDs, in order.
 func scaleControlPlaneIDs(ctx context.Context, c *clusterEnv) ([]string, error) {
+	return scaleControlPlaneIDsIn(ctx, c, scaleNamespace)
+}
+
+// scaleControlPlaneIDsIn is scaleControlPlaneIDs for the control planes of
+// namespace.
+func scaleControlPlaneIDsIn(ctx context.Context, c *clusterEnv, namespace string) ([]string, error) {
 	ids := make([]string, scaleControlPlanes)
 	err := eventually(ctx, 2*time.Minute, func(ctx context.Context) error {
 		for i := range ids {
-			cp, err := c.get(ctx, controlPlaneKind, scaleNamespace, scaleControlPlaneName(i))
+			cp, err := c.get(ctx, controlPlaneKind, namespace, scaleControlPlaneName(i))
 			if err != nil {
 				return err
 			}
@@ -629,7 +643,7 @@ func (f *requestFollower) firstWrite(id string, at time.Time) (time.Time, bool) 
 // listedEverything reports how long after from the drift detection had
 // read every page of the consumers and key-auth credentials of every
 // control plane, each holding its share of pairs.
-func (f *requestFollower) listedEverything(from time.Time, controlPlaneIDs []string, pairs int) (time.Duration, bool) {
+func (f *requestFollower) listedEverything(from time.Time, controlPlaneIDs []string, pairs int, collections []string) (time.Duration, bool) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	var done time.Time
@@ -639,7 +653,7 @@ func (f *requestFollower) listedEverything(from time.Time, controlPlaneIDs []str
 			held++
 		}
 		pages := max(1, int(math.Ceil(float64(held)/scaleListPage)))
-		for _, collection := range []string{"consumers", "key-auths"} {
+		for _, collection := range collections {
 			var reads []time.Time
 			for _, l := range f.lists {
 				if l.at.After(from) && strings.Contains(l.path, id) && strings.HasSuffix(l.path, "/"+collection) {
@@ -659,9 +673,11 @@ func (f *requestFollower) listedEverything(from time.Time, controlPlaneIDs []str
 // specChanger changes consumers' custom_id in Kubernetes, in order of
 // creation, and times how long each change took to reach Konnect.
 type specChanger struct {
-	c       *clusterEnv
-	next    int
-	changes []specChange
+	c *clusterEnv
+	// namespace holds the consumers; scaleNamespace when empty.
+	namespace string
+	next      int
+	changes   []specChange
 }
 
 type specChange struct {
@@ -691,7 +707,11 @@ func (s *specChanger) changeNext(ctx context.Context, pairs int) {
 	if err != nil {
 		return
 	}
-	client := s.c.dynamic.Resource(mapping.Resource).Namespace(scaleNamespace)
+	namespace := s.namespace
+	if namespace == "" {
+		namespace = scaleNamespace
+	}
+	client := s.c.dynamic.Resource(mapping.Resource).Namespace(namespace)
 	consumer, err := client.Get(ctx, scaleConsumerName(s.next), metav1.GetOptions{})
 	if err != nil {
 		return

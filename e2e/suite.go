@@ -119,7 +119,13 @@ func setUp() error {
 	if err != nil {
 		return err
 	}
-	if suite.sim, err = startSimulator(ctx, filepath.Join(suite.workDir, "simulator"), token); err != nil {
+	neighbours := make([]string, simNeighbours)
+	for i := range neighbours {
+		if neighbours[i], err = randomToken(); err != nil {
+			return err
+		}
+	}
+	if suite.sim, err = startSimulator(ctx, filepath.Join(suite.workDir, "simulator"), token, neighbours); err != nil {
 		return err
 	}
 	logf("simulator at %s", suite.sim.url)
