@@ -306,7 +306,7 @@ func TestScaleOfTheBuiltOperator(t *testing.T) {
 		checkedText = "after " + checkedAfter.Round(time.Second).String()
 	}
 	t.Logf("scale figures (KONNECT_SCALE_N=%d: %s in %d control planes; default flags; simulator at %d requests/min, answering %s; load average before %s):\n"+
-		"cold create: %d objects Programmed in %s: %.0f creates/min; %d Konnect requests, %.0f/min = %.1f%% of the budget; %d 429s; %.1f s waited at the Kubernetes client's rate limiter\n"+
+		"cold create: %d objects Programmed in %s: %.0f creates/min; %d Konnect requests (%.2f an object: %d reads, writes %v), %.0f/min = %.1f%% of the budget; %d 429s; %.1f s waited at the Kubernetes client's rate limiter\n"+
 		"workers blocked on the Konnect limiter: %s\n"+
 		"spec changes during the cold create: %s\n"+
 		"idle %s: %d Konnect list calls, %d Konnect writes, %v status writes; CPU %.2f%% of one core; RSS %s\n"+
@@ -318,7 +318,8 @@ func TestScaleOfTheBuiltOperator(t *testing.T) {
 		"|---:|---:|---:|---:|---:|---:|---:|---:|\n"+
 		"| %d | %s | %.1f%% | %s / %s | %s | %s | %.1f%% | %d, %s |",
 		n, mode.objects(consumers), scaleControlPlanes, simRateLimitPerMinute, mode.answering(), mode.load,
-		objects, create.Round(time.Second), perMinute(objects, create), createCalls.total(), perMinute(createCalls.total(), create),
+		objects, create.Round(time.Second), perMinute(objects, create), createCalls.total(),
+		float64(createCalls.total())/float64(objects), createCalls.reads, createCalls.byOperation, perMinute(createCalls.total(), create),
 		100*perMinute(createCalls.total(), create)/simRateLimitPerMinute, createCalls.rateLimited, kubeWait,
 		waits,
 		duringCreate,
