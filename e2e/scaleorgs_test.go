@@ -101,7 +101,7 @@ func createOrgObjects(ctx context.Context, mode scaleMode, orgs []*scaleOrg, cou
 // Programmed and records when its last one became so. It checks the
 // simulator's count of each organisation's entities first, which is cheap,
 // and lists the objects only once they are all in Konnect.
-func waitOrgsProgrammed(ctx context.Context, t *testing.T, op *operatorProcess, orgs []*scaleOrg, timeout time.Duration) error {
+func waitOrgsProgrammed(ctx context.Context, op *operatorProcess, orgs []*scaleOrg, timeout time.Duration) error {
 	deadline := time.Now().Add(timeout)
 	for {
 		if !op.running() {
@@ -227,7 +227,7 @@ func TestScaleAcrossOrganisations(t *testing.T) {
 	if err := createOrgObjects(ctx, mode, orgs, counts); err != nil {
 		t.Fatal(err)
 	}
-	if err := waitOrgsProgrammed(ctx, t, op, orgs, 2*time.Minute+time.Duration(n)*40*time.Millisecond); err != nil {
+	if err := waitOrgsProgrammed(ctx, op, orgs, 2*time.Minute+time.Duration(n)*40*time.Millisecond); err != nil {
 		t.Fatal(err)
 	}
 	stopChanging()
@@ -318,7 +318,7 @@ func TestNoisyNeighbour(t *testing.T) {
 	if err := createOrgObjects(ctx, mode, []*scaleOrg{b, a}, []int{nB, nA}); err != nil {
 		t.Fatal(err)
 	}
-	if err := waitOrgsProgrammed(ctx, t, op, []*scaleOrg{a}, 2*time.Minute+time.Duration(nA)*40*time.Millisecond); err != nil {
+	if err := waitOrgsProgrammed(ctx, op, []*scaleOrg{a}, 2*time.Minute+time.Duration(nA)*40*time.Millisecond); err != nil {
 		t.Fatal(err)
 	}
 	stopChanging()
@@ -330,7 +330,7 @@ func TestNoisyNeighbour(t *testing.T) {
 	if time.Now().After(noiseEnds) {
 		t.Logf("A finished after the noise had stopped: raise KONNECT_SCALE_NOISE for a fair measurement")
 	}
-	if err := waitOrgsProgrammed(ctx, t, op, []*scaleOrg{b}, time.Until(noiseEnds)+2*time.Minute+time.Duration(nB)*40*time.Millisecond); err != nil {
+	if err := waitOrgsProgrammed(ctx, op, []*scaleOrg{b}, time.Until(noiseEnds)+2*time.Minute+time.Duration(nB)*40*time.Millisecond); err != nil {
 		t.Fatal(err)
 	}
 	sent, refused := neighbour.counts()

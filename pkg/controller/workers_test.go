@@ -109,7 +109,7 @@ func newKonnectRun(t *testing.T, workers int) *konnectRun {
 		foreground: map[string][]bool{},
 		stop:       cancel,
 	}
-	t.Cleanup(r.shutDown)
+	t.Cleanup(func() { r.shutDown(t) })
 	trusted := x509.NewCertPool()
 	trusted.AddCert(r.konnect.srv.Certificate())
 	r.factory = konnect.NewClientFactory(konnect.Options{RootCAs: trusted, RequestsPerSecond: 10, Burst: 10, Clock: r.clock})
@@ -168,10 +168,12 @@ func (r *konnectRun) run() {
 }
 
 // shutDown stops the controller and waits for its workers.
-func (r *konnectRun) shutDown() {
+func (r *konnectRun) shutDown(t *testing.T) {
 	r.stop()
 	if r.running {
-		<-r.done
+		if err := <-r.done; err != nil {
+			t.Errorf("the controller stopped with %v", err)
+		}
 	}
 }
 
