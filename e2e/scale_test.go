@@ -121,6 +121,7 @@ func TestScaleOfTheBuiltOperator(t *testing.T) {
 	if err := op.waitReady(ctx, 90*time.Second); err != nil {
 		t.Fatal(err)
 	}
+	readyAt := time.Now()
 	sampler := &procSampler{pid: op.cmd.Process.Pid}
 	go sampler.run(ctx)
 	controlPlaneIDs, err := scaleControlPlaneIDs(ctx, c)
@@ -130,6 +131,9 @@ func TestScaleOfTheBuiltOperator(t *testing.T) {
 	log := &requestFollower{}
 	go log.run(ctx, time.Now())
 	delayKonnect(ctx, t, mode.latency)
+	if err := pastReadySecond(ctx, op, readyAt); err != nil {
+		t.Fatal(err)
+	}
 
 	// The cold create, with a consumer's spec changed every few seconds.
 	before, err := simTotals(ctx)
@@ -306,7 +310,7 @@ func TestScaleOfTheBuiltOperator(t *testing.T) {
 		checkedText = "after " + checkedAfter.Round(time.Second).String()
 	}
 	t.Logf("scale figures (KONNECT_SCALE_N=%d: %s in %d control planes; default flags; simulator at %d requests/min, answering %s; load average before %s):\n"+
-		"cold create: %d objects Programmed in %s: %.0f creates/min; %d Konnect requests (%.2f an object: %d reads, writes %v), %.0f/min = %.1f%% of the budget; %d 429s; %.1f s waited at the Kubernetes client's rate limiter\n"+
+		"cold create: %d objects Programmed in %s: %.0f creates/min; %d Konnect requests (%.2f an object: reads %v, writes %v), %.0f/min = %.1f%% of the budget; %d 429s; %.1f s waited at the Kubernetes client's rate limiter\n"+
 		"workers blocked on the Konnect limiter: %s\n"+
 		"spec changes during the cold create: %s\n"+
 		"idle %s: %d Konnect list calls, %d Konnect writes, %v status writes; CPU %.2f%% of one core; RSS %s\n"+
@@ -319,7 +323,7 @@ func TestScaleOfTheBuiltOperator(t *testing.T) {
 		"| %d | %s | %.1f%% | %s / %s | %s | %s | %.1f%% | %d, %s |",
 		n, mode.objects(consumers), scaleControlPlanes, simRateLimitPerMinute, mode.answering(), mode.load,
 		objects, create.Round(time.Second), perMinute(objects, create), createCalls.total(),
-		float64(createCalls.total())/float64(objects), createCalls.reads, createCalls.byOperation, perMinute(createCalls.total(), create),
+		float64(createCalls.total())/float64(objects), createCalls.readsByOperation, createCalls.byOperation, perMinute(createCalls.total(), create),
 		100*perMinute(createCalls.total(), create)/simRateLimitPerMinute, createCalls.rateLimited, kubeWait,
 		waits,
 		duringCreate,
@@ -513,16 +517,24 @@ func histogramSum(families map[string]*dto.MetricFamily, name string) float64 {
 // simTotalsT are the simulator's answers since it started.
 type simTotalsT struct {
 	reads, writes, rateLimited int
-	byOperation                map[string]int
+	// byOperation counts the writes by operation (after sub; before, every
+	// call), readsByOperation the reads (after sub).
+	byOperation, readsByOperation map[string]int
 }
 
 func (s simTotalsT) total() int { return s.reads + s.writes }
 
 // sub returns what happened between earlier and s.
 func (s simTotalsT) sub(earlier simTotalsT) simTotalsT {
-	out := simTotalsT{reads: s.reads - earlier.reads, writes: s.writes - earlier.writes, rateLimited: s.rateLimited - earlier.rateLimited, byOperation: map[string]int{}}
+	out := simTotalsT{reads: s.reads - earlier.reads, writes: s.writes - earlier.writes, rateLimited: s.rateLimited - earlier.rateLimited,
+		byOperation: map[string]int{}, readsByOperation: map[string]int{}}
 	for op, count := range s.byOperation {
-		if d := count - earlier.byOperation[op]; d != 0 && !strings.HasPrefix(op, http.MethodGet+" ") {
+		d := count - earlier.byOperation[op]
+		switch {
+		case d == 0:
+		case strings.HasPrefix(op, http.MethodGet+" "):
+			out.readsByOperation[op] = d
+		default:
 			out.byOperation[op] = d
 		}
 	}

@@ -215,3 +215,12 @@ func scaleEnvInt(t *testing.T, name string, def int) int {
 	}
 	return n
 }
+
+// pastReadySecond waits until the clock has left the second in which the
+// operator became ready: an object created in that second may be older
+// than the operator's start (creation timestamps count whole seconds), so
+// it is looked up by its UID before it is created, a request more than a
+// create needs.
+func pastReadySecond(ctx context.Context, op *operatorProcess, readyAt time.Time) error {
+	return sleepWatching(ctx, op, time.Until(readyAt.Truncate(time.Second).Add(time.Second)))
+}

@@ -68,6 +68,7 @@ func scaleOrgs(ctx context.Context, t *testing.T, name string, tokens []string) 
 	if err := op.waitReady(ctx, 90*time.Second); err != nil {
 		t.Fatal(err)
 	}
+	readyAt := time.Now()
 	sampler := &procSampler{pid: op.cmd.Process.Pid}
 	go sampler.run(ctx)
 	orgs := make([]*scaleOrg, len(tokens))
@@ -79,6 +80,9 @@ func scaleOrgs(ctx context.Context, t *testing.T, name string, tokens []string) 
 		if _, err := scaleControlPlaneIDsIn(ctx, c, orgs[i].namespace); err != nil {
 			t.Fatal(err)
 		}
+	}
+	if err := pastReadySecond(ctx, op, readyAt); err != nil {
+		t.Fatal(err)
 	}
 	return op, sampler, orgs
 }

@@ -2,6 +2,7 @@ package operator_test
 
 import (
 	"context"
+	"crypto/x509"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -84,6 +85,9 @@ type env struct {
 	// other is a second namespace the operator watches, for references
 	// across namespaces ("" unless envOptions.otherNamespace).
 	other string
+	// neighbour is a second Konnect, holding another organisation whose
+	// token is neighbourToken (nil unless envOptions.neighbour).
+	neighbour *konnectsim.TestServer
 }
 
 type envOptions struct {
@@ -126,7 +130,16 @@ type envOptions struct {
 	// bufferLogs keeps the operator's log lines in memory too, for
 	// env.logs.
 	bufferLogs bool
+	// workers is the operator's workers per kind; 0: the tests' default
+	// (2), or the operator's with operatorDefaults.
+	workers int
+	// neighbour serves a second Konnect with an organisation of its own,
+	// env.neighbour, which the operator trusts too.
+	neighbour bool
 }
+
+// neighbourToken is the token of env.neighbour's organisation.
+const neighbourToken = "kpat_neighbourTestToken000000000000000000000000000000"
 
 // sharedNamespaces is held by a test whose operator watches a namespace
 // that other tests' operators may watch too (watchAlso default).
@@ -189,6 +202,13 @@ func newEnv(t testing.TB, opts envOptions) *env {
 		// follows the operator's clock, which the test moves.
 		Clock: e.clock,
 	}, opts.konnectHosts...)
+	if opts.neighbour {
+		e.neighbour = konnectsim.StartFor(t, konnectsim.Options{
+			Tokens:             map[string]string{neighbourToken: "neighbour-" + e.ns},
+			RateLimitPerMinute: opts.rateLimitPerMinute,
+			Clock:              e.clock,
+		})
+	}
 	var ok bool
 	if e.orgID, ok = e.sim.OrganizationID("org-" + e.ns); !ok {
 		t.Fatal("the simulator does not know the test organisation")
@@ -240,6 +260,15 @@ func (e *env) startOperator() {
 	if e.opts.operatorDefaults {
 		// As cmd/konnect-operator's flags leave them.
 		workers, konnectOpts = operator.DefaultWorkersPerKind, konnect.Options{RootCAs: e.sim.CAPool}
+	}
+	if e.opts.workers > 0 {
+		workers = e.opts.workers
+	}
+	if e.neighbour != nil {
+		trusted := x509.NewCertPool()
+		trusted.AppendCertsFromPEM(e.sim.CAPEM)
+		trusted.AppendCertsFromPEM(e.neighbour.CAPEM)
+		konnectOpts.RootCAs = trusted
 	}
 	if len(e.opts.konnectHosts) > 0 {
 		konnectOpts.DialContext = dialOnly(e.sim.URL)
