@@ -170,7 +170,7 @@ func orgScaleNamespace(i int) string { return "scale-org-" + string(rune('a'+i))
 // token) and control planes.
 func orgScaleManifest(i int, token string) string {
 	ns := orgScaleNamespace(i)
-	manifest := exportAuth(ns, suite.sim.url, token)
+	manifest := "---\n" + exportAuth(ns, suite.sim.url, token)
 	for cp := range scaleControlPlanes {
 		manifest += strings.ReplaceAll(scaleControlPlaneManifest(cp), "namespace: "+scaleNamespace+"\n", "namespace: "+ns+"\n")
 	}

@@ -16,6 +16,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 )
 
 // Measurements with several organisations in one operator: each must get
@@ -94,8 +95,15 @@ func createOrgObjects(ctx context.Context, mode scaleMode, orgs []*scaleOrg, cou
 	for i, o := range orgs {
 		groups, objects, groupOf := mode.groups(counts[i])
 		o.groups, o.objects = groups, objects
+		inNamespace := func(i int) []*unstructured.Unstructured {
+			group := groupOf(i)
+			for _, obj := range group {
+				obj.SetNamespace(o.namespace)
+			}
+			return group
+		}
 		g.Go(func() error {
-			return createInGroups(ctx, suite.cluster, o.namespace, o.groups, max(2, scaleCreators/len(orgs)), groupOf)
+			return createInGroups(ctx, suite.cluster, o.namespace, o.groups, max(2, scaleCreators/len(orgs)), inNamespace)
 		})
 	}
 	return g.Wait()

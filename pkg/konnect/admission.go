@@ -42,8 +42,8 @@ func (l *limiter) acquire(ctx context.Context) (permit, time.Duration, error) {
 			return permit{}, l.clock.Since(start), err
 		}
 		if a.reservation == nil {
-			// A turn in line within the inline wait: wait for it, then go
-			// before the calls that have not waited.
+			// A turn within the inline wait: wait for it, then go before
+			// the calls that have not waited.
 			if err := l.sleep(ctx, a.wait); err != nil {
 				return permit{}, l.clock.Since(start), err
 			}
@@ -80,11 +80,13 @@ type admission struct {
 }
 
 // admit decides one deferrable call (see laneOf): admitted, when its token
-// is due within backgroundLead (new work: so that a user's change never
-// waits behind more than that of it) or within budget (every other lane);
-// given a turn in line within budget, to wait for inline; or deferred, with
-// a *RateLimitedError naming its turn: during a hold, when the in-flight
-// cap is reached, or when its turn is further away than budget.
+// is due within backgroundLead (so that a user's change never waits behind
+// more than that of other work), or, for a user's change, within budget;
+// asked to wait inline and ask again, when that is within budget (work that
+// has waited its turn or begun, until its token is backgroundLead away; new
+// work, until its turn in line); or deferred, with a *RateLimitedError
+// naming its turn: during a hold, when the in-flight cap is reached, or
+// when its wait would be longer than budget.
 func (l *limiter) admit(ctx context.Context, budget time.Duration) (admission, error) {
 	now := l.clock.Now()
 	lane := laneOf(ctx)
@@ -100,13 +102,17 @@ func (l *limiter) admit(ctx context.Context, budget time.Duration) (admission, e
 		return admission{}, l.deferLocked(now, now.Add(max(l.latency/2, l.spacingLocked())), lane, deferredByInFlight)
 	}
 	ahead := l.aheadLocked(now)
-	if ahead <= backgroundLead || lane != laneBackground && ahead <= budget {
+	switch {
+	case ahead <= backgroundLead, lane == laneForeground && ahead <= budget:
 		reservation := l.bucket.ReserveN(now, 1)
 		l.inFlight++
 		return admission{reservation: reservation, at: now, wait: reservation.DelayFrom(now)}, nil
-	}
-	if lane != laneBackground {
+	case lane == laneForeground:
 		return admission{}, l.deferLocked(now, now.Add(ahead), lane, deferredByPace)
+	case lane != laneBackground && ahead-backgroundLead <= budget:
+		return admission{wait: ahead - backgroundLead}, nil
+	case lane != laneBackground:
+		return admission{}, l.deferLocked(now, now.Add(ahead-backgroundLead), lane, deferredByPace)
 	}
 	// New work whose token is not due within backgroundLead: its turn in
 	// line is when it will be.

@@ -87,16 +87,18 @@ const (
 	// laneBackground: new work; it reserves a token only when it is due
 	// within backgroundLead, and otherwise takes a turn in line.
 	laneBackground lane = iota
-	// laneTurn: work whose turn in line has come; it reserves a token at
-	// once when it is due within the inline wait.
+	// laneTurn: work whose turn in line has come; it too reserves a token
+	// only when it is due within backgroundLead, but waits for that inline
+	// (within MaxInlineWait) rather than going to the end of the line.
 	laneTurn
 	// laneContinuation: the second and later calls of work whose first
 	// call was admitted; as laneTurn, and not held back by the in-flight
 	// cap, so that work once begun is finished.
 	laneContinuation
-	// laneForeground: a user's change; as laneContinuation, and a
-	// deferred one's turn is outside the line, the moment the organisation
-	// can send again.
+	// laneForeground: a user's change; it reserves a token at once when it
+	// is due within MaxInlineWait, so that it waits behind no more than
+	// backgroundLead of other work, and a deferred one's turn is outside
+	// the line, the moment the organisation can send again.
 	laneForeground
 )
 
