@@ -199,3 +199,46 @@ func TestDeferrableCallsNeverWaitLongerThanTheBound(t *testing.T) {
 		t.Errorf("%d calls sent by %v, more than the rate allows (%.1f)", sent, last, most)
 	}
 }
+
+// TestUserChangeWaitsBehindLittleOfOtherWork: however many calls whose
+// turn has come, or that continue begun work, ask at once, they reserve
+// tokens only backgroundLead ahead, so that a user's change asking next
+// gets the next token rather than waiting behind them, or being deferred.
+func TestUserChangeWaitsBehindLittleOfOtherWork(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		other func() context.Context
+	}{
+		{"turns come", func() context.Context { return WithTurn(context.Background()) }},
+		{"begun work", func() context.Context {
+			ctx := WithDeferral(context.Background())
+			deferralOf(ctx).started.Store(true)
+			return ctx
+		}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			const perSecond = 10
+			clk := clocktesting.NewFakeClock(epoch)
+			l := newLimiter(clk, perSecond, 1)
+			if a, err := l.admit(WithDeferral(context.Background()), MaxInlineWait); err != nil || a.reservation == nil {
+				t.Fatalf("the bucket's token: %+v, %v", a, err)
+			}
+			for range 20 {
+				a, err := l.admit(tt.other(), MaxInlineWait)
+				if err != nil {
+					t.Fatalf("a call within the inline wait was deferred: %v", err)
+				}
+				if a.reservation != nil && a.wait > backgroundLead {
+					t.Fatalf("a call reserved a token %v ahead, more than backgroundLead", a.wait)
+				}
+			}
+			a, err := l.admit(WithForeground(WithDeferral(context.Background())), MaxInlineWait)
+			if err != nil {
+				t.Fatalf("the user's change was deferred: %v", err)
+			}
+			if spacing := time.Second / perSecond; a.reservation == nil || a.wait > spacing {
+				t.Errorf("the user's change: %+v, want the next token, within %v", a, spacing)
+			}
+		})
+	}
+}
