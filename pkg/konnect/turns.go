@@ -72,9 +72,6 @@ func WithTurn(ctx context.Context) context.Context {
 	return context.WithValue(ctx, deferralKey{}, d)
 }
 
-// Deferrable reports whether ctx was marked by WithDeferral.
-func Deferrable(ctx context.Context) bool { return deferralOf(ctx) != nil }
-
 func deferralOf(ctx context.Context) *deferral {
 	d, _ := ctx.Value(deferralKey{}).(*deferral)
 	return d
