@@ -99,7 +99,7 @@ func (l *limiter) admit(ctx context.Context, budget time.Duration) (admission, e
 	if lane < laneContinuation && l.inFlight >= l.inFlightLimitLocked() {
 		// A request in flight is answered within the latency, half of it
 		// on average: then one more may go.
-		return admission{}, l.deferLocked(now, now.Add(max(l.latency/2, l.spacingLocked())), lane, deferredByInFlight)
+		return admission{}, l.deferLocked(now, now.Add(max(l.latency/2, l.lineSpacingLocked())), lane, deferredByInFlight)
 	}
 	ahead := l.aheadLocked(now)
 	switch {
@@ -116,7 +116,7 @@ func (l *limiter) admit(ctx context.Context, budget time.Duration) (admission, e
 	}
 	// New work whose token is not due within backgroundLead: its turn in
 	// line is when it will be.
-	turn := l.line.take(now.Add(ahead-backgroundLead), l.spacingLocked())
+	turn := l.line.take(now.Add(ahead-backgroundLead), l.lineSpacingLocked())
 	if wait := turn.Sub(now); wait <= budget {
 		return admission{wait: wait}, nil
 	}
@@ -129,9 +129,15 @@ func (l *limiter) aheadLocked(now time.Time) time.Duration {
 	return time.Duration((1 - l.bucket.TokensAt(now)) / float64(l.bucket.Limit()) * float64(time.Second))
 }
 
-// spacingLocked is the time between two tokens at the current rate.
-func (l *limiter) spacingLocked() time.Duration {
-	return time.Duration(float64(time.Second) / l.applied)
+// lineSpacingLocked is the time between two turns in line: a token's
+// spacing at the organisation's base rate, not at the rate it is slowed to
+// now. A slowdown (a window nearly spent by other clients, a cut after
+// 429s) lasts seconds, and a line spaced at its rate would hold a backlog
+// back for minutes after it: turns that come too early meet the slowdown
+// and take a later turn, a reconcile each, while turns spaced too far
+// would leave the budget unspent.
+func (l *limiter) lineSpacingLocked() time.Duration {
+	return time.Duration(float64(time.Second) / l.baseLocked())
 }
 
 // deferWhileHeld defers a call that was admitted but finds the
@@ -154,7 +160,7 @@ func (l *limiter) deferLocked(now, from time.Time, lane lane, reason string) err
 		l.line.outOfLine(from)
 		return l.deferredLocked(now, from, reason)
 	}
-	return l.deferredLocked(now, l.line.take(from, l.spacingLocked()), reason)
+	return l.deferredLocked(now, l.line.take(from, l.lineSpacingLocked()), reason)
 }
 
 // deferredLocked records a call deferred until turn and returns the error

@@ -242,3 +242,32 @@ func TestUserChangeWaitsBehindLittleOfOtherWork(t *testing.T) {
 		})
 	}
 }
+
+// TestSlowdownDoesNotHoldTheBacklogBackAfterIt: while another client has
+// nearly spent the organisation's window, the limiter sends at a trickle;
+// the calls it defers meanwhile get turns a token apart at the
+// organisation's base rate, not at the trickle's, so that once the window
+// refills the backlog goes at the full rate instead of minutes later.
+func TestSlowdownDoesNotHoldTheBacklogBackAfterIt(t *testing.T) {
+	const perSecond = 50
+	clk := clocktesting.NewFakeClock(epoch)
+	l := newLimiter(clk, perSecond, 1)
+	// 5 requests left for the next 50 s: 0.1 a second.
+	l.observe(http.StatusOK, http.Header{"Ratelimit-Remaining": {"5"}, "Ratelimit-Reset": {"50"}})
+	if got := l.currentRate(); got != 0.1 {
+		t.Fatalf("rate %v, want the window's trickle 0.1/s", got)
+	}
+	if a, err := l.admit(WithDeferral(context.Background()), MaxInlineWait); err != nil || a.reservation == nil {
+		t.Fatalf("the bucket's token: %+v, %v", a, err)
+	}
+	var last time.Duration
+	for range 100 {
+		_, err := l.admit(WithDeferral(context.Background()), MaxInlineWait)
+		last = deferredTurn(t, err)
+	}
+	// The first turn is the trickle's next token; the other 99 follow a
+	// base token apart.
+	if most := 10*time.Second + 99*time.Second/perSecond; last > most {
+		t.Errorf("the 100th deferred call's turn is in %v, want within %v", last, most)
+	}
+}
