@@ -35,9 +35,10 @@ func (l *limiter) acquire(ctx context.Context) (permit, time.Duration, error) {
 		l.mu.Unlock()
 		return permit{limiter: l, admittedAt: l.clock.Now()}, waited, nil
 	}
-	budget := MaxInlineWait
 	for {
-		a, err := l.admit(ctx, budget)
+		// What is left of the inline wait, by the clock: on a busy machine
+		// a wait can last longer than asked.
+		a, err := l.admit(ctx, max(MaxInlineWait-l.clock.Since(start), 0))
 		if err != nil {
 			return permit{}, l.clock.Since(start), err
 		}
@@ -47,7 +48,6 @@ func (l *limiter) acquire(ctx context.Context) (permit, time.Duration, error) {
 			if err := l.sleep(ctx, a.wait); err != nil {
 				return permit{}, l.clock.Since(start), err
 			}
-			budget -= a.wait
 			work.turnCome.Store(true)
 			continue
 		}
