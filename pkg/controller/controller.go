@@ -83,12 +83,13 @@ type Controller[T Object] struct {
 	ready        readyItems
 	wake         chan struct{}
 	// changed holds the queued objects that a user changed: their Konnect
-	// calls go first at the rate limiter (see tiers.go). turns holds those
-	// whose last attempt the limiter deferred: they come back at their
-	// turn (see workers.go).
+	// calls go first at the rate limiter (see tiers.go). turns holds, for
+	// those whose last attempt the limiter deferred, when their turn comes
+	// (see workers.go).
 	changedMu sync.Mutex
 	changed   map[cache.ObjectName]struct{}
-	turns     map[cache.ObjectName]struct{}
+	turns     map[cache.ObjectName]time.Time
+	clock     clock.Clock
 	// handlersSynced report whether the controller's handlers have been
 	// given the informers' initial lists.
 	handlersSynced []func() bool
@@ -136,7 +137,8 @@ func newController[T Object](kind string, informer *Informer[T], concerns Concer
 		later:      lowerTier("periodic"),
 		wake:       make(chan struct{}, 1),
 		changed:    map[cache.ObjectName]struct{}{},
-		turns:      map[cache.ObjectName]struct{}{},
+		turns:      map[cache.ObjectName]time.Time{},
+		clock:      opts.Clock,
 	}
 	opts.Metrics.InitController(kind, opts.Workers)
 	concerned := func(obj T) bool { return concerns == nil || concerns(obj) }
@@ -267,13 +269,20 @@ func (c *Controller[T]) processNextItem(ctx context.Context) bool {
 // process reconciles key, taken from the queue and counted busy by the
 // caller, and decides what happens to it next.
 func (c *Controller[T]) process(ctx context.Context, key cache.ObjectName) {
-	defer c.busy.Add(-1)
+	defer func() {
+		c.queue.Done(key)
+		c.busy.Add(-1)
+		// A worker is free: the feeder may hand the queue waiting work. It
+		// counts the busy workers, so the poke comes after the count.
+		c.poke()
+	}()
 	c.poke() // the queue has room: the feeder may hand it waiting work
-	defer c.queue.Done(key)
-	defer c.poke() // a worker is free
 
 	logger := klog.FromContext(ctx).WithValues("object", key)
-	ctx = c.lane(klog.NewContext(ctx, logger), key)
+	ctx, waits := c.lane(klog.NewContext(ctx, logger), key)
+	if waits {
+		return
+	}
 	free := c.metrics.WorkerBusy(c.kind)
 	start := time.Now()
 	result, err := c.reconcile(ctx, key)

@@ -59,15 +59,28 @@ func (c *Controller[T]) dispatch(ctx context.Context, wg *sync.WaitGroup) {
 
 // lane marks ctx for the Konnect calls of key's reconcile: deferrable, in
 // the foreground for a user's change, and as work whose turn has come for
-// an object its limiter deferred last time.
-func (c *Controller[T]) lane(ctx context.Context, key cache.ObjectName) context.Context {
+// an object its limiter deferred last time. waits reports that the object
+// was deferred and its turn has not come: another event (a reference that
+// changed, a timer of its own) brought it early, and it waits for its turn
+// rather than take the place of those before it in line, whose turns the
+// budget was planned for; it is requeued for the turn again, as the queue
+// keeps only the earliest of an object's delays, which may have been the
+// one that brought it now. A user's change does not wait.
+func (c *Controller[T]) lane(ctx context.Context, key cache.ObjectName) (_ context.Context, waits bool) {
 	c.changedMu.Lock()
 	_, changed := c.changed[key]
-	_, turn := c.turns[key]
+	turn, deferred := c.turns[key]
+	if deferred && !changed {
+		if early := turn.Sub(c.clock.Now()); early > 0 {
+			c.changedMu.Unlock()
+			c.queue.AddAfter(key, early)
+			return ctx, true
+		}
+	}
 	delete(c.changed, key)
 	delete(c.turns, key)
 	c.changedMu.Unlock()
-	if turn {
+	if deferred {
 		ctx = konnect.WithTurn(ctx)
 	} else {
 		ctx = konnect.WithDeferral(ctx)
@@ -75,14 +88,14 @@ func (c *Controller[T]) lane(ctx context.Context, key cache.ObjectName) context.
 	if changed {
 		ctx = konnect.WithForeground(ctx)
 	}
-	return ctx
+	return ctx, false
 }
 
 // deferUntilTurn requeues key for its turn, keeping its lane: a user's
 // change is still one when it comes back.
 func (c *Controller[T]) deferUntilTurn(ctx context.Context, key cache.ObjectName, turn time.Duration) {
 	c.changedMu.Lock()
-	c.turns[key] = struct{}{}
+	c.turns[key] = c.clock.Now().Add(turn)
 	if konnect.IsForeground(ctx) {
 		c.changed[key] = struct{}{}
 	}

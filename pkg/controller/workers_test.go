@@ -238,6 +238,7 @@ func TestOrganisationOnHoldDoesNotDelayAnothersReconciles(t *testing.T) {
 	r.eventually(t, "B's first object to go at the hold's end", func() bool { return r.konnect.sent("b") == 2 })
 	r.clock.Step(200 * time.Millisecond)
 	r.eventually(t, "every object of B to reach Konnect", func() bool { return r.konnect.sent("b") == 1+len(bs) })
+	r.eventually(t, "the controller to settle", r.controller.Idle)
 	for _, name := range bs {
 		if got := r.reconciled.count("ns/" + name); got != 2 {
 			t.Errorf("%s was reconciled %d times, want twice (deferred, then sent at its turn)", name, got)
@@ -282,5 +283,36 @@ func TestHeldRequestReleasesItsWorker(t *testing.T) {
 	}
 	if got := r.backoff.times("ns/b-changed"); got != 0 {
 		t.Errorf("the deferred object was backed off %d times as a failure, want none", got)
+	}
+}
+
+// TestObjectBroughtEarlyWaitsForItsTurn: an object whose call was deferred
+// to its turn and that another event brings early (a reference that
+// changed, a delay of its own that runs out first) is not reconciled
+// before its turn, so that it does not take the place of those before it
+// in line; and it still comes at its turn, although the queue keeps only
+// the earliest of an object's delays.
+func TestObjectBroughtEarlyWaitsForItsTurn(t *testing.T) {
+	r := newKonnectRun(t, 1)
+	r.holdB(t)
+	r.run()
+	r.eventually(t, "the controller to start", r.controller.Idle)
+	key := cache.ObjectName{Namespace: "ns", Name: "b-1"}
+	// A delay of its own (a retry after a bare 429, say) is pending when
+	// its call is deferred: the queue keeps that earlier delay, not the
+	// turn's.
+	r.controller.queue.AddAfter(key, 10*time.Second)
+	r.controller.Enqueue(key)
+	r.eventually(t, "the object to be deferred", func() bool { return r.controller.Idle() && r.reconciled.count(key.String()) == 1 })
+	r.controller.Enqueue(key) // and a reference of it changes
+	r.clock.Step(10 * time.Second)
+	r.eventually(t, "the controller to settle", r.controller.Idle)
+	if got := r.reconciled.count(key.String()); got != 1 {
+		t.Fatalf("the object was reconciled %d times before its turn, want once (the deferral)", got)
+	}
+	r.clock.Step(holdOfB - 10*time.Second)
+	r.eventually(t, "the object to reach Konnect at its turn", func() bool { return r.konnect.sent("b") == 2 })
+	if got := r.reconciled.count(key.String()); got != 2 {
+		t.Errorf("the object was reconciled %d times, want twice (deferred, then at its turn)", got)
 	}
 }
