@@ -23,7 +23,7 @@ import (
 type konnectHolds struct {
 	entities []Listed[string]
 	// holder is what Recovery.Holder answers after a conflict.
-	holder *Listed[string]
+	holder                *Listed[string]
 	lists, reads, holders int
 }
 
