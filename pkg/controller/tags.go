@@ -60,6 +60,8 @@ func UserLabels(labels map[string]string) map[string]string {
 // Git or objects restored from a backup. Zero when the entity carries none.
 type ObjectIdentity struct {
 	Kind, Namespace, Name string
+	// UID is the object's UID when the entity was last written.
+	UID string
 }
 
 // IdentityFromTags reads the object identity among tags (key:value).
@@ -90,6 +92,8 @@ func (id *ObjectIdentity) set(key, value string) {
 		id.Name = value
 	case identityNamespace:
 		id.Namespace = value
+	case TagKeyUID:
+		id.UID = value
 	}
 }
 

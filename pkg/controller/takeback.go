@@ -193,7 +193,14 @@ func (r *EntityReconciler[T, D]) recover(ctx context.Context, t *turn[T, D], api
 	if found.Owner != "" {
 		owner = "cluster " + found.Owner
 	}
-	klog.FromContext(ctx).Info("Took back the entity written for this object before", "id", found.ID, "owner", found.Owner, "written", !w.untouched && len(differs) > 0)
+	if found.Object.UID == string(t.obj.GetUID()) {
+		// The object itself wrote it, and lost its ID (a create whose
+		// status write never landed).
+		klog.FromContext(ctx).Info("Found the entity by its UID tag; taking it over", "id", found.ID)
+		r.recorder.Eventf(t.obj, corev1.EventTypeNormal, EventFound, "Found %s %s in Konnect by its UID tag and took it over, %s", kind, found.ID, how)
+		return w, true, nil
+	}
+	klog.FromContext(ctx).Info("Took back the entity written for this object before", "id", found.ID, "owner", found.Owner)
 	r.recorder.Eventf(t.obj, corev1.EventTypeNormal, EventTookBack, "Took back %s %s, written for this object's namespace and name before (by %s), %s", kind, found.ID, owner, how)
 	return w, true, nil
 }
