@@ -117,3 +117,40 @@ func TestConflictIsExplainedNotRetriedEveryPeriod(t *testing.T) {
 		})
 	})
 }
+
+// TestAnObjectBackUnderItsNameTakesBackWhatItLeft: an object deleted with
+// deletion-policy orphan leaves its entity; applied again under its name,
+// while the operator runs on, it takes that entity back instead of
+// creating a second one (named or not).
+func TestAnObjectBackUnderItsNameTakesBackWhatItLeft(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, envOptions{})
+	cpID := e.ready()
+	orphan := func(s *configurationv1alpha1.KongService) {
+		s.Annotations = map[string]string{commonv1alpha1.AnnotationDeletionPolicy: string(commonv1alpha1.DeletionPolicyOrphan)}
+	}
+	unnamed := func(s *configurationv1alpha1.KongService) { s.Spec.Name = "" }
+	e.createService("named", orphan)
+	e.createService("unnamed", orphan, unnamed)
+	ids := map[string]string{"named": e.programmedService("named").Status.Konnect.ID, "unnamed": e.programmedService("unnamed").Status.Konnect.ID}
+	for name := range ids {
+		e.deleteService(name)
+	}
+	if n := len(e.entities(cpID, "services")); n != 2 {
+		t.Fatalf("%d services in Konnect after the orphaning deletes, want 2", n)
+	}
+	e.sim.ResetCalls()
+	e.createService("named")
+	e.createService("unnamed", unnamed)
+	for name, id := range ids {
+		if got := e.programmedService(name).Status.Konnect.ID; got != id {
+			t.Errorf("%s came back with %q, want the entity it left, %q", name, got, id)
+		}
+	}
+	if n := e.calls("POST", "core-entities/services") + e.calls("PUT", serviceUpserts); n != 0 {
+		t.Fatalf("%d service writes: %v", n, e.sim.Calls())
+	}
+	if n := len(e.entities(cpID, "services")); n != 2 {
+		t.Fatalf("%d services in Konnect, want the 2 taken back", n)
+	}
+}
