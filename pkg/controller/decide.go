@@ -303,32 +303,6 @@ func (p policy) decideDeletion(f facts, res Resolution, rec record, now time.Tim
 		checkOwner: id != "" && p.unknownOwner(f, rec)}
 }
 
-// decideCreate decides for an object with no entity known: a create that
-// first looks for the entity it may have, or, when the last one found
-// another entity in the way and nothing changed since, the report of it:
-// read again once a sync period (a conflict without a known holder waits
-// for a change), never a create tried again blindly.
-func (p policy) decideCreate(f facts, res Resolution, rec record, now time.Time) action {
-	if why := rec.refusal; why != nil && why.fingerprint == f.fingerprint && why.scope == scopeOf(res.Placement) {
-		if why.holder == "" {
-			return action{op: opReportRefusal}
-		}
-		if wait := why.at.Add(p.syncPeriod).Sub(now); wait > 0 {
-			return action{op: opReportRefusal, wait: wait}
-		}
-		return action{op: opCreate, holder: why.holder}
-	}
-	switch f.find {
-	case findByIdentity:
-		// The listing shows what earlier processes created; a create of
-		// this one whose outcome is unknown may not be in it yet.
-		return action{op: opCreate, byIdentity: true, lookFirst: rec.createOutcomeUnknown}
-	case findByContent:
-		return action{op: opCreate, lookFirst: true}
-	}
-	return action{op: opCreate, lookFirst: p.mayExistAlready(f, rec)}
-}
-
 // unknownOwner reports whether a write or delete must first read whose the
 // entity is: neither written nor read by this process, nor taken over on
 // purpose. A borrowed entity (a mirrored control plane) is only ever read,

@@ -44,7 +44,8 @@ type Kind[T Entity, D any] struct {
 	Delete func(ctx context.Context, api konnect.API, obj T, p Placement, id string) error
 	// FindByUID returns the ID of the entity tagged (or labelled) with obj's
 	// UID, or "" when there is none: how an entity whose ID never reached the
-	// status is found again instead of created twice.
+	// status is found again instead of created twice. A kind whose entities
+	// carry no tags finds it by what it holds instead (see Recovery).
 	FindByUID func(ctx context.Context, api konnect.API, obj T, p Placement) (string, error)
 	// Dependencies are the other objects obj refers to: their changes
 	// reconcile obj again.

@@ -2,7 +2,9 @@ package controller
 
 import (
 	"context"
+	"slices"
 	"sync"
+	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
@@ -89,6 +91,32 @@ func (r *EntityReconciler[T, D]) findMode(obj T) findMode {
 	return findByIdentity
 }
 
+// decideCreate decides for an object with no entity known: a create that
+// first looks for the entity it may have, or, when the last one found
+// another entity in the way and nothing changed since, the report of it:
+// read again once a sync period (a conflict without a known holder waits
+// for a change), never a create tried again blindly.
+func (p policy) decideCreate(f facts, res Resolution, rec record, now time.Time) action {
+	if why := rec.refusal; why != nil && why.fingerprint == f.fingerprint && why.scope == scopeOf(res.Placement) {
+		if why.holder == "" {
+			return action{op: opReportRefusal}
+		}
+		if wait := why.at.Add(p.syncPeriod).Sub(now); wait > 0 {
+			return action{op: opReportRefusal, wait: wait}
+		}
+		return action{op: opCreate, holder: why.holder}
+	}
+	switch f.find {
+	case findByIdentity:
+		// The listing shows what earlier processes created; a create of
+		// this one whose outcome is unknown may not be in it yet.
+		return action{op: opCreate, byIdentity: true, lookFirst: rec.createOutcomeUnknown}
+	case findByContent:
+		return action{op: opCreate, lookFirst: true}
+	}
+	return action{op: opCreate, lookFirst: p.mayExistAlready(f, rec)}
+}
+
 // recoveryIndex holds, per listing scope, the entities of the kind that a
 // listing found and that no object of the cluster holds (by its status
 // ID), by the namespace and name their identity tags name. An object takes
@@ -107,9 +135,12 @@ type recoveryIndex[D any] struct {
 // recoveryScope is the index of one listing scope.
 type recoveryScope[D any] struct {
 	// listed is closed once entries (or err) are set.
-	listed  chan struct{}
-	err     error
+	listed chan struct{}
+	err    error
+	// entries are the entities by the namespace and name they were written
+	// for (indexKey); keys the key of each entity's ID.
 	entries map[string][]Listed[D]
+	keys    map[string]string
 }
 
 func newRecoveryIndex[D any]() *recoveryIndex[D] {
@@ -128,6 +159,12 @@ func (x *recoveryIndex[D]) scope(ctx context.Context, name string, list func() (
 	x.mu.Unlock()
 	if !ok {
 		s.entries, s.err = list()
+		s.keys = map[string]string{}
+		for key, entries := range s.entries {
+			for _, l := range entries {
+				s.keys[l.ID] = key
+			}
+		}
 		if s.err != nil {
 			x.mu.Lock()
 			if x.scopes[name] == s {
@@ -175,14 +212,12 @@ func (x *recoveryIndex[D]) take(id string) {
 		default:
 			continue // being listed: not shared yet
 		}
-		for key, entries := range s.entries {
-			for i := range entries {
-				if entries[i].ID == id {
-					s.entries[key] = append(entries[:i:i], entries[i+1:]...)
-					break
-				}
-			}
+		key, ok := s.keys[id]
+		if !ok {
+			continue
 		}
+		delete(s.keys, id)
+		s.entries[key] = slices.DeleteFunc(s.entries[key], func(l Listed[D]) bool { return l.ID == id })
 	}
 }
 
