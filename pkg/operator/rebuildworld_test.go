@@ -134,7 +134,7 @@ func (e *env) worldObjects() []worldObject {
 			out = append(out, worldObject{gvr: gvr, obj: item})
 		}
 	}
-	vaultGVR := configurationv1alpha1.SchemeGroupVersion.WithResource("kongvaults")
+	vaultGVR := schema.GroupVersionResource{Group: configurationv1alpha1.GroupVersion.Group, Version: configurationv1alpha1.GroupVersion.Version, Resource: "kongvaults"}
 	if vault, err := dyn.Resource(vaultGVR).Get(e.ctx, e.worldVault(), metav1.GetOptions{}); err == nil {
 		out = append(out, worldObject{gvr: vaultGVR, obj: *vault})
 	} else if !apierrors.IsNotFound(err) {
