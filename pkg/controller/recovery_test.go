@@ -182,7 +182,7 @@ func TestConflictIsExplainedNotRetried(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := f.programmedCondition(ctx, t, "svc")
-	if c.Reason != commonv1alpha1.ReasonConflictsWithEntity || !strings.Contains(c.Message, "e-ui") || !strings.Contains(c.Message, "spec.adopt") {
+	if c.Reason != commonv1alpha1.ReasonConflictsWithExistingEntity || !strings.Contains(c.Message, "e-ui") || !strings.Contains(c.Message, "spec.adopt") {
 		t.Fatalf("Programmed = %s/%s %q; want the conflict with e-ui and how to adopt it", c.Status, c.Reason, c.Message)
 	}
 	for range 3 {

@@ -104,7 +104,7 @@ func (r *EntityReconciler[T, D]) explainConflict(ctx context.Context, t *turn[T,
 			}
 		}
 	}
-	return written{}, &refusedError{reason: commonv1alpha1.ReasonConflictsWithEntity, message: fmt.Sprintf(
+	return written{}, &refusedError{reason: commonv1alpha1.ReasonConflictsWithExistingEntity, message: fmt.Sprintf(
 		"Konnect refused to create the %s: it conflicts with an existing entity (%v); it is not created again until the spec changes%s",
 		r.kind.KindName(), conflict, r.takeOverHint("<its ID>", "; "))}
 }
@@ -135,11 +135,11 @@ func (r *EntityReconciler[T, D]) takeBack(ctx context.Context, t *turn[T, D], ap
 		if found.Owner != "" && found.Owner != r.cluster {
 			where = " in cluster " + found.Owner
 		}
-		return refuse(commonv1alpha1.ReasonConflictsWithEntity, fmt.Sprintf(
+		return refuse(commonv1alpha1.ReasonConflictsWithExistingEntity, fmt.Sprintf(
 			"%s %s in Konnect holds this object's unique name and was written for %s%s; rename one of them%s",
 			kind, found.ID, found.Object, where, r.takeOverHint(found.ID, ", or ")))
 	}
-	return refuse(commonv1alpha1.ReasonConflictsWithEntity, fmt.Sprintf(
+	return refuse(commonv1alpha1.ReasonConflictsWithExistingEntity, fmt.Sprintf(
 		"%s %s in Konnect holds this object's unique name and was not written for an object by an operator (it carries no identity tags)%s",
 		kind, found.ID, r.takeOverHint(found.ID, "; ")))
 }

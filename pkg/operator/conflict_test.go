@@ -17,7 +17,7 @@ import (
 // conflicted checks that obj reports Programmed=False because an entity
 // that is not its own holds its unique name, naming what mentions says.
 func conflicted(obj conditioned, mentions ...string) error {
-	if err := conditionIs(obj, commonv1alpha1.ConditionProgrammed, metav1.ConditionFalse, commonv1alpha1.ReasonConflictsWithEntity); err != nil {
+	if err := conditionIs(obj, commonv1alpha1.ConditionProgrammed, metav1.ConditionFalse, commonv1alpha1.ReasonConflictsWithExistingEntity); err != nil {
 		return err
 	}
 	msg := conditionMessage(obj, commonv1alpha1.ConditionProgrammed)
@@ -52,7 +52,7 @@ func TestConflictIsExplainedNotRetriedEveryPeriod(t *testing.T) {
 		e.eventually("the conflict explained", func() error {
 			return conflicted(e.controlPlane("cp"), inTheWay, "no identity tags", "spec.mirror.konnect.id "+inTheWay)
 		})
-		e.eventuallyEvent("KonnectGatewayControlPlane", "cp", corev1.EventTypeWarning, commonv1alpha1.ReasonConflictsWithEntity)
+		e.eventuallyEvent("KonnectGatewayControlPlane", "cp", corev1.EventTypeWarning, commonv1alpha1.ReasonConflictsWithExistingEntity)
 		for range 3 {
 			e.step(period)
 		}

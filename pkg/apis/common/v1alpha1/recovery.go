@@ -5,8 +5,8 @@ package v1alpha1
 // an entity in its way that it does not take back. An entity written for
 // the object by another cluster's operator is ReasonOwnedByOtherCluster.
 const (
-	// ReasonConflictsWithEntity: an entity that was not written for this
+	// ReasonConflictsWithExistingEntity: an entity that was not written for this
 	// object (another object's, or one made outside the operator) holds its
 	// unique name; the message names it and says how to adopt it.
-	ReasonConflictsWithEntity = "ConflictsWithExistingEntity"
+	ReasonConflictsWithExistingEntity = "ConflictsWithExistingEntity"
 )
