@@ -17,6 +17,8 @@ import (
 	configurationv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/configuration/v1alpha1"
 	konnectv1alpha2 "github.com/konnect-operator/konnect-operator/pkg/apis/konnect/v1alpha2"
 	"github.com/konnect-operator/konnect-operator/pkg/controller"
+	"github.com/konnect-operator/konnect-operator/pkg/diff"
+	"github.com/konnect-operator/konnect-operator/pkg/konnect"
 )
 
 // rebuildPeriod is the sync period of the disaster-recovery tests: each
@@ -66,6 +68,15 @@ func (e *env) recovered(ids map[string]string, entities int) {
 	}
 	if e.listCalls("core-entities/services") == 0 {
 		e.t.Fatalf("the services were never listed: %v", e.sim.Calls())
+	}
+	// The check a user runs: kubectl konnect diff finds nothing.
+	var stdout, stderr strings.Builder
+	status := diff.Run(e.ctx, diff.Options{
+		Cluster: diff.Cluster{Clientset: e.cs, Kube: e.kube}, Namespace: e.ns,
+		Konnect: konnect.NewClientFactory(konnect.Options{RootCAs: e.sim.CAPool}), Token: testToken,
+	}, &stdout, &stderr)
+	if status != diff.ExitSame {
+		e.t.Fatalf("kubectl konnect diff exits %d:\n%s%s", status, stdout.String(), stderr.String())
 	}
 }
 
