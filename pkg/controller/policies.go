@@ -102,7 +102,9 @@ func (r *EntityReconciler[T, D]) orphan(ctx context.Context, t *turn[T, D]) (Res
 	if err := r.removeFinalizers(ctx, t.obj); err != nil {
 		return Result{}, err
 	}
-	t.remember(finalized)
+	// Its entity stays: an object that comes back under its name takes it
+	// back.
+	t.remember(finalized, holding(t.facts.id))
 	why := "deletion-policy orphan"
 	switch {
 	case t.action.owner != "":

@@ -89,6 +89,9 @@ type EntityReconciler[T Entity, D any] struct {
 	// is this cluster's identity (see ReconcilerOptions).
 	defaults commonv1alpha1.PolicyDefaults
 	cluster  string
+	// recovery indexes the listed entities that objects without an ID
+	// take back (Recovery.ByIdentity).
+	recovery *recoveryIndex[D]
 }
 
 // NewEntityReconciler returns the reconciler of one kind.
@@ -128,6 +131,7 @@ func NewEntityReconciler[T Entity, D any](kind *Kind[T, D], informer *Informer[T
 		pendingBackoffMax: opts.PendingBackoffMax,
 		defaults:          opts.Policies,
 		cluster:           opts.Cluster,
+		recovery:          newRecoveryIndex[D](),
 	}
 	r.memory = newMemory(nil)
 	if kind.List != nil {
@@ -169,7 +173,9 @@ func (t *turn[T, D]) remember(edits ...edit) { t.edits = append(t.edits, edits..
 func (r *EntityReconciler[T, D]) Reconcile(ctx context.Context, key cache.ObjectName) (Result, error) {
 	cached, err := r.informer.Get(key.Namespace, key.Name)
 	if apierrors.IsNotFound(err) {
-		r.memory.forget(key)
+		if r.memory.forget(key) {
+			r.recovery.forget() // its entity stays: the listings no longer show all
+		}
 		return Result{}, nil
 	}
 	if err != nil {
@@ -187,6 +193,9 @@ func (r *EntityReconciler[T, D]) Reconcile(ctx context.Context, key cache.Object
 		return Result{}, err
 	}
 	t.rec = r.memory.get(key, t.obj.GetUID())
+	if r.memory.vacated(key, t.obj.GetUID()) {
+		r.recovery.forget() // as when it is forgotten: it went while its entity stays
+	}
 	// Whatever the turn did is remembered in one place, however it ends.
 	defer func() { r.memory.update(key, t.obj.GetUID(), t.res.Placement, t.edits...) }()
 	refused, err := r.observe(ctx, t)
@@ -213,6 +222,9 @@ func (r *EntityReconciler[T, D]) resolve(ctx context.Context, obj T, purpose Pur
 func (r *EntityReconciler[T, D]) act(ctx context.Context, t *turn[T, D]) (Result, error) {
 	if t.facts.id != "" && t.rec.createdID != "" {
 		t.remember(forgetCreated) // the status carries the ID now
+	}
+	if t.facts.id != "" && t.rec.holds != t.facts.id {
+		t.remember(holding(t.facts.id))
 	}
 	if !t.action.assumeSyncedAt.IsZero() {
 		t.remember(assumeSynced(t.facts.fingerprint, t.action.assumeSyncedAt))
@@ -242,6 +254,8 @@ func (r *EntityReconciler[T, D]) act(ctx context.Context, t *turn[T, D]) (Result
 		return r.orphan(ctx, t)
 	case opReportForeign:
 		return r.reportForeign(ctx, t)
+	case opReportRefusal:
+		return r.reportRefusal(ctx, t)
 	}
 	// Finalizer before any Konnect call, so that no entity can exist that
 	// the operator does not know to delete.
@@ -278,6 +292,7 @@ func (r *EntityReconciler[T, D]) observe(ctx context.Context, t *turn[T, D]) (re
 		borrowed:      r.kind.borrows(obj),
 		policies:      commonv1alpha1.PoliciesOf(obj, r.defaults),
 		ownerReadable: r.cluster != "" && r.kind.Owner != nil,
+		find:          r.findMode(obj),
 	}
 	f.lists = r.lists(obj, f.policies)
 	if c := meta.FindStatusCondition(obj.GetConditions(), commonv1alpha1.ConditionProgrammed); c != nil {

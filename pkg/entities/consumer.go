@@ -72,6 +72,8 @@ func ConsumerKind(refs *Refs, groups *controller.Informer[kongConsumerGroup], cr
 		adopt:    func(c kongConsumer) *adoptOptions { return c.Spec.Adopt },
 		matches:  consumerMatches,
 		bodyTags: func(d consumerDesired) []string { return d.Consumer.Tags },
+		// A custom_id is unique too, but no path names a consumer by it.
+		uniqueKey: func(d consumerDesired) string { return deref(d.Consumer.Username) },
 	}
 	k := c.kind()
 	// The snapshot of a write covers the groups AfterSync then makes equal

@@ -133,6 +133,7 @@ func ControlPlaneKind(refs *Refs) controller.Kind[controlPlane, ControlPlaneDesi
 		ExtraFinalizers: []string{commonv1alpha1.FinalizerGatewayControlPlane},
 		List:            listKindControlPlanes,
 		Lists:           func(cp controlPlane) bool { return !cp.IsMirror() },
+		Recover:         controlPlaneRecovery,
 	}
 }
 

@@ -94,7 +94,9 @@ func DataPlaneGroupConfigurationKind(refs *Refs, networks *controller.Informer[n
 			}
 			return err
 		},
-		FindByUID:    findConfiguration,
+		FindByUID: findConfiguration,
+		// Konnect keeps one per control plane: found before every write.
+		Recover:      &controller.Recovery[dpGroupConfig, components.CreateConfigurationRequest]{},
 		Dependencies: placed.allDependencies(),
 		Managed:      placed.managed,
 		Adopt: &controller.Adoption[dpGroupConfig, components.CreateConfigurationRequest]{

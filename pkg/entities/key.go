@@ -58,8 +58,9 @@ func KeyKind(refs *Refs, keySets *controller.Informer[kongKeySet]) controller.Ki
 			}
 			return body, nil
 		},
-		adopt:   func(k kongKey) *adoptOptions { return k.Spec.Adopt },
-		matches: keyMatches,
+		adopt:     func(k kongKey) *adoptOptions { return k.Spec.Adopt },
+		matches:   keyMatches,
+		uniqueKey: func(body components.Key) string { return deref(body.Name) },
 	}.kind()
 }
 

@@ -48,6 +48,8 @@ func NetworkKind(refs *Refs) controller.Kind[network, components.CreateNetworkRe
 		Update:    updateUnlisted(updateNetwork),
 		Delete:    deleteNetwork,
 		FindByUID: findNetwork,
+		// Found by its name and settings before every create.
+		Recover: &controller.Recovery[network, components.CreateNetworkRequest]{},
 		Dependencies: []controller.Dependency[network]{
 			{Name: "authConfig", Source: refs.AuthConfigs, Keys: networkAuthKeys},
 			grantDependency(refs, func(n network) []string { return otherNamespaces(n.Namespace, networkAuthNamespace(n)) }),

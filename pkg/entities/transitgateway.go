@@ -87,6 +87,8 @@ func TransitGatewayKind(refs *Refs, networks *controller.Informer[network]) cont
 			return err
 		},
 		FindByUID: findTransitGateway,
+		// Found by its name and settings before every create.
+		Recover: &controller.Recovery[transitGateway, components.CreateTransitGatewayRequest]{},
 		Dependencies: []controller.Dependency[transitGateway]{{
 			Name: dependencyNetwork, Source: networks,
 			Keys: func(tg transitGateway) []string { return networkKeys(tg.Namespace, tg.Spec.NetworkRef) },

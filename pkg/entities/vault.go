@@ -75,8 +75,9 @@ func VaultKind(refs *Refs, watches func(namespace string) bool) controller.Kind[
 				Tags: controller.Tags(v, gvk, p.Cluster, v.Spec.Tags, v),
 			}, nil
 		},
-		adopt:   func(v kongVault) *adoptOptions { return v.Spec.Adopt },
-		matches: vaultMatches,
+		adopt:     func(v kongVault) *adoptOptions { return v.Spec.Adopt },
+		matches:   vaultMatches,
+		uniqueKey: func(body components.Vault) string { return body.Prefix },
 	}.kind()
 }
 

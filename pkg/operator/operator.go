@@ -84,8 +84,9 @@ type Config struct {
 	// ClusterIdentity names this cluster on the entities the operator
 	// writes (tag and label k8s-cluster); entities that name another are
 	// another cluster's operator's and are never written or deleted from
-	// here. Empty: the UID of the kube-system namespace. Set it to keep the
-	// old identity in a cluster rebuilt from a backup.
+	// here. Empty: the UID of the kube-system namespace. A cluster rebuilt
+	// from Git or a backup with the identity of the one it replaces takes
+	// that one's entities back.
 	ClusterIdentity string
 	// Clock times everything the operator waits for: sync periods, grace
 	// periods, backoffs, the rate limiter and the drift lister. Nil means
