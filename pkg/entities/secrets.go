@@ -122,7 +122,7 @@ func (r *Refs) explainUncached(ctx context.Context, err error) error {
 	secret, getErr := r.SecretClient.Get(ctx, uncached.namespace, uncached.name)
 	switch {
 	case apierrors.IsNotFound(getErr):
-		return fmt.Errorf("%s %s/%s not found", kindSecret, uncached.namespace, uncached.name)
+		return &secretAbsentError{fmt.Sprintf("%s %s/%s not found", kindSecret, uncached.namespace, uncached.name)}
 	case getErr != nil:
 		return fmt.Errorf("%w; reading it from the API server failed: %w", err, getErr)
 	}
@@ -131,7 +131,22 @@ func (r *Refs) explainUncached(ctx context.Context, err error) error {
 	}
 	// Labelled a moment ago: the cache will hold it soon, and its arrival
 	// reconciles the objects that refer to it.
-	return fmt.Errorf("%s %s/%s is not in the operator's cache yet", kindSecret, uncached.namespace, uncached.name)
+	return &secretAbsentError{fmt.Sprintf("%s %s/%s is not in the operator's cache yet", kindSecret, uncached.namespace, uncached.name)}
+}
+
+// secretAbsentError is a Secret that does not exist, or that the operator
+// has not read yet: what needs it waits for it, as for any reference that
+// is not there yet.
+type secretAbsentError struct{ message string }
+
+func (e *secretAbsentError) Error() string { return e.message }
+
+// secretAbsent reports whether err says that a Secret is not there (or may
+// not be: not cached and not read past the cache).
+func secretAbsent(err error) bool {
+	var absent *secretAbsentError
+	var uncached *uncachedSecretError
+	return errors.As(err, &absent) || errors.As(err, &uncached)
 }
 
 // secretRefs resolves the Secrets an object names explicitly and reads
