@@ -99,8 +99,14 @@ func (r *Refs) template(b *resolver, what string, tmpl pluginTemplate, inline *a
 		b.unready(&b.reads, commonv1alpha1.ConditionPluginRefValid, commonv1alpha1.ReasonInvalid, what+": "+err.Error())
 		return nil
 	}
-	if err != nil {
+	switch {
+	case err != nil && secretAbsent(err):
 		b.invalid(commonv1alpha1.ConditionPluginRefValid, commonv1alpha1.ReasonInvalid, "%s: %v", what, err)
+		return nil
+	case err != nil:
+		// A configuration that does not parse, or a Secret without the
+		// data it names: only a change helps.
+		b.refuse(commonv1alpha1.ConditionPluginRefValid, commonv1alpha1.ReasonInvalid, "%s: %v", what, err)
 		return nil
 	}
 	b.valid(commonv1alpha1.ConditionPluginRefValid, "")

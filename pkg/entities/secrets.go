@@ -156,7 +156,7 @@ func secretAbsent(err error) bool {
 // KongReferenceGrant to core/Secret.
 func (r *Refs) secretRefs(b *resolver, from referrer, keys []string, refs ...*commonv1alpha1.NamespacedRef) {
 	var problems, reading []string
-	refused := false
+	refused, malformed := false, false
 	for _, ref := range refs {
 		if ref == nil {
 			continue
@@ -174,9 +174,14 @@ func (r *Refs) secretRefs(b *resolver, from referrer, keys []string, refs ...*co
 			reading = append(reading, fmt.Sprintf("%s %s/%s is being read", kindSecret, namespace, ref.Name))
 		case err != nil:
 			problems = append(problems, err.Error())
+			malformed = malformed || !secretAbsent(err)
 		}
 	}
 	switch {
+	case malformed:
+		// A Secret without the data its use needs: only a change of it
+		// helps.
+		b.refuse(commonv1alpha1.ConditionSecretRefValid, commonv1alpha1.ReasonInvalid, "%s", strings.Join(problems, "; "))
 	case len(problems) > 0:
 		b.invalid(commonv1alpha1.ConditionSecretRefValid, commonv1alpha1.ReasonInvalid, "%s", strings.Join(problems, "; "))
 	case len(reading) > 0:
@@ -218,7 +223,7 @@ var pemKeys = map[string]func([]byte) (string, error){
 func (r *Refs) secretData(namespace, name string, keys ...string) (map[string]string, error) {
 	secret, err := r.Secrets.GetNamed(namespace, name)
 	if apierrors.IsNotFound(err) {
-		return nil, fmt.Errorf("%s %s/%s not found", kindSecret, namespace, name)
+		return nil, &secretAbsentError{fmt.Sprintf("%s %s/%s not found", kindSecret, namespace, name)}
 	}
 	if err != nil {
 		return nil, err
