@@ -218,14 +218,15 @@ func vaultNamespace(v *configurationv1alpha1.KongVault) string {
 func (l *Objects) KindOf(obj runtime.Object) (Kind, bool) {
 	for name, objs := range l.byKind {
 		if slices.Contains(objs, obj) {
-			k, ok := kindNamed(name)
+			k, ok := KindNamed(name)
 			return k, ok
 		}
 	}
 	return Kind{}, false
 }
 
-func kindNamed(name string) (Kind, bool) {
+// KindNamed returns the kind of that name (KongService).
+func KindNamed(name string) (Kind, bool) {
 	i := slices.IndexFunc(kinds, func(k Kind) bool { return k.Name == name })
 	if i < 0 {
 		return Kind{}, false
