@@ -34,7 +34,6 @@ var (
 	networks          = schema.GroupVersionResource{Group: "konnect.konghq.com", Version: "v1alpha1", Resource: "konnectcloudgatewaynetworks"}
 	kongServices      = schema.GroupVersionResource{Group: "configuration.konghq.com", Version: "v1alpha1", Resource: "kongservices"}
 	kongRoutes        = schema.GroupVersionResource{Group: "configuration.konghq.com", Version: "v1alpha1", Resource: "kongroutes"}
-	kongConsumers     = schema.GroupVersionResource{Group: "configuration.konghq.com", Version: "v1", Resource: "kongconsumers"}
 	basicAuths        = schema.GroupVersionResource{Group: "configuration.konghq.com", Version: "v1alpha1", Resource: "kongcredentialbasicauths"}
 	kongPlugins       = schema.GroupVersionResource{Group: "configuration.konghq.com", Version: "v1", Resource: "kongplugins"}
 	kongPluginBinding = schema.GroupVersionResource{Group: "configuration.konghq.com", Version: "v1alpha1", Resource: "kongpluginbindings"}
