@@ -27,6 +27,9 @@ type Kind struct {
 	Entity bool
 	// Cluster kinds are cluster-scoped.
 	Cluster bool
+	// checked: the operator reports on the kind's objects although they
+	// stand for no entity (an auth configuration's token is checked).
+	checked bool
 	// list lists the kind's objects of a namespace ("" for a
 	// cluster-scoped kind).
 	list func(ctx context.Context, cs versioned.Interface, namespace string) ([]runtime.Object, error)
@@ -46,6 +49,11 @@ func (k Kind) Matches(typed string) bool {
 	}
 	return false
 }
+
+// ReportedOn reports whether the operator writes the status of the kind's
+// objects; the others (KongPlugins, grants) are reported on by the objects
+// that use them.
+func (k Kind) ReportedOn() bool { return k.Entity || k.checked }
 
 // KindOfResource returns the kind whose resource (plural) is resource.
 func KindOfResource(resource string) (Kind, bool) {
@@ -180,7 +188,7 @@ var kinds = []Kind{
 			return l.Items
 		})
 	}},
-	{Name: "KonnectAPIAuthConfiguration", Plural: "konnectapiauthconfigurations", list: func(ctx context.Context, cs versioned.Interface, ns string) ([]runtime.Object, error) {
+	{Name: "KonnectAPIAuthConfiguration", Plural: "konnectapiauthconfigurations", checked: true, list: func(ctx context.Context, cs versioned.Interface, ns string) ([]runtime.Object, error) {
 		return listed(ctx, cs.KonnectV1alpha1().KonnectAPIAuthConfigurations(ns).List, func(l *konnectv1alpha1.KonnectAPIAuthConfigurationList) []konnectv1alpha1.KonnectAPIAuthConfiguration {
 			return l.Items
 		})

@@ -144,23 +144,26 @@ func verdictOf(obj runtime.Object) *metav1.Condition {
 }
 
 // done reports whether the node is what its spec asks for: Programmed
-// (or valid) for its generation, and not being deleted.
+// (or valid) for its generation, and not being deleted; or, for a kind the
+// operator does not report on (a KongPlugin), there.
 func (n *Node) done() bool {
-	return !n.Missing && !n.Deleting && n.Status == string(metav1.ConditionTrue)
+	if n.Missing || n.Deleting {
+		return false
+	}
+	if kind, ok := inventory.KindNamed(n.Kind); ok && !kind.ReportedOn() {
+		return true
+	}
+	return n.Status == string(metav1.ConditionTrue)
 }
 
 // shown reports whether a namespace's forest shows the object on its own:
-// objects of kinds that stand for Konnect entities, and those that others
-// hang below.
+// objects of the kinds the operator reports on, and those that others hang
+// below.
 func (g *graph) shown(k key, hasChildren bool) bool {
 	if hasChildren {
 		return true
 	}
-	_, ok := g.objects[k]
-	return ok && isEntityKind(k.kind)
-}
-
-func isEntityKind(name string) bool {
-	kind, ok := inventory.KindNamed(name)
-	return ok && kind.Entity
+	_, found := g.objects[k]
+	kind, ok := inventory.KindNamed(k.kind)
+	return found && ok && kind.ReportedOn()
 }

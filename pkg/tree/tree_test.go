@@ -12,6 +12,7 @@ import (
 
 	"github.com/konnect-operator/konnect-operator/generated/clientset/versioned/fake"
 	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
+	configurationv1 "github.com/konnect-operator/konnect-operator/pkg/apis/configuration/v1"
 	configurationv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/configuration/v1alpha1"
 	konnectv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/konnect/v1alpha1"
 	konnectv1alpha2 "github.com/konnect-operator/konnect-operator/pkg/apis/konnect/v1alpha2"
@@ -99,7 +100,23 @@ func cluster(t *testing.T) *inventory.Objects {
 		authConfig("ok", controller.TrueCondition(commonv1alpha1.ConditionAPIAuthValid, commonv1alpha1.ReasonValid, "")),
 		controlPlane("dev", "ok", "cp-1", programmed),
 		service("api", "dev", "svc-1", programmed),
+		&configurationv1.KongPlugin{ObjectMeta: objectMeta("cors"), PluginName: "cors"},
+		binding("cors", "dev", "cors", "gone", waiting),
 	)
+}
+
+func binding(name, cp, plugin, target string, programmed metav1.Condition) *configurationv1alpha1.KongPluginBinding {
+	b := &configurationv1alpha1.KongPluginBinding{ObjectMeta: objectMeta(name)}
+	b.Spec.ControlPlaneRef = &commonv1alpha1.ControlPlaneRef{
+		Type: commonv1alpha1.ControlPlaneRefKonnectNamespacedRef, KonnectNamespacedRef: &commonv1alpha1.KonnectNamespacedRef{Name: cp},
+	}
+	b.Spec.PluginRef = configurationv1alpha1.PluginRef{Name: plugin}
+	b.Spec.Targets = &configurationv1alpha1.KongPluginBindingTargets{
+		ServiceRef: &configurationv1alpha1.TargetRefWithGroupKind{Name: target, Kind: "KongService", Group: "configuration.konghq.com"},
+	}
+	programmed.ObservedGeneration = 1
+	b.Status.Conditions = []metav1.Condition{programmed}
+	return b
 }
 
 func asked(t *testing.T, objects *inventory.Objects, args ...string) []*Node {
@@ -120,6 +137,9 @@ func TestTheCauseOfAnObjectNamesTheRootOfItsReferences(t *testing.T) {
 	for _, tc := range []struct{ object, cause string }{
 		{"kongroute/orders", "KongRoute orders waits for KongService orders, which waits for KonnectGatewayControlPlane prod, which waits for KonnectAPIAuthConfiguration konnect: " + rejected},
 		{"kongroute/orphan", "KongRoute orphan waits for KongService later, which does not exist"},
+		// The KongPlugin it names is there; the operator reports on it
+		// through the binding, never on its own.
+		{"kongpluginbinding/cors", "KongPluginBinding cors waits for KongService gone, which does not exist"},
 		{"kongservice/api", ""},
 	} {
 		got := asked(t, objects, tc.object)[0]
@@ -181,6 +201,8 @@ KonnectAPIAuthConfiguration payments/konnect  APIAuthValid=False (Invalid)
             why: KongRoute orders waits for KongService orders, which waits for KonnectGatewayControlPlane prod, which waits for KonnectAPIAuthConfiguration konnect: ` + rejected + `
 KonnectAPIAuthConfiguration payments/ok  APIAuthValid=True
 └── KonnectGatewayControlPlane payments/dev  Programmed=True  id cp-1
+    ├── KongPluginBinding payments/cors  Programmed=False (WaitingForReferences)
+    │   why: KongPluginBinding cors waits for KongService gone, which does not exist
     └── KongService payments/api  Programmed=True  id svc-1
 `
 	if text.String() != want {
