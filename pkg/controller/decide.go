@@ -147,6 +147,11 @@ type facts struct {
 	// programmed: Programmed=True for its generation; reported: Programmed
 	// has been reported at all (the schema's default is Unknown).
 	programmed, reported bool
+	// unfinishedShown: the status already tells a reader that knows
+	// nothing of Konnect that the object is not done (Reconciling or
+	// Stalled True, seeded by the schema's default for most kinds), so a
+	// wait or a create needs no status write to say so.
+	unfinishedShown bool
 	// borrowed: its entity is read, never created or deleted (Kind.Borrows).
 	borrowed bool
 	// adopting: spec.adopt names an existing entity to take over.
@@ -315,13 +320,14 @@ func (p policy) unknownOwner(f facts, rec record) bool {
 // before it looks again, should their answer not reconcile it.
 const readWait = 10 * time.Second
 
-// quiet returns how long a new object (Programmed not reported yet) with
-// nothing wrong but references not there yet may still wait without a
-// status write: up to quietWait after its creation for references on their
-// way, up to the reference grace period for references not found. Zero:
-// write the status now.
+// quiet returns how long a new object (Programmed not reported yet, its
+// status showing it unfinished) with nothing wrong but references not there
+// yet may still wait without a status write: up to quietWait after its
+// creation for references on their way, up to the reference grace period
+// for references not found. Zero: write the status now.
 func (p policy) quiet(f facts, res Resolution, now time.Time) time.Duration {
-	if f.reported {
+	if f.reported || !f.unfinishedShown {
+		// A status that shows nothing would read as done.
 		return 0
 	}
 	var quiet time.Duration

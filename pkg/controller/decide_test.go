@@ -20,8 +20,9 @@ func TestDecide(t *testing.T) {
 	onTheirWay := Resolution{Waiting: WaitProgress}
 	broken := Resolution{Waiting: NoWait}
 	beingRead := Resolution{Waiting: WaitRead}
-	// fresh is a new object; existing one Programmed with an ID.
-	fresh := facts{createdAt: now.Add(-time.Second), fingerprint: 1}
+	// fresh is a new object, its status seeded as unfinished by the
+	// schema's default; existing one Programmed with an ID.
+	fresh := facts{createdAt: now.Add(-time.Second), fingerprint: 1, unfinishedShown: true}
 	existing := facts{createdAt: now.Add(-30 * time.Minute), id: "e1", programmed: true, reported: true, fingerprint: 1}
 	listed := func(f facts) facts { f.lists = true; return f }
 	with := func(f facts, change func(*facts)) facts { change(&f); return f }
@@ -59,6 +60,8 @@ func TestDecide(t *testing.T) {
 			action{op: opWaitQuietly, wait: 5*time.Minute - time.Second}},
 		{"a new object waits quietly for missing references only for the grace period", fresh, missing, record{},
 			action{op: opWaitQuietly, wait: 9 * time.Second}},
+		{"a new object whose status shows nothing yet says at once that it waits", with(fresh, func(f *facts) { f.unfinishedShown, f.problem = false, "on its way" }), onTheirWay, record{},
+			action{op: opReportReferences, wait: 10 * time.Second}},
 		{"a new object past the grace period reports missing references, the Warning later", with(fresh, func(f *facts) { f.createdAt = now.Add(-time.Minute); f.problem = "gone" }), missing, record{},
 			action{op: opReportReferences, wait: 10 * time.Second}},
 		{"an object that reported once reports at once", with(existing, func(f *facts) { f.problem = "gone" }), onTheirWay, record{},

@@ -98,7 +98,7 @@ func (r *EntityReconciler[T, D]) write(ctx context.Context, t *turn[T, D]) (Resu
 		return r.afterWrite(ctx, t, api, w.id)
 	}
 	r.markProgrammed(t.obj, p, w.id)
-	if _, err := r.writeStatus(ctx, t.cached, t.obj); err != nil {
+	if _, err := r.writeStatus(ctx, t); err != nil {
 		// What the adapter recorded in the status (conditions, endpoints)
 		// is lost with the write; only another sync records it again.
 		t.remember(unsynced)
@@ -246,7 +246,7 @@ func (r *EntityReconciler[T, D]) keep(ctx context.Context, t *turn[T, D]) (Resul
 	}
 	r.policyConditions(t, inSync)
 	r.markProgrammed(t.obj, p, t.action.id)
-	_, err := r.writeStatus(ctx, t.cached, t.obj)
+	_, err := r.writeStatus(ctx, t)
 	t.remember(programmedAt(t.obj.GetGeneration()))
 	return Result{RequeueAfter: t.action.wait}, err
 }

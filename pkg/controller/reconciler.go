@@ -164,6 +164,10 @@ type turn[T Entity, D any] struct {
 	rec    record
 	action action
 	edits  []edit
+	// stalled: what the turn found cannot go on without a change (a
+	// permanent failure, references refused or blocked, an entity another
+	// cluster owns): the status says Stalled rather than Reconciling.
+	stalled bool
 }
 
 // remember adds edits to the object's record, applied once the turn ends.
@@ -273,9 +277,32 @@ func (r *EntityReconciler[T, D]) act(ctx context.Context, t *turn[T, D]) (Result
 		return r.settle(ctx, t, r.kind.Async.Recorded(t.obj), t.action.wait)
 	case opRefresh:
 		return r.refresh(ctx, t)
-	default: // opCreate, opAdopt, opUpdate
-		return r.write(ctx, t)
+	case opCreate, opAdopt:
+		if err := r.showUnfinished(ctx, t); err != nil {
+			return Result{}, err
+		}
 	}
+	return r.write(ctx, t) // opCreate, opAdopt, opUpdate
+}
+
+// showUnfinished writes, before the first create of an object whose status
+// shows nothing yet (a kind whose schema seeds no status), that it is
+// being created, so that no reader takes it for done meanwhile. The turn
+// goes on from the status written.
+func (r *EntityReconciler[T, D]) showUnfinished(ctx context.Context, t *turn[T, D]) error {
+	v := r.verdict(t)
+	if t.facts.unfinishedShown || v.Standing == Current {
+		return nil
+	}
+	SetReadiness(t.obj, v)
+	updated, err := r.clients(t.obj.GetNamespace()).UpdateStatus(ctx, t.obj, metav1.UpdateOptions{FieldManager: FieldManager})
+	if err != nil {
+		return err
+	}
+	r.metrics.StatusWritten(r.kind.KindName())
+	t.cached = updated
+	t.obj.SetResourceVersion(updated.GetResourceVersion())
+	return nil
 }
 
 // observe reads what decide needs of the object into t.facts: and, for a
@@ -298,6 +325,8 @@ func (r *EntityReconciler[T, D]) observe(ctx context.Context, t *turn[T, D]) (re
 	if c := meta.FindStatusCondition(obj.GetConditions(), commonv1alpha1.ConditionProgrammed); c != nil {
 		f.reported = c.Status != metav1.ConditionUnknown
 	}
+	f.unfinishedShown = IsConditionTrue(obj.GetConditions(), commonv1alpha1.ConditionReconciling) ||
+		IsConditionTrue(obj.GetConditions(), commonv1alpha1.ConditionStalled)
 	if deleted := obj.GetDeletionTimestamp(); deleted != nil {
 		f.deleting, f.deletionAt = true, deleted.Time
 		if f.finalizer && r.holdsFor(obj) {

@@ -210,7 +210,10 @@ func (r *EntityReconciler[T, D]) recover(ctx context.Context, t *turn[T, D], api
 // entity in the way is read again once a sync period.
 func (r *EntityReconciler[T, D]) refuse(ctx context.Context, t *turn[T, D], in *refusedError) (Result, error) {
 	SetCondition(t.obj, FalseCondition(commonv1alpha1.ConditionProgrammed, in.reason, in.message))
-	_, err := r.writeStatus(ctx, t.cached, t.obj)
+	// Only a change (of the spec, or of the entity in the way) lets it
+	// progress: it is stalled, not progressing.
+	t.stalled = true
+	_, err := r.writeStatus(ctx, t)
 	r.warnOnce(t, in.reason, in.message)
 	t.remember(refused(refusal{
 		fingerprint: t.facts.fingerprint, scope: scopeOf(t.res.Placement), holder: in.holder,
@@ -227,6 +230,7 @@ func (r *EntityReconciler[T, D]) refuse(ctx context.Context, t *turn[T, D], in *
 func (r *EntityReconciler[T, D]) reportRefusal(ctx context.Context, t *turn[T, D]) (Result, error) {
 	why := t.rec.refusal
 	SetCondition(t.obj, FalseCondition(commonv1alpha1.ConditionProgrammed, why.reason, why.message))
-	_, err := r.writeStatus(ctx, t.cached, t.obj)
+	t.stalled = true
+	_, err := r.writeStatus(ctx, t)
 	return Result{RequeueAfter: t.action.wait}, err
 }

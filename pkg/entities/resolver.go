@@ -28,6 +28,9 @@ type resolver struct {
 	// reference on its way to Konnect, reads those of objects the operator
 	// is reading for the first time.
 	problems, missings, waits, reads int
+	// hold is what the unusable references need before the object can go
+	// on, the most severe of them (the Programmed reason says it).
+	hold controller.Hold
 }
 
 func newResolver(ctx context.Context, purpose controller.Purpose) *resolver {
@@ -57,8 +60,22 @@ func (r *resolver) valid(conditionType, message string) {
 	r.set(controller.TrueCondition(conditionType, commonv1alpha1.ReasonValid, message))
 }
 
+// invalid reports a reference that cannot be used now but may still come
+// right by itself (not found, being deleted, failing for a while).
 func (r *resolver) invalid(conditionType, reason, format string, args ...any) {
 	r.set(controller.FalseCondition(conditionType, reason, fmt.Sprintf(format, args...)))
+}
+
+// refuse reports a reference that is refused or invalid as the object
+// names it: only a change of the object (or a KongReferenceGrant) fixes it.
+func (r *resolver) refuse(conditionType, reason, format string, args ...any) {
+	r.invalid(conditionType, reason, format, args...)
+	r.holdAt(controller.HoldRefused)
+}
+
+// holdAt records what an unusable reference needs, keeping the most severe.
+func (r *resolver) holdAt(h controller.Hold) {
+	r.hold = max(r.hold, h)
 }
 
 // notReady stops Konnect calls without a condition of its own, for
@@ -96,6 +113,7 @@ func (r *resolver) summarize(conditionType, reason string, sub *resolver) {
 	r.missings += sub.missings
 	r.waits += sub.waits
 	r.reads += sub.reads
+	r.holdAt(sub.hold)
 }
 
 // waitOf says how the resolution so far may still be fine.
@@ -115,7 +133,8 @@ func (r *resolver) waitOf() controller.Wait {
 
 // notProgrammed reports a reference that exists but is not Programmed,
 // with the reason it gives, so that the referrer names the root cause
-// rather than only the next object on the way to it.
+// rather than only the next object on the way to it. A reference that is
+// Stalled blocks the referrer too.
 func (r *resolver) notProgrammed(conditionType, reason, what string, conditions []metav1.Condition) {
 	if controller.NotProgrammedCause(conditions) == "" {
 		// On its way to Konnect, with nothing wrong so far.
@@ -123,6 +142,7 @@ func (r *resolver) notProgrammed(conditionType, reason, what string, conditions 
 		return
 	}
 	r.invalid(conditionType, reason, "%s", notProgrammedMessage(what, conditions))
+	r.holdAt(controller.HoldOf(conditions))
 }
 
 // notProgrammedMessage says that what is not Programmed and why, as its
@@ -151,6 +171,7 @@ func (r *resolver) crossNamespace(what string, permitted bool) bool {
 func (r *resolver) done() controller.Resolution {
 	switch {
 	case len(r.refused) > 0:
+		r.holdAt(controller.HoldRefused)
 		sort.Strings(r.refused)
 		r.set(controller.FalseCondition(commonv1alpha1.ConditionResolvedRefs, commonv1alpha1.ReasonRefNotPermitted,
 			"no KongReferenceGrant allows the reference to "+strings.Join(r.refused, ", ")))
@@ -158,6 +179,7 @@ func (r *resolver) done() controller.Resolution {
 		r.set(controller.TrueCondition(commonv1alpha1.ConditionResolvedRefs, commonv1alpha1.ReasonResolvedRefs, ""))
 	}
 	r.res.Waiting = r.waitOf()
+	r.res.Hold = r.hold
 	return r.res
 }
 

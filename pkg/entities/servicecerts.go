@@ -63,9 +63,10 @@ func caCertificateRefs(b *resolver, r *Refs, caCerts *controller.Informer[kongCA
 			refused = true
 			continue
 		}
-		id, problem := inControlPlane(caCerts, kindCACertificate, namespace, ref.Name, controlPlaneID)
+		id, problem, hold := inControlPlane(caCerts, kindCACertificate, namespace, ref.Name, controlPlaneID)
 		if problem != "" {
 			problems = append(problems, problem)
+			b.holdAt(hold)
 			continue
 		}
 		ids = append(ids, id)

@@ -33,7 +33,7 @@ func TransitGatewayKind(refs *Refs, networks *controller.Informer[network]) cont
 			b := newResolver(ctx, purpose)
 			ref := tg.Spec.NetworkRef
 			if ref.Type != konnectv1alpha1.NetworkRefNamespacedRef || ref.NamespacedRef == nil {
-				b.invalid(commonv1alpha1.ConditionKonnectNetworkRefsValid, commonv1alpha1.ReasonInvalid,
+				b.refuse(commonv1alpha1.ConditionKonnectNetworkRefsValid, commonv1alpha1.ReasonInvalid,
 					"spec.networkRef must name a KonnectCloudGatewayNetwork (type namespacedRef)")
 				return b.done(), nil
 			}
@@ -47,6 +47,7 @@ func TransitGatewayKind(refs *Refs, networks *controller.Informer[network]) cont
 				return b.done(), nil
 			case n == nil:
 				b.invalid(commonv1alpha1.ConditionKonnectNetworkRefsValid, found.reason, "%s", found.problem)
+				b.holdAt(found.hold)
 				return b.done(), nil
 			}
 			if recorded := tg.Status.NetworkID; recorded != "" && recorded != n.Status.ID {

@@ -18,6 +18,7 @@ import (
 	konnectv1alpha2 "github.com/konnect-operator/konnect-operator/pkg/apis/konnect/v1alpha2"
 	"github.com/konnect-operator/konnect-operator/pkg/controller"
 	"github.com/konnect-operator/konnect-operator/pkg/diff"
+	"github.com/konnect-operator/konnect-operator/pkg/inventory"
 	"github.com/konnect-operator/konnect-operator/pkg/konnect"
 )
 
@@ -72,7 +73,7 @@ func (e *env) recovered(ids map[string]string, entities int) {
 	// The check a user runs: kubectl konnect diff finds nothing.
 	var stdout, stderr strings.Builder
 	status := diff.Run(e.ctx, diff.Options{
-		Cluster: diff.Cluster{Clientset: e.cs, Kube: e.kube}, Namespace: e.ns,
+		Cluster: inventory.Cluster{Clientset: e.cs, Kube: e.kube}, Namespace: e.ns,
 		Konnect: konnect.NewClientFactory(konnect.Options{RootCAs: e.sim.CAPool}), Token: testToken,
 	}, &stdout, &stderr)
 	if status != diff.ExitSame {
