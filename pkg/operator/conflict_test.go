@@ -9,6 +9,7 @@ import (
 	"github.com/Kong/sdk-konnect-go/models/components"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/cli-utils/pkg/kstatus/status"
 
 	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
 	configurationv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/configuration/v1alpha1"
@@ -89,6 +90,9 @@ func TestConflictIsExplainedNotRetriedEveryPeriod(t *testing.T) {
 		e.eventually("the conflict explained", func() error {
 			return conflicted(e.service("orders"), inTheWay, "no identity tags", "spec.adopt")
 		})
+		// Only a change helps: GitOps tools see it failed, not in progress.
+		e.seesAs(gitopsCase{what: "service in conflict", resource: kongServices, name: "orders",
+			state: programmedIs(metav1.ConditionFalse, commonv1alpha1.ReasonConflictsWithExistingEntity), kstatus: status.FailedStatus, argo: argoDegraded})
 		for range 3 {
 			e.step(period)
 		}
