@@ -1,13 +1,9 @@
 package e2e
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -142,7 +138,7 @@ func TestGitOpsUsersWaitForReadyAndAskWhy(t *testing.T) {
 		// cannot become Ready however long kubectl waits, so the verdict
 		// does not depend on how fast this machine is.
 		route := schema.GroupVersionKind{Group: configurationGroup, Version: "v1alpha1", Kind: "KongRoute"}
-		err := eventually(ctx, time.Minute, func(ctx context.Context) error {
+		err := eventually(ctx, patience, func(ctx context.Context) error {
 			obj, err := c.get(ctx, route, gitopsNamespace, "legacy")
 			if err != nil {
 				return err
@@ -194,24 +190,6 @@ func TestGitOpsUsersWaitForReadyAndAskWhy(t *testing.T) {
 	})
 }
 
-// runKubectlKonnect runs the kubectl-konnect binary as the administrator
-// and returns its status and outputs.
-func runKubectlKonnect(ctx context.Context, c *clusterEnv, args ...string) (int, string, string) {
-	cmd := exec.CommandContext(ctx, filepath.Join(suite.binDir, "kubectl-konnect"), args...)
-	cmd.Env = append(os.Environ(), "KUBECONFIG="+c.KubeconfigPath, "KONNECT_TOKEN=")
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
-	var exit *exec.ExitError
-	switch {
-	case errors.As(err, &exit):
-		return exit.ExitCode(), stdout.String(), stderr.String()
-	case err != nil:
-		return -1, stdout.String(), err.Error()
-	}
-	return 0, stdout.String(), stderr.String()
-}
-
 // cleanUpGitOps deletes the test's objects while its operator runs and
 // waits until the suite's simulator holds what it held before.
 func cleanUpGitOps(t *testing.T, c *clusterEnv, entitiesBefore int) {
@@ -220,7 +198,7 @@ func cleanUpGitOps(t *testing.T, c *clusterEnv, entitiesBefore int) {
 	if _, err := c.kubectl(ctx, "", "delete", "kong,konnect", "--all", "-n", gitopsNamespace, "--wait=false"); err != nil {
 		t.Error(err)
 	}
-	err := eventually(ctx, time.Minute, func(ctx context.Context) error {
+	err := eventually(ctx, patience, func(ctx context.Context) error {
 		out, err := c.kubectl(ctx, "", "get", "kong,konnect", "-n", gitopsNamespace, "-o", "name")
 		if err != nil {
 			return err

@@ -184,14 +184,7 @@ func TestGitOpsToolsTellWaitingFromBlockedAndRefused(t *testing.T) {
 	)
 	_ = e.sim.TakeViolations() // the refused service breaks the document's pattern on purpose
 
-	if _, err := e.cs.KonnectV1alpha1().KonnectAPIAuthConfigurations(e.ns).Create(e.ctx, &konnectv1alpha1.KonnectAPIAuthConfiguration{
-		ObjectMeta: metav1.ObjectMeta{Name: "bad"},
-		Spec: konnectv1alpha1.KonnectAPIAuthConfigurationSpec{
-			Type: konnectv1alpha1.KonnectAPIAuthTypeToken, Token: "kpat_" + strings.Repeat("x", 40), ServerURL: e.sim.URL,
-		},
-	}, metav1.CreateOptions{}); err != nil {
-		t.Fatal(err)
-	}
+	e.createRejectedAuthConfig("bad")
 	e.createControlPlane("bad", "bad")
 	underBad := cpRef("bad")
 	e.createService("blocked", func(s *configurationv1alpha1.KongService) { s.Spec.ControlPlaneRef = underBad })
@@ -240,14 +233,7 @@ func TestGitOpsToolsFollowACloudGatewayNetwork(t *testing.T) {
 			programmedIs(metav1.ConditionFalse, commonv1alpha1.ReasonWaitingForReferences), status.InProgressStatus, argoProgressing},
 	)
 
-	if _, err := e.cs.KonnectV1alpha1().KonnectAPIAuthConfigurations(e.ns).Create(e.ctx, &konnectv1alpha1.KonnectAPIAuthConfiguration{
-		ObjectMeta: metav1.ObjectMeta{Name: "bad"},
-		Spec: konnectv1alpha1.KonnectAPIAuthConfigurationSpec{
-			Type: konnectv1alpha1.KonnectAPIAuthTypeToken, Token: "kpat_" + strings.Repeat("x", 40), ServerURL: e.sim.URL,
-		},
-	}, metav1.CreateOptions{}); err != nil {
-		t.Fatal(err)
-	}
+	e.createRejectedAuthConfig("bad")
 	e.createNetwork("blocked", "bad", func(n *cloudNetwork) { n.Spec.Name = e.ns + "-blocked"; n.Spec.CidrBlock = "10.5.0.0/16" })
 	e.seesAs(gitopsCase{"network under a rejected token", networks, "blocked",
 		programmedIs(metav1.ConditionFalse, commonv1alpha1.ReasonBlockedByReference), status.FailedStatus, argoDegraded})
@@ -299,4 +285,18 @@ func TestGitOpsToolsSeeAnotherClustersEntityAsFailed(t *testing.T) {
 		gitopsCase{"cluster-a's service", kongServices, "svc", foreign, status.FailedStatus, argoDegraded},
 		gitopsCase{"the mirror, which is only read", controlPlanes, "mirror", isProgrammed, status.CurrentStatus, argoHealthy},
 	)
+}
+
+// createRejectedAuthConfig creates an auth configuration whose token is
+// well formed but unknown to Konnect, which rejects it (401).
+func (e *env) createRejectedAuthConfig(name string) {
+	e.t.Helper()
+	if _, err := e.cs.KonnectV1alpha1().KonnectAPIAuthConfigurations(e.ns).Create(e.ctx, &konnectv1alpha1.KonnectAPIAuthConfiguration{
+		ObjectMeta: metav1.ObjectMeta{Name: name},
+		Spec: konnectv1alpha1.KonnectAPIAuthConfigurationSpec{
+			Type: konnectv1alpha1.KonnectAPIAuthTypeToken, Token: "kpat_" + strings.Repeat("x", 40), ServerURL: e.sim.URL,
+		},
+	}, metav1.CreateOptions{}); err != nil {
+		e.t.Fatal(err)
+	}
 }
