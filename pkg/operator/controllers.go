@@ -104,7 +104,9 @@ func buildControllers(f *informerFactories, d dependencies) ([]runnable, error) 
 		metrics.AddObjects(d.objects, authController.Kind(), commonv1alpha1.ConditionAPIAuthValid, refs.AuthConfigs.List)
 	}
 	w.add(authController, err)
-	w.add(entities.NewTokenSecretController(&entities.TokenSecretReconciler{Refs: refs, Recorder: d.recorder}, d.options()))
+	w.add(entities.NewTokenSecretController(&entities.TokenSecretReconciler{
+		Refs: refs, AuthConfigs: everyShardOf(w, authConfigs), Recorder: d.recorder,
+	}, d.options()))
 	w.add(entities.NewCredentialSecretController(&entities.CredentialSecretReconciler{
 		Consumers: consumers, Secrets: refs.Secrets, Kinds: credentials,
 	}, d.options()))
