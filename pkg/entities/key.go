@@ -80,9 +80,11 @@ func keySetRef(b *resolver, keySets *controller.Informer[kongKeySet], k kongKey,
 	name := keySetName(k)
 	switch {
 	case name != "":
-		id, problem := inControlPlane(keySets, kindKeySet, k.Namespace, name, controlPlaneID)
+		id, problem := inControlPlane(b, keySets, commonv1alpha1.ConditionKeySetRefValid, kindKeySet, k.Namespace, name, controlPlaneID)
 		if problem != "" {
 			b.invalid(commonv1alpha1.ConditionKeySetRefValid, commonv1alpha1.ReasonInvalid, "%s", problem)
+		}
+		if id == "" {
 			return ""
 		}
 		b.valid(commonv1alpha1.ConditionKeySetRefValid, describe(kindKeySet, k.Namespace, name)+" is Programmed")

@@ -15,10 +15,17 @@ import (
 // exist, not be deleting, be Programmed, and live in the referrer's control
 // plane, since Konnect only resolves references within one control plane.
 // It returns the entity's Konnect ID, or why it cannot be used.
-func inControlPlane[P placedEntity](inf *controller.Informer[P], kind, namespace, name, controlPlaneID string) (id, problem string) {
+//
+// A reference to an object of another shard is reported on the resolver
+// (as resolver.inOtherShard says) and answers problem "".
+func inControlPlane[P placedEntity](b *resolver, inf *controller.Informer[P], conditionType, kind, namespace, name, controlPlaneID string) (id, problem string) {
 	what := fmt.Sprintf("%s %s/%s", kind, namespace, name)
 	p, err := inf.Get(namespace, name)
 	if err != nil {
+		if other := otherShard(b, inf, namespace, name); other != nil {
+			b.inOtherShard(conditionType, what, other)
+			return "", ""
+		}
 		return "", what + " not found"
 	}
 	status := p.ControlPlaneStatus(false)
@@ -47,9 +54,11 @@ func (r *Refs) certificateRef(b *resolver, certs *controller.Informer[kongCertif
 		b.notReady()
 		return ""
 	}
-	id, problem := inControlPlane(certs, kindCertificate, namespace, ref.Name, controlPlaneID)
+	id, problem := inControlPlane(b, certs, commonv1alpha1.ConditionKongCertificateRefValid, kindCertificate, namespace, ref.Name, controlPlaneID)
 	if problem != "" {
 		b.invalid(commonv1alpha1.ConditionKongCertificateRefValid, commonv1alpha1.ReasonInvalid, "%s", problem)
+	}
+	if id == "" {
 		return ""
 	}
 	b.valid(commonv1alpha1.ConditionKongCertificateRefValid, fmt.Sprintf("%s %s/%s is Programmed", kindCertificate, namespace, ref.Name))

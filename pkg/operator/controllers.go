@@ -31,6 +31,8 @@ type dependencies struct {
 	metrics      *metrics.ControllerMetrics
 	// objects counts the objects of each reconciled kind at scrape time.
 	objects *metrics.ObjectsCollector
+	// locator finds the objects of other shards that references name.
+	locator *shardLocator
 }
 
 func (d dependencies) options() controller.Options {

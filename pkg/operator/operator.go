@@ -21,6 +21,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 	kubescheme "k8s.io/client-go/kubernetes/scheme"
 	typedcorev1 "k8s.io/client-go/kubernetes/typed/core/v1"
+	"k8s.io/client-go/metadata"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/leaderelection"
@@ -198,6 +199,10 @@ func New(ctx context.Context, cfg Config) (*Operator, error) {
 	if err != nil {
 		return nil, err
 	}
+	metadataClient, err := metadata.NewForConfig(cfg.RestConfig)
+	if err != nil {
+		return nil, err
+	}
 	if cfg.ClusterIdentity == "" {
 		if cfg.ClusterIdentity, err = clusterIdentity(ctx, kube); err != nil {
 			return nil, err
@@ -240,6 +245,7 @@ func New(ctx context.Context, cfg Config) (*Operator, error) {
 		queueMetrics: metrics.NewWorkqueueMetrics(registry),
 		metrics:      metrics.NewControllerMetrics(registry),
 		objects:      objects,
+		locator:      newShardLocator(metadataClient, cfg.Shard, cfg.Clock, o.factories.watches),
 	}
 	if o.controllers, err = buildControllers(o.factories, deps); err != nil {
 		return nil, err

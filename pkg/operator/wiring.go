@@ -91,6 +91,9 @@ func informerOf[T controller.Object](w *wiring, r resource[T]) *controller.Infor
 		informers[ns] = generic.Informer()
 	}
 	view := controller.NewInformer[T](r.gvr.GroupResource(), informers)
+	if !r.everyShard && w.d.locator != nil {
+		view.SetElsewhere(w.d.locator.forResource(r.gvr, r.cluster))
+	}
 	w.views[key] = view
 	return view
 }
