@@ -9,7 +9,8 @@ import (
 
 // OtherShard says that an object missing from a shard's caches exists, in
 // another shard (see commonv1alpha1.LabelShard): this operator does not
-// see it, by design, rather than it not being there.
+// see it, by design, rather than it not being there. Shard equals Own for
+// an object that just moved into this shard, on its way to the caches.
 type OtherShard struct {
 	// Shard is the object's shard, Own the operator's ("" for the default).
 	Shard, Own string
@@ -18,6 +19,9 @@ type OtherShard struct {
 // Message says, of the referrer, that what it refers to is in another
 // shard, and how to fix it.
 func (o *OtherShard) Message(what string) string {
+	if o.Shard == o.Own {
+		return fmt.Sprintf("%s just moved to %s and is not in this operator's cache yet", what, commonv1alpha1.DescribeShard(o.Shard))
+	}
 	fix := fmt.Sprintf("remove the label %s from this object", commonv1alpha1.LabelShard)
 	if o.Shard != "" {
 		fix = fmt.Sprintf("label this object %s=%s", commonv1alpha1.LabelShard, o.Shard)

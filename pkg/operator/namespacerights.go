@@ -62,8 +62,8 @@ func namespaceRights(w *wiring, refs *entities.Refs) (runnable, error) {
 		},
 	}
 	return entities.NewNamespaceRightsController(&entities.NamespaceRightsReconciler{
-		Bindings: w.f.rightsBindingInformer(),
-		Holders:  holders,
+		Bindings:  w.f.rightsBindingInformer(),
+		Holders:   holders,
 		Writer:    roleBindingClient{kube: w.d.kube},
 		Recorder:  w.d.recorder,
 		Finalizer: commonv1alpha1.ShardFinalizer(commonv1alpha1.FinalizerNamespaceRights, w.f.shard),

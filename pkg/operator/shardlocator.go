@@ -9,6 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/metadata"
+	"k8s.io/klog/v2"
 	"k8s.io/utils/clock"
 
 	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
@@ -76,12 +77,13 @@ func (l *shardLocator) forResource(gvr schema.GroupVersionResource, cluster bool
 		}
 		var other *controller.OtherShard
 		for _, item := range list.Items {
-			// One in this shard is on its way to the cache: not elsewhere.
-			if shard := commonv1alpha1.ShardOf(item.Labels); shard != l.shard {
-				other = &controller.OtherShard{Shard: shard, Own: l.shard}
-			}
+			// One of this shard is on its way to the cache (it just moved
+			// here): it is waited for alike, not taken for missing.
+			other = &controller.OtherShard{Shard: commonv1alpha1.ShardOf(item.Labels), Own: l.shard}
 		}
 		l.remember(key, locatorAnswer{other: other, at: now})
+		klog.FromContext(ctx).V(4).Info("Looked for a missing object in other shards", "resource", gvr.Resource,
+			"object", klog.KRef(namespace, name), "found", other != nil, "shard", l.shard)
 		return other, nil
 	}
 }
