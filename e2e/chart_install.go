@@ -314,6 +314,10 @@ metrics:
 		}
 		for _, shard := range shards {
 			checkShardReconciles(ctx, t, c, shard)
+			// Each shard holds the namespace's rights for its own objects.
+			if err := eventually(ctx, 30*time.Second, shardRightsHeld(c, shard, true)); err != nil {
+				t.Fatal(err)
+			}
 		}
 		// The default instance leads on, with its Lease.
 		if _, err := leader(ctx, c, ops, 30*time.Second); err != nil {
@@ -369,6 +373,11 @@ metrics:
 		// RoleBinding there, so that the uninstall deletes it at once.
 		if err := eventually(ctx, 30*time.Second, rightsBindingHeld(c, false)); err != nil {
 			t.Fatal(err)
+		}
+		for _, shard := range shards {
+			if err := eventually(ctx, 30*time.Second, shardRightsHeld(c, shard, false)); err != nil {
+				t.Fatal(err)
+			}
 		}
 	})
 

@@ -169,6 +169,9 @@ func run() error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	logger := klog.FromContext(ctx)
+	if limit := setMemoryLimit(cgroupMemoryFiles); limit > 0 {
+		logger.Info("Go memory limit set from the container's", "bytes", limit, "share", memoryLimitShare)
+	}
 
 	restConfig, inCluster, err := kubeConfig(o.kubeconfig)
 	if err != nil {

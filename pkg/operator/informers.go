@@ -188,31 +188,3 @@ func (f *informerFactories) shutdown() {
 		factory.Shutdown()
 	}
 }
-
-// trimForCache keeps out of the informers' caches what the operator never
-// reads and what can outweigh the rest of an object: its field-ownership
-// records, and the copy of the whole object that kubectl apply keeps in an
-// annotation (for a Secret, its values once more). With 100,000 objects
-// that is most of the memory the caches would hold.
-//
-// The operator writes its objects' metadata with patches and their status
-// through the status subresource, which leave both on the server as they
-// are; the hash of what a Konnect write depends on is taken on these
-// trimmed objects alike, at every start.
-func trimForCache(obj any) (any, error) {
-	m, ok := obj.(metav1.Object)
-	if !ok {
-		return obj, nil
-	}
-	m.SetManagedFields(nil)
-	if annotations := m.GetAnnotations(); annotations != nil {
-		if _, ok := annotations[corev1.LastAppliedConfigAnnotation]; ok {
-			delete(annotations, corev1.LastAppliedConfigAnnotation)
-			if len(annotations) == 0 {
-				annotations = nil
-			}
-			m.SetAnnotations(annotations)
-		}
-	}
-	return obj, nil
-}
