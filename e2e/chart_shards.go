@@ -72,7 +72,7 @@ func startShard(ctx context.Context, t *testing.T, c *clusterEnv, shard string) 
 			return err
 		}
 		if l.Spec.HolderIdentity == nil || *l.Spec.HolderIdentity != op.identity() {
-			return fmt.Errorf("Lease %s is held by %v, not by shard %s's replica", lease, l.Spec.HolderIdentity, shard)
+			return fmt.Errorf("the Lease %s is held by %v, not by shard %s's replica", lease, l.Spec.HolderIdentity, shard)
 		}
 		return nil
 	})
