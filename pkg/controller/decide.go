@@ -131,6 +131,9 @@ type action struct {
 	// checkOwner: before writing or deleting, read whose the entity is
 	// (this process knows nothing of it yet).
 	checkOwner bool
+	// noteProblem: a quiet wait that the record times from when the
+	// problem was first seen (WaitShard).
+	noteProblem bool
 }
 
 // facts are what decide reads of one object (as the informer holds it).
@@ -219,6 +222,13 @@ func (p policy) decide(f facts, res Resolution, rec record, now time.Time) actio
 		}
 		if wait := p.quiet(f, res, now); wait > 0 {
 			return action{op: opWaitQuietly, wait: wait}
+		}
+		if res.Waiting == WaitShard {
+			// Most likely moving with what it refers to: quiet for as long
+			// as a new object waits for references on their way.
+			if _, wait := rec.referenceWarning(f.problem, now, p.quietWait); wait > 0 {
+				return action{op: opWaitQuietly, wait: wait, noteProblem: true}
+			}
 		}
 		warn, wait := rec.referenceWarning(f.problem, now, p.referenceGrace)
 		return action{op: opReportReferences, warn: warn, wait: wait}

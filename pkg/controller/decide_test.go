@@ -20,6 +20,7 @@ func TestDecide(t *testing.T) {
 	onTheirWay := Resolution{Waiting: WaitProgress}
 	broken := Resolution{Waiting: NoWait}
 	beingRead := Resolution{Waiting: WaitRead}
+	inOtherShard := Resolution{Waiting: WaitShard}
 	// fresh is a new object, its status seeded as unfinished by the
 	// schema's default; existing one Programmed with an ID.
 	fresh := facts{createdAt: now.Add(-time.Second), fingerprint: 1, unfinishedShown: true}
@@ -81,6 +82,15 @@ func TestDecide(t *testing.T) {
 		{"another problem starts its own grace period", with(existing, func(f *facts) { f.problem = "other" }), broken,
 			record{problem: "gone", problemSince: now.Add(-time.Hour)},
 			action{op: opReportReferences, wait: 10 * time.Second}},
+
+		{"a Programmed object whose reference is in another shard waits quietly, the problem noted", with(existing, func(f *facts) { f.problem = "in shard b" }), inOtherShard, record{},
+			action{op: opWaitQuietly, wait: 5 * time.Minute, noteProblem: true}},
+		{"it waits out the rest of the quiet wait since the problem was first seen", with(existing, func(f *facts) { f.problem = "in shard b" }), inOtherShard,
+			record{problem: "in shard b", problemSince: now.Add(-time.Minute)},
+			action{op: opWaitQuietly, wait: 4 * time.Minute, noteProblem: true}},
+		{"a reference still in another shard after the quiet wait is reported, in a Warning at once", with(existing, func(f *facts) { f.problem = "in shard b" }), inOtherShard,
+			record{problem: "in shard b", problemSince: now.Add(-6 * time.Minute)},
+			action{op: opReportReferences, warn: true}},
 
 		// Create.
 		{"a new object is created", fresh, ready, record{}, action{op: opCreate}},

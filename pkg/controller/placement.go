@@ -95,6 +95,11 @@ const (
 	// is wrong. Their answer reconciles the object again; until then there
 	// is nothing to report, however old the object.
 	WaitRead
+	// WaitShard: references exist, but in another shard, and nothing else
+	// is wrong. A tree of objects moves between shards one object at a
+	// time; until the move is over, saying so would cost a status write,
+	// and a Konnect write in the shard that takes the object next.
+	WaitShard
 )
 
 // Hold says what an object whose references are not usable needs before

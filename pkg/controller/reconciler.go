@@ -235,6 +235,9 @@ func (r *EntityReconciler[T, D]) act(ctx context.Context, t *turn[T, D]) (Result
 	}
 	switch t.action.op {
 	case opWaitQuietly, opWaitForDeletion:
+		if t.action.noteProblem {
+			t.remember(problemSeen(t.facts.problem, r.clock.Now()))
+		}
 		return Result{RequeueAfter: t.action.wait}, nil
 	case opForget:
 		t.remember(forgetAll)

@@ -49,7 +49,7 @@ func ControlPlaneKind(refs *Refs) controller.Kind[controlPlane, ControlPlaneDesi
 				// The mirror now names another control plane: read that one.
 				cp.Status.ID = ""
 			}
-			return b.done(), nil
+			return b.result()
 		},
 		Desired: func(_ context.Context, cp controlPlane, p controller.Placement) (ControlPlaneDesired, error) {
 			return controlPlaneDesired(refs, cp, gvk, p.Cluster), nil

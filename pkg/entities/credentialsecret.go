@@ -177,6 +177,14 @@ func (r *CredentialSecretReconciler) concerns(consumer kongConsumer) bool {
 // Reconcile implements controller.Reconciler.
 func (r *CredentialSecretReconciler) Reconcile(ctx context.Context, k cache.ObjectName) (controller.Result, error) {
 	consumer, err := r.Consumers.Get(k.Namespace, k.Name)
+	if apierrors.IsNotFound(err) {
+		// A consumer moved to another shard left this one without being
+		// deleted: what was made for it stays, the other shard's now.
+		other, err := r.Consumers.Elsewhere(ctx, k.Namespace, k.Name, true)
+		if err != nil || other != nil {
+			return controller.Result{}, err
+		}
+	}
 	switch {
 	case apierrors.IsNotFound(err) || (err == nil && isBeingDeleted(consumer)):
 		// Its objects go with it. The garbage collector would not delete

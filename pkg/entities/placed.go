@@ -66,7 +66,7 @@ func (p placed[T]) resolve(ctx context.Context, obj T, purpose controller.Purpos
 	for _, step := range p.steps {
 		step(b, obj)
 	}
-	return b.done(), nil
+	return b.result()
 }
 
 // allDependencies are the dependencies, with one on the KongReferenceGrants

@@ -153,7 +153,9 @@ func (src PluginBindingSources) plugin(b *resolver, refs *Refs, pb kongPluginBin
 	}
 	p, err := src.Plugins.Get(namespace, ref.Name)
 	if err != nil {
-		b.invalid(commonv1alpha1.ConditionPluginRefValid, commonv1alpha1.ReasonInvalid, "KongPlugin %s/%s not found", namespace, ref.Name)
+		absent(b, src.Plugins, commonv1alpha1.ConditionPluginRefValid, describe("KongPlugin", namespace, ref.Name), namespace, ref.Name, func() {
+			b.invalid(commonv1alpha1.ConditionPluginRefValid, commonv1alpha1.ReasonInvalid, "KongPlugin %s/%s not found", namespace, ref.Name)
+		})
 		return nil
 	}
 	return refs.template(b, describe("KongPlugin", p.Namespace, p.Name), pluginTemplate{
@@ -196,6 +198,9 @@ func (src PluginBindingSources) targets(b *resolver, pb kongPluginBinding) (targ
 	}
 	if ref := t.ConsumerGroupRef; ref != nil {
 		_, ids.consumerGroup = parent(sub, src.ConsumerGroups, ConditionTargetRefsValid, "KongConsumerGroup", pb.Namespace, ref.Name)
+	}
+	if b.err == nil {
+		b.err = sub.err
 	}
 	if sub.res.Gone {
 		// Konnect deletes a plugin with any of its targets.

@@ -159,7 +159,9 @@ func (r *Refs) controlPlane(b *resolver, from referrer, ref *commonv1alpha1.Cont
 	}
 	cp, err := r.ControlPlanes.Get(namespace, name)
 	if err != nil {
-		b.missing(commonv1alpha1.ConditionControlPlaneRefValid, what)
+		absent(b, r.ControlPlanes, commonv1alpha1.ConditionControlPlaneRefValid, what, namespace, name, func() {
+			b.missing(commonv1alpha1.ConditionControlPlaneRefValid, what)
+		})
 		return nil
 	}
 	if b.forDelete() {
@@ -234,7 +236,9 @@ func (r *Refs) authOf(b *resolver, from referrer, name string, konnectConfig *ko
 	}
 	authConfig, err := r.AuthConfigs.Get(namespace, ref.Name)
 	if err != nil {
-		b.invalid(commonv1alpha1.ConditionAPIAuthResolvedRef, commonv1alpha1.ReasonRefNotFound, "%s not found", what)
+		absent(b, r.AuthConfigs, commonv1alpha1.ConditionAPIAuthResolvedRef, what, namespace, ref.Name, func() {
+			b.invalid(commonv1alpha1.ConditionAPIAuthResolvedRef, commonv1alpha1.ReasonRefNotFound, "%s not found", what)
+		})
 		return controller.Auth{}
 	}
 	b.set(controller.TrueCondition(commonv1alpha1.ConditionAPIAuthResolvedRef, commonv1alpha1.ReasonResolvedRef, what))

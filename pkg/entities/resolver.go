@@ -31,6 +31,11 @@ type resolver struct {
 	// hold is what the unusable references need before the object can go
 	// on, the most severe of them (the Programmed reason says it).
 	hold controller.Hold
+	// elsewheres counts the references found in another shard.
+	elsewheres int
+	// err is a failure to tell where a missing reference is: the
+	// resolution ends with it, rather than take the reference for gone.
+	err error
 }
 
 func newResolver(ctx context.Context, purpose controller.Purpose) *resolver {
@@ -104,6 +109,40 @@ func (r *resolver) missing(conditionType, what string) {
 	r.unready(&r.missings, conditionType, commonv1alpha1.ReasonInvalid, what+" not found")
 }
 
+// otherShard asks whether an object missing from inf's caches exists in
+// another shard; nil when it does not. A deletion asks afresh, since it
+// takes a parent that is not found for gone with its entities.
+func otherShard[T controller.Object](b *resolver, inf *controller.Informer[T], namespace, name string) *controller.OtherShard {
+	other, err := inf.Elsewhere(b.ctx, namespace, name, b.forDelete())
+	if err != nil && b.err == nil {
+		b.err = fmt.Errorf("looking for %s %s/%s in other shards: %w", inf.Resource(), namespace, name, err)
+	}
+	return other
+}
+
+// inOtherShard reports a reference to an object of another shard. When
+// syncing, nothing else being wrong, the object waits quietly a while
+// (controller.WaitShard): a tree moves between shards one object at a
+// time. A deletion must not take the reference for gone: its entity is
+// still in Konnect, and the delete waits until both share a shard.
+func (r *resolver) inOtherShard(conditionType, what string, other *controller.OtherShard) {
+	if r.forDelete() {
+		r.invalid(conditionType, commonv1alpha1.ReasonRefInOtherShard, "%s", other.Message(what))
+		return
+	}
+	r.unready(&r.elsewheres, conditionType, commonv1alpha1.ReasonRefInOtherShard, other.Message(what))
+}
+
+// absent reports a reference missing from the caches: in another shard,
+// or else as notFound says.
+func absent[T controller.Object](b *resolver, inf *controller.Informer[T], conditionType, what, namespace, name string, notFound func()) {
+	if other := otherShard(b, inf, namespace, name); other != nil {
+		b.inOtherShard(conditionType, what, other)
+		return
+	}
+	notFound()
+}
+
 // summarize records, as one False condition, what a sub-resolver found not
 // ready, counted as it was there: problems, references not found, waits.
 func (r *resolver) summarize(conditionType, reason string, sub *resolver) {
@@ -114,6 +153,10 @@ func (r *resolver) summarize(conditionType, reason string, sub *resolver) {
 	r.waits += sub.waits
 	r.reads += sub.reads
 	r.holdAt(sub.hold)
+	r.elsewheres += sub.elsewheres
+	if r.err == nil {
+		r.err = sub.err
+	}
 }
 
 // waitOf says how the resolution so far may still be fine.
@@ -123,6 +166,8 @@ func (r *resolver) waitOf() controller.Wait {
 		return controller.NoWait
 	case r.reads > 0:
 		return controller.WaitRead
+	case r.elsewheres > 0:
+		return controller.WaitShard
 	case r.missings > 0:
 		return controller.WaitMissing
 	case r.waits > 0:
@@ -181,6 +226,12 @@ func (r *resolver) done() controller.Resolution {
 	r.res.Waiting = r.waitOf()
 	r.res.Hold = r.hold
 	return r.res
+}
+
+// result is done's resolution, and the failure that ends it, if any.
+func (r *resolver) result() (controller.Resolution, error) {
+	res := r.done()
+	return res, r.err
 }
 
 // placeIn records the control plane's ID in the entity's status. When the

@@ -16,10 +16,17 @@ import (
 // plane, since Konnect only resolves references within one control plane.
 // It returns the entity's Konnect ID, or why it cannot be used and what
 // the referrer needs before it can go on.
-func inControlPlane[P placedEntity](inf *controller.Informer[P], kind, namespace, name, controlPlaneID string) (id, problem string, hold controller.Hold) {
+//
+// A reference to an object of another shard is reported on the resolver
+// (as resolver.inOtherShard says) and answers problem "".
+func inControlPlane[P placedEntity](b *resolver, inf *controller.Informer[P], conditionType, kind, namespace, name, controlPlaneID string) (id, problem string, hold controller.Hold) {
 	what := fmt.Sprintf("%s %s/%s", kind, namespace, name)
 	p, err := inf.Get(namespace, name)
 	if err != nil {
+		if other := otherShard(b, inf, namespace, name); other != nil {
+			b.inOtherShard(conditionType, what, other)
+			return "", "", controller.HoldWaiting
+		}
 		return "", what + " not found", controller.HoldWaiting
 	}
 	status := p.ControlPlaneStatus(false)
@@ -48,10 +55,12 @@ func (r *Refs) certificateRef(b *resolver, certs *controller.Informer[kongCertif
 		b.notReady()
 		return ""
 	}
-	id, problem, hold := inControlPlane(certs, kindCertificate, namespace, ref.Name, controlPlaneID)
+	id, problem, hold := inControlPlane(b, certs, commonv1alpha1.ConditionKongCertificateRefValid, kindCertificate, namespace, ref.Name, controlPlaneID)
 	if problem != "" {
 		b.invalid(commonv1alpha1.ConditionKongCertificateRefValid, commonv1alpha1.ReasonInvalid, "%s", problem)
 		b.holdAt(hold)
+	}
+	if id == "" {
 		return ""
 	}
 	b.valid(commonv1alpha1.ConditionKongCertificateRefValid, fmt.Sprintf("%s %s/%s is Programmed", kindCertificate, namespace, ref.Name))
