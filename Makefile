@@ -108,7 +108,7 @@ test-unit: control-plane tools ## Unit, integration and e2e tests (each package 
 	$(GO) test -C hack/tools ./...
 
 .PHONY: bench
-bench: control-plane ## Benchmarks: the simulator's throughput, 3,000 entities through the operator, the share of a 3,000/minute Konnect budget a cold create spends, both drift-detection modes side by side (N from KONNECT_BENCH_DRIFT_N, default 1,000; period KONNECT_BENCH_DRIFT_PERIOD, default 20s), the memory beside 10,000 unrelated Secrets, and kubectl konnect export of 1,000 entities (wall time, Konnect requests).
+bench: control-plane ## Benchmarks: the simulator's throughput, 3,000 entities through the operator, the share of a 3,000/minute Konnect budget a cold create spends, both drift-detection modes side by side (N from KONNECT_BENCH_DRIFT_N, default 1,000; period KONNECT_BENCH_DRIFT_PERIOD, default 20s), the memory beside 10,000 unrelated Secrets, the live heap per object (KONNECT_HEAP_N, default 1,000), and kubectl konnect export of 1,000 entities (wall time, Konnect requests).
 	$(GO) test -run '^$$' -bench . -benchtime 1x -timeout 50m ./pkg/operator
 	$(GO) test -run '^$$' -bench . ./pkg/konnectsim
 	$(GO) test -run '^$$' -bench . -benchtime 1x -timeout 10m ./pkg/export

@@ -62,7 +62,8 @@ var (
 // holding the token Secret with their finalizer, and reconcile a control
 // plane and a service; upgrade to one replica watching one namespace with
 // the ServiceMonitor, the alerts and the dashboard, and reconcile a change
-// with the narrower RBAC; delete the objects and the auth configuration,
+// with the narrower RBAC; upgrade to two shards, then three, each leading
+// with its own Lease and reconciling its own control plane; delete the objects and the auth configuration,
 // which frees the token Secret; uninstall, leaving nothing of the release
 // but the CRDs.
 func HelmChartInstallUpgradeUninstall(t *testing.T) {
@@ -302,7 +303,47 @@ metrics:
 		}
 	})
 
+	shards := []string{"a", "b"}
+	step("helm upgrade to two shards: each runs a Deployment of its own, leads with a Lease of its own and reconciles its objects", func(t *testing.T) {
+		if _, err := h.run(ctx, "upgrade", "konnect-operator", chartDir, "--namespace", operatorNamespace, "--values", values, "--values", upgrade,
+			"--set", "shards={a,b}"); err != nil {
+			t.Fatal(err)
+		}
+		for _, shard := range shards {
+			ops = append(ops, startShard(ctx, t, c, shard))
+		}
+		for _, shard := range shards {
+			checkShardReconciles(ctx, t, c, shard)
+			// Each shard holds the namespace's rights for its own objects.
+			if err := eventually(ctx, 30*time.Second, shardRightsHeld(c, shard, true)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		// The default instance leads on, with its Lease.
+		if _, err := leader(ctx, c, ops, 30*time.Second); err != nil {
+			t.Fatal(err)
+		}
+	})
+
+	step("helm upgrade to three shards adds the third, the others running on", func(t *testing.T) {
+		if _, err := h.run(ctx, "upgrade", "konnect-operator", chartDir, "--namespace", operatorNamespace, "--values", values, "--values", upgrade,
+			"--set", "shards={a,b,c}"); err != nil {
+			t.Fatal(err)
+		}
+		shards = append(shards, "c")
+		ops = append(ops, startShard(ctx, t, c, "c"))
+		checkShardReconciles(ctx, t, c, "c")
+		for _, op := range ops {
+			if !op.running() {
+				t.Errorf("%s stopped with the upgrade", op.name)
+			}
+		}
+	})
+
 	step("deleting the objects and the chart's auth configuration while the operator runs empties Konnect and frees the token", func(t *testing.T) {
+		for _, shard := range shards {
+			deleteShardObjects(ctx, t, c, shard)
+		}
 		if _, err := c.kubectl(ctx, helmObjects, "delete", "-f", "-", "--timeout="+patience.String()); err != nil {
 			t.Fatal(err)
 		}
@@ -332,6 +373,11 @@ metrics:
 		// RoleBinding there, so that the uninstall deletes it at once.
 		if err := eventually(ctx, patience, rightsBindingHeld(c, false)); err != nil {
 			t.Fatal(err)
+		}
+		for _, shard := range shards {
+			if err := eventually(ctx, 30*time.Second, shardRightsHeld(c, shard, false)); err != nil {
+				t.Fatal(err)
+			}
 		}
 	})
 

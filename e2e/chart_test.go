@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -136,6 +137,48 @@ func TestHelmChartTemplates(t *testing.T) {
 		}
 	})
 
+	t.Run("shards: a Deployment, metrics Service and PodDisruptionBudget each, selecting their own pods alone", func(t *testing.T) {
+		r := h.template(ctx, t, nil, "shards={a,b}")
+		instances := map[string]string{"konnect-operator": "", "konnect-operator-a": "a", "konnect-operator-b": "b"}
+		selectors := map[string]map[string]any{}
+		for name, shard := range instances {
+			d := r.get(t, "Deployment", operatorNamespace, name)
+			selector, _, _ := unstructured.NestedMap(d.Object, "spec", "selector", "matchLabels")
+			selectors[name] = selector
+			pdb, _, _ := unstructured.NestedMap(r.get(t, "PodDisruptionBudget", operatorNamespace, name).Object, "spec", "selector", "matchLabels")
+			service := "konnect-operator-metrics"
+			if shard != "" {
+				service += "-" + shard
+			}
+			serviceSelector, _, _ := unstructured.NestedMap(r.get(t, "Service", operatorNamespace, service).Object, "spec", "selector")
+			if !reflect.DeepEqual(pdb, selector) || !reflect.DeepEqual(serviceSelector, selector) {
+				t.Errorf("%s: the Deployment selects %v, its PodDisruptionBudget %v and its metrics Service %v", name, selector, pdb, serviceSelector)
+			}
+			containers, _, _ := unstructured.NestedSlice(d.Object, "spec", "template", "spec", "containers")
+			args, _, _ := unstructured.NestedStringSlice(containers[0].(map[string]any), "args")
+			if got := hasFlag(args, "--shard"); got != (shard != "") || shard != "" && !slices.Contains(args, "--shard="+shard) {
+				t.Errorf("%s runs with %v, want shard %q", name, args, shard)
+			}
+			if !slices.Contains(args, "--leader-elect-resource-name=konnect-operator") {
+				t.Errorf("%s: %v (the binary adds the shard to the Lease's name)", name, args)
+			}
+		}
+		// No instance's selector may select another's pods: each pod's
+		// labels are its selector's.
+		for name, selector := range selectors {
+			for other, labels := range selectors {
+				if name != other && selects(selector, labels) {
+					t.Errorf("the Deployment %s selects the pods of %s (%v)", name, other, selector)
+				}
+			}
+		}
+		unsharded, _, _ := unstructured.NestedMap(h.template(ctx, t, nil).get(t, "Deployment", operatorNamespace, "konnect-operator").Object,
+			"spec", "selector", "matchLabels")
+		if !reflect.DeepEqual(selectors["konnect-operator"], unsharded) {
+			t.Errorf("the default instance's selector changed with shards, %v to %v: an upgrade could not change it", unsharded, selectors["konnect-operator"])
+		}
+	})
+
 	t.Run("a token in the values never reaches an error message", func(t *testing.T) {
 		// As users should: in a values file, never on the command line.
 		const token = "kpat_never_printed_0123456789"
@@ -151,4 +194,14 @@ func TestHelmChartTemplates(t *testing.T) {
 			t.Error("the refusal prints the token")
 		}
 	})
+}
+
+// selects reports whether a selector's labels are all among labels.
+func selects(selector, labels map[string]any) bool {
+	for k, v := range selector {
+		if labels[k] != v {
+			return false
+		}
+	}
+	return true
 }

@@ -316,10 +316,10 @@ func writesAfter(log []simRequest, t time.Time) []string {
 	return out
 }
 
-// runPlugin runs kubectl-konnect with the administrator's kubeconfig and
-// returns its status and outputs.
-func runPlugin(ctx context.Context, c *clusterEnv, caFile string, args ...string) (int, string, string) {
-	cmd := exec.CommandContext(ctx, filepath.Join(suite.binDir, "kubectl-konnect"), append(args, "--konnect-ca-file", caFile)...)
+// runKubectlKonnect runs the kubectl-konnect binary as the administrator
+// and returns its status and outputs.
+func runKubectlKonnect(ctx context.Context, c *clusterEnv, args ...string) (int, string, string) {
+	cmd := exec.CommandContext(ctx, filepath.Join(suite.binDir, "kubectl-konnect"), args...)
 	cmd.Env = append(os.Environ(), "KUBECONFIG="+c.KubeconfigPath, "KONNECT_TOKEN=")
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -332,6 +332,12 @@ func runPlugin(ctx context.Context, c *clusterEnv, caFile string, args ...string
 		return -1, stdout.String(), err.Error()
 	}
 	return 0, stdout.String(), stderr.String()
+}
+
+// runPlugin runs kubectl-konnect with the administrator's kubeconfig,
+// trusting caFile for Konnect, and returns its status and outputs.
+func runPlugin(ctx context.Context, c *clusterEnv, caFile string, args ...string) (int, string, string) {
+	return runKubectlKonnect(ctx, c, append(args, "--konnect-ca-file", caFile)...)
 }
 
 // checkDiff runs kubectl konnect diff with the operator stopped: nothing

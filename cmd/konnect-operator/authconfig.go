@@ -13,6 +13,7 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/konnect-operator/konnect-operator/generated/clientset/versioned"
+	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
 	konnectv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/konnect/v1alpha1"
 )
 
@@ -25,6 +26,9 @@ type authBootstrap struct {
 	namespace, name string
 	secret          string
 	serverURL       string
+	// shard is the operator's shard: the configuration is created in it,
+	// so that the process that creates it is the one that uses it.
+	shard string
 }
 
 // parseAuthBootstrap reads the --create-auth-configuration flags; nil
@@ -51,11 +55,15 @@ func parseAuthBootstrap(ref, secret, serverURL string) (*authBootstrap, error) {
 // being installed alongside) it tries again every interval.
 func (b *authBootstrap) ensure(ctx context.Context, cs versioned.Interface, interval time.Duration) error {
 	logger := klog.FromContext(ctx).WithValues("authConfiguration", klog.KRef(b.namespace, b.name))
+	labels := map[string]string{"app.kubernetes.io/created-by": "konnect-operator"}
+	if b.shard != "" {
+		labels[commonv1alpha1.LabelShard] = b.shard
+	}
 	auth := &konnectv1alpha1.KonnectAPIAuthConfiguration{
 		ObjectMeta: metav1.ObjectMeta{
 			Namespace: b.namespace,
 			Name:      b.name,
-			Labels:    map[string]string{"app.kubernetes.io/created-by": "konnect-operator"},
+			Labels:    labels,
 		},
 		Spec: konnectv1alpha1.KonnectAPIAuthConfigurationSpec{
 			Type:      konnectv1alpha1.KonnectAPIAuthTypeSecretRef,

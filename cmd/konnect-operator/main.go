@@ -40,6 +40,7 @@ func main() {
 type options struct {
 	kubeconfig      string
 	watchNamespaces string
+	shard           string
 	rightsBinding   string
 	syncPeriod      time.Duration
 	driftDetection  string
@@ -84,13 +85,14 @@ func parseFlags(fs *flag.FlagSet, args []string) (*options, error) {
 	o := &options{}
 	fs.StringVar(&o.kubeconfig, "kubeconfig", os.Getenv("KUBECONFIG"), "Path to a kubeconfig. Empty: the in-cluster configuration.")
 	fs.StringVar(&o.watchNamespaces, "watch-namespaces", "", "Comma-separated namespaces to watch. Empty: every namespace.")
+	fs.StringVar(&o.shard, "shard", "", "The shard this process runs: it watches and reconciles only the objects labelled konnect.konghq.com/shard=<name>, under a Lease of its own (--leader-elect-resource-name followed by -<name>), and serves its metrics with the label shard=<name>. Empty: the default shard, the objects without that label. A DNS label of at most 30 characters.")
 	fs.StringVar(&o.rightsBinding, "namespace-rights-binding", "", "With --watch-namespaces, the name of the RoleBinding that grants the operator its rights in each watched namespace: the operator keeps it (finalizer konnect.konghq.com/namespace-rights-in-use) while the namespace holds its objects, so that a namespace deleted at once is still cleaned up. Empty: none is kept.")
 	fs.DurationVar(&o.syncPeriod, "sync-period", time.Minute, "How often changes made in Konnect outside the cluster are looked for and overwritten (see --drift-detection).")
 	fs.StringVar(&o.driftDetection, "drift-detection", controller.DriftList, "How changes made in Konnect outside the cluster are found and overwritten each sync period: list (list each control plane's entities in pages of 1,000 and write only those that differ from what the operator last wrote, or are missing) or update (write every entity again every period, as the seed algorithm does).")
 	fs.IntVar(&o.workersPerKind, "workers-per-kind", operator.DefaultWorkersPerKind, "The most objects of one kind reconciled at once: a ceiling that protects the API server and the process, not a pool (workers start as work comes). Konnect's pace is set per organisation by its budget and latency, not by this.")
 	fs.StringVar(&o.deletionPolicy, "default-deletion-policy", string(commonv1alpha1.DeletionPolicyDelete), "What deleting an object does to its Konnect entity when its konnect.konghq.com/deletion-policy annotation says nothing: delete, or orphan (leave the entity in Konnect, untouched).")
 	fs.StringVar(&o.reconcilePolicy, "default-reconcile-policy", string(commonv1alpha1.ReconcilePolicyEnforce), "How the operator keeps an entity equal to its object when its konnect.konghq.com/reconcile-policy annotation says nothing: enforce (overwrite changes made in Konnect), report (report them in the Drifted condition and leave them), or pause (no Konnect call at all).")
-	fs.StringVar(&o.clusterIdentity, "cluster-identity", "", "This cluster's identity on the entities the operator writes (tag and control-plane label k8s-cluster): an entity naming another is never written or deleted from here. At most 63 letters, digits, '-', '_' or '.' (a Konnect label value). Empty: the UID of the kube-system namespace. Give the old identity to a cluster rebuilt from a backup.")
+	fs.StringVar(&o.clusterIdentity, "cluster-identity", "", "This cluster's identity on the entities the operator writes (tag and control-plane label k8s-cluster): an entity naming another is never written or deleted from here. At most 63 letters, digits, '-', '_' or '.' (a Konnect label value). Empty: the UID of the kube-system namespace. Set it explicitly: a cluster rebuilt from Git or a backup and given the identity of the one it replaces takes that one's entities back.")
 	fs.StringVar(&o.authConfiguration, "create-auth-configuration", "", "NAMESPACE/NAME of a KonnectAPIAuthConfiguration (type secretRef) to create at start when it does not exist; one that exists is left as it is. With --create-auth-configuration-secret and --create-auth-configuration-server-url. What the chart's konnectAuth.create sets.")
 	fs.StringVar(&o.authSecret, "create-auth-configuration-secret", "", "The token Secret, in the same namespace, of --create-auth-configuration.")
 	fs.StringVar(&o.authServerURL, "create-auth-configuration-server-url", "", "The Konnect API host or URL of --create-auth-configuration.")
@@ -107,7 +109,7 @@ func parseFlags(fs *flag.FlagSet, args []string) (*options, error) {
 	fs.StringVar(&o.healthAddr, "health-probe-bind-address", ":8081", "Address of the /healthz and /readyz endpoints. Empty or 0 disables them.")
 	fs.StringVar(&o.profilerAddr, "profiler-address", "", "Loopback address (for example localhost:6060) serving Go's CPU, heap and goroutine profiles at /debug/pprof/, over plain HTTP; reach it with kubectl port-forward. Empty: not served.")
 	fs.StringVar(&o.leaderElect, "leader-elect", "auto", "Run controllers only while holding a Lease: true, false, or auto (true in a cluster, false outside).")
-	fs.StringVar(&o.leaseName, "leader-elect-resource-name", "konnect-operator", "Name of the leader-election Lease.")
+	fs.StringVar(&o.leaseName, "leader-elect-resource-name", "konnect-operator", "Name of the leader-election Lease; with --shard, followed by -<shard>.")
 	fs.StringVar(&o.leaseNamespace, "leader-elect-resource-namespace", "", "Namespace of the leader-election Lease. Empty: the operator's own namespace.")
 	fs.DurationVar(&o.leaseDuration, "leader-elect-lease-duration", 15*time.Second, "How long a standby waits after the last renewal before taking over.")
 	fs.DurationVar(&o.leaseRenewDeadline, "leader-elect-renew-deadline", 10*time.Second, "How long the leader tries to renew before giving up the lease.")
@@ -132,6 +134,11 @@ func parseFlags(fs *flag.FlagSet, args []string) (*options, error) {
 	}
 	if _, err := parseAuthBootstrap(o.authConfiguration, o.authSecret, o.authServerURL); err != nil {
 		return nil, err
+	}
+	if o.shard != "" {
+		if err := commonv1alpha1.ValidShardName(o.shard); err != nil {
+			return nil, fmt.Errorf("--shard: %w", err)
+		}
 	}
 	return o, nil
 }
@@ -162,6 +169,9 @@ func run() error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	logger := klog.FromContext(ctx)
+	if limit := setMemoryLimit(cgroupMemoryFiles); limit > 0 {
+		logger.Info("Go memory limit set from the container's", "bytes", limit, "share", memoryLimitShare)
+	}
 
 	restConfig, inCluster, err := kubeConfig(o.kubeconfig)
 	if err != nil {
@@ -173,6 +183,7 @@ func run() error {
 
 	cfg := operator.Config{
 		RestConfig:             restConfig,
+		Shard:                  o.shard,
 		NamespaceRightsBinding: o.rightsBinding,
 		SyncPeriod:             o.syncPeriod,
 		DriftDetection:         o.driftDetection,
@@ -222,7 +233,7 @@ func run() error {
 		cfg.Identity = fmt.Sprintf("%s_%d", identity, os.Getpid())
 		cfg.LeaderElection = operator.LeaderElection{
 			Enabled:       true,
-			LeaseName:     o.leaseName,
+			LeaseName:     shardLease(o.leaseName, o.shard),
 			Namespace:     leaseNamespace(o.leaseNamespace),
 			LeaseDuration: o.leaseDuration,
 			RenewDeadline: o.leaseRenewDeadline,
@@ -235,13 +246,14 @@ func run() error {
 		return err
 	}
 	if bootstrap, _ := parseAuthBootstrap(o.authConfiguration, o.authSecret, o.authServerURL); bootstrap != nil {
+		bootstrap.shard = o.shard
 		cs, err := versioned.NewForConfig(restConfig)
 		if err != nil {
 			return err
 		}
 		go func() { _ = bootstrap.ensure(ctx, cs, 2*time.Second) }()
 	}
-	logger.Info("Starting konnect-operator", "version", version.Version, "commit", version.Commit, "namespaces", cfg.WatchNamespaces, "syncPeriod", cfg.SyncPeriod,
+	logger.Info("Starting konnect-operator", "version", version.Version, "commit", version.Commit, "shard", o.shard, "namespaces", cfg.WatchNamespaces, "syncPeriod", cfg.SyncPeriod,
 		"leaderElection", elect, "workersPerKind", cfg.WorkersPerKind)
 	if err := op.Run(ctx); err != nil && !errors.Is(err, context.Canceled) {
 		return err
@@ -262,6 +274,14 @@ func kubeConfig(path string) (*rest.Config, bool, error) {
 	}
 	cfg, err := clientcmd.BuildConfigFromFlags("", path)
 	return cfg, false, err
+}
+
+// shardLease is the Lease of a shard: each shard elects its own leader.
+func shardLease(name, shard string) string {
+	if shard == "" {
+		return name
+	}
+	return name + "-" + shard
 }
 
 // leaseNamespace defaults the Lease's namespace to the operator's own.

@@ -96,11 +96,12 @@ func (r *EntityReconciler[T, D]) settle(ctx context.Context, t *turn[T, D], prog
 		SetCondition(obj, FalseCondition(commonv1alpha1.ConditionProgrammed, commonv1alpha1.ReasonProvisioning, message))
 	default:
 		t.remember(settledRead)
+		t.stalled = true // only Konnect, or a new entity, can fix it
 		message := fmt.Sprintf("%s %s is %s in Konnect: %s", kind, id, progress.State, orNone(progress.Message))
 		SetCondition(obj, FalseCondition(commonv1alpha1.ConditionProgrammed, commonv1alpha1.ReasonProvisioningFailed, message))
 		event = func() { r.recorder.Event(obj, corev1.EventTypeWarning, EventProvisioningFailed, message) }
 	}
-	changed, err := r.writeStatus(ctx, t.cached, obj)
+	changed, err := r.writeStatus(ctx, t)
 	if err != nil {
 		t.remember(unsynced)
 		return Result{}, err
@@ -159,7 +160,7 @@ func (r *EntityReconciler[T, D]) refresh(ctx context.Context, t *turn[T, D]) (Re
 	case konnect.IsNotFound(err):
 		t.remember(unsynced, forgetCreated)
 		t.obj.KonnectStatus(true).ID = ""
-		_, werr := r.writeStatus(ctx, t.cached, t.obj)
+		_, werr := r.writeStatus(ctx, t)
 		return Result{RequeueAfter: r.pendingBackoff}, werr
 	case err != nil:
 		return Result{}, r.failed(ctx, t, commonv1alpha1.ReasonKonnectAPIOpFailed, err)
@@ -208,7 +209,7 @@ func (r *EntityReconciler[T, D]) finalizeAsync(ctx context.Context, t *turn[T, D
 		waiting = fmt.Sprintf("%s %s is %s in Konnect; the object stays until Konnect has finished", kind, id, progress.State)
 	}
 	SetCondition(obj, FalseCondition(commonv1alpha1.ConditionProgrammed, commonv1alpha1.ReasonDeleting, waiting))
-	if _, err := r.writeStatus(ctx, t.cached, obj); err != nil {
+	if _, err := r.writeStatus(ctx, t); err != nil {
 		return false, Result{}, err
 	}
 	return false, Result{RequeueAfter: r.nextPendingRead(t)}, nil

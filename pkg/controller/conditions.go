@@ -76,13 +76,14 @@ func IsProgrammed(obj conditionHolder) bool {
 
 // falseConditionsMessage names the False conditions among conditions, with
 // their messages, in a stable order: the Programmed message when a
-// reference is not usable. Programmed itself is left out: it holds the
-// message of the previous reconcile, and quoting it would make the message
-// grow by one copy of itself on every reconcile.
+// reference is not usable. Programmed itself is left out, and so are the
+// readiness conditions derived from it: they hold the message of the
+// previous reconcile, and quoting them would make the message grow by one
+// copy of itself on every reconcile.
 func falseConditionsMessage(conditions []metav1.Condition) string {
 	var parts []string
 	for _, c := range conditions {
-		if c.Status == metav1.ConditionFalse && c.Type != commonv1alpha1.ConditionProgrammed {
+		if c.Status == metav1.ConditionFalse && isCause(c) {
 			parts = append(parts, c.Type+": "+c.Message)
 		}
 	}
@@ -94,7 +95,7 @@ func falseConditionsMessage(conditions []metav1.Condition) string {
 // Programmed, for the messages of the objects that refer to it: a
 // reference that fails because its own reference fails names the root
 // cause. It is the Programmed message, except when the object only waits
-// for its own references (ConditionWithStatusFalseExists): then it is the
+// for its own references (IsReferenceReason): then it is the
 // messages of its False reference conditions, which name those references
 // and, the same way, their causes. It is "" when the object has no verdict
 // yet.
@@ -103,12 +104,12 @@ func NotProgrammedCause(conditions []metav1.Condition) string {
 	switch {
 	case programmed == nil || programmed.Status != metav1.ConditionFalse:
 		return ""
-	case programmed.Reason != commonv1alpha1.ReasonConditionWithStatusFalseExists:
+	case !IsReferenceReason(programmed.Reason):
 		return programmed.Message
 	}
 	var parts []string
 	for _, c := range conditions {
-		if c.Status == metav1.ConditionFalse && c.Type != commonv1alpha1.ConditionProgrammed && c.Message != "" {
+		if c.Status == metav1.ConditionFalse && isCause(c) && c.Message != "" {
 			parts = append(parts, c.Message)
 		}
 	}
@@ -117,4 +118,10 @@ func NotProgrammedCause(conditions []metav1.Condition) string {
 	}
 	sort.Strings(parts)
 	return strings.Join(parts, "; ")
+}
+
+// isCause reports whether a condition may say why an object is not
+// Programmed: any but Programmed itself and those derived from it.
+func isCause(c metav1.Condition) bool {
+	return c.Type != commonv1alpha1.ConditionProgrammed && !readinessTypes[c.Type]
 }

@@ -37,6 +37,16 @@ func TestNotProgrammedCauseNamesTheRootCause(t *testing.T) {
 			},
 			want: authInvalid.Message,
 		},
+		{
+			name: "blocked by its references, with the readiness conditions derived from Programmed left out",
+			conditions: []metav1.Condition{
+				authInvalid,
+				FalseCondition(commonv1alpha1.ConditionProgrammed, commonv1alpha1.ReasonBlockedByReference, "APIAuthValid: "+authInvalid.Message),
+				FalseCondition(commonv1alpha1.ConditionReady, commonv1alpha1.ReasonBlockedByReference, "APIAuthValid: "+authInvalid.Message),
+				TrueCondition(commonv1alpha1.ConditionStalled, commonv1alpha1.ReasonBlockedByReference, "APIAuthValid: "+authInvalid.Message),
+			},
+			want: authInvalid.Message,
+		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := NotProgrammedCause(tc.conditions); got != tc.want {
@@ -53,5 +63,18 @@ func TestSetConditionShortensMessagesTheAPIServerWouldRefuse(t *testing.T) {
 	got := obj.GetConditions()[0].Message
 	if len(got) > maxConditionMessage || !strings.HasSuffix(got, truncated) || !utf8.ValidString(got) {
 		t.Fatalf("message of %d bytes (valid UTF-8: %v), want at most %d ending in %q", len(got), utf8.ValidString(got), maxConditionMessage, truncated)
+	}
+}
+
+func TestFalseConditionsMessageLeavesOutWhatIsDerivedFromProgrammed(t *testing.T) {
+	conditions := []metav1.Condition{
+		FalseCondition(commonv1alpha1.ConditionKongServiceRefValid, commonv1alpha1.ReasonInvalid, "KongService ns/orders not found"),
+		FalseCondition(commonv1alpha1.ConditionProgrammed, commonv1alpha1.ReasonWaitingForReferences, "KongServiceRefValid: KongService ns/orders not found"),
+		FalseCondition(commonv1alpha1.ConditionReady, commonv1alpha1.ReasonWaitingForReferences, "KongServiceRefValid: KongService ns/orders not found"),
+	}
+	// Quoting Ready (or Programmed) would grow the message by a copy of
+	// itself on every reconcile.
+	if got, want := falseConditionsMessage(conditions), "KongServiceRefValid: KongService ns/orders not found"; got != want {
+		t.Fatalf("message %q, want %q", got, want)
 	}
 }

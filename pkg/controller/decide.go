@@ -19,8 +19,9 @@ const (
 	// opReportReferences: references are not usable; say so in the status
 	// (Programmed=False) and, once the problem has lasted, in a Warning.
 	opReportReferences
-	// opCreate creates the entity (looking it up by its UID tag first when
-	// it may exist already).
+	// opCreate creates the entity, unless it finds the one the object had
+	// (by its identity, its UID or what it holds, see findMode) or the one
+	// a conflict named is still there.
 	opCreate
 	// opAdopt takes over the entity that spec.adopt names.
 	opAdopt
@@ -75,6 +76,10 @@ const (
 	// opOrphan releases the object being deleted and leaves its entity in
 	// Konnect, untouched.
 	opOrphan
+	// opReportRefusal says again, without a Konnect call, why the last
+	// create took no entity (another cluster's entity, a conflict), until
+	// the spec changes or the sync period has passed.
+	opReportRefusal
 )
 
 var opNames = map[op]string{
@@ -83,6 +88,7 @@ var opNames = map[op]string{
 	opForget: "Forget", opAwaitCache: "AwaitCache", opWaitForDeletion: "WaitForDeletion", opHold: "Hold",
 	opRelease: "Release", opDropWithParent: "DropWithParent", opReportUndeletable: "ReportUndeletable", opDelete: "Delete",
 	opPause: "Pause", opReportPolicy: "ReportPolicy", opReportDrift: "ReportDrift", opReportForeign: "ReportForeign", opOrphan: "Orphan",
+	opReportRefusal: "ReportRefusal",
 }
 
 func (o op) String() string { return opNames[o] }
@@ -98,8 +104,16 @@ type action struct {
 	id string
 	// lookFirst: the entity may exist already (created by an earlier
 	// process, or by a create whose outcome is unknown): look it up by its
-	// UID tag before creating, or before deleting when id is unknown.
+	// UID tag (FindByUID) before creating, or before deleting when id is
+	// unknown.
 	lookFirst bool
+	// byIdentity: look the entity up among the kind's listed entities by
+	// the object's kind, namespace and name before creating, or before
+	// deleting when id is unknown.
+	byIdentity bool
+	// holder is the ID of the entity that the last create found in the
+	// object's way: read again before creating.
+	holder string
 	// mark is the lister's request the update answers, if any.
 	mark *driftMark
 	// changed: the write carries a change of the spec or metadata, not
@@ -117,6 +131,9 @@ type action struct {
 	// checkOwner: before writing or deleting, read whose the entity is
 	// (this process knows nothing of it yet).
 	checkOwner bool
+	// noteProblem: a quiet wait that the record times from when the
+	// problem was first seen (WaitShard).
+	noteProblem bool
 }
 
 // facts are what decide reads of one object (as the informer holds it).
@@ -133,6 +150,11 @@ type facts struct {
 	// programmed: Programmed=True for its generation; reported: Programmed
 	// has been reported at all (the schema's default is Unknown).
 	programmed, reported bool
+	// unfinishedShown: the status already tells a reader that knows
+	// nothing of Konnect that the object is not done (Reconciling or
+	// Stalled True, seeded by the schema's default for most kinds), so a
+	// wait or a create needs no status write to say so.
+	unfinishedShown bool
 	// borrowed: its entity is read, never created or deleted (Kind.Borrows).
 	borrowed bool
 	// adopting: spec.adopt names an existing entity to take over.
@@ -158,6 +180,8 @@ type facts struct {
 	// ownerReadable: the operator knows its cluster and the kind can read
 	// an entity's owner (Kind.Owner).
 	ownerReadable bool
+	// find is how a create looks for an entity the object may have.
+	find findMode
 }
 
 // policy is what decide knows of its controller: fixed once the workers
@@ -199,6 +223,13 @@ func (p policy) decide(f facts, res Resolution, rec record, now time.Time) actio
 		if wait := p.quiet(f, res, now); wait > 0 {
 			return action{op: opWaitQuietly, wait: wait}
 		}
+		if res.Waiting == WaitShard {
+			// Most likely moving with what it refers to: quiet for as long
+			// as a new object waits for references on their way.
+			if _, wait := rec.referenceWarning(f.problem, now, p.quietWait); wait > 0 {
+				return action{op: opWaitQuietly, wait: wait, noteProblem: true}
+			}
+		}
 		warn, wait := rec.referenceWarning(f.problem, now, p.referenceGrace)
 		return action{op: opReportReferences, warn: warn, wait: wait}
 	}
@@ -213,7 +244,7 @@ func (p policy) decide(f facts, res Resolution, rec record, now time.Time) actio
 		id = rec.createdID // created by a reconcile whose status write did not land
 	}
 	if id == "" {
-		return action{op: opCreate, lookFirst: p.mayExistAlready(f, rec)}
+		return p.decideCreate(f, res, rec, now)
 	}
 	if owner := rec.foreignOwner(); owner != "" && !f.takeOver {
 		return action{op: opReportForeign, id: id, owner: owner, mark: rec.mark}
@@ -281,8 +312,10 @@ func (p policy) decideDeletion(f facts, res Resolution, rec record, now time.Tim
 	if id == "" {
 		id = rec.createdID
 	}
-	// A create may have succeeded without its ID reaching the status.
-	return action{op: opDelete, id: id, lookFirst: id == "", checkOwner: id != "" && p.unknownOwner(f, rec)}
+	// A create may have succeeded without its ID reaching the status, or
+	// the object lost the ID with its status (a restore).
+	return action{op: opDelete, id: id, lookFirst: id == "", byIdentity: id == "" && f.find == findByIdentity,
+		checkOwner: id != "" && p.unknownOwner(f, rec)}
 }
 
 // unknownOwner reports whether a write or delete must first read whose the
@@ -297,13 +330,14 @@ func (p policy) unknownOwner(f facts, rec record) bool {
 // before it looks again, should their answer not reconcile it.
 const readWait = 10 * time.Second
 
-// quiet returns how long a new object (Programmed not reported yet) with
-// nothing wrong but references not there yet may still wait without a
-// status write: up to quietWait after its creation for references on their
-// way, up to the reference grace period for references not found. Zero:
-// write the status now.
+// quiet returns how long a new object (Programmed not reported yet, its
+// status showing it unfinished) with nothing wrong but references not there
+// yet may still wait without a status write: up to quietWait after its
+// creation for references on their way, up to the reference grace period
+// for references not found. Zero: write the status now.
 func (p policy) quiet(f facts, res Resolution, now time.Time) time.Duration {
-	if f.reported {
+	if f.reported || !f.unfinishedShown {
+		// A status that shows nothing would read as done.
 		return 0
 	}
 	var quiet time.Duration

@@ -20,8 +20,10 @@ func TestDecide(t *testing.T) {
 	onTheirWay := Resolution{Waiting: WaitProgress}
 	broken := Resolution{Waiting: NoWait}
 	beingRead := Resolution{Waiting: WaitRead}
-	// fresh is a new object; existing one Programmed with an ID.
-	fresh := facts{createdAt: now.Add(-time.Second), fingerprint: 1}
+	inOtherShard := Resolution{Waiting: WaitShard}
+	// fresh is a new object, its status seeded as unfinished by the
+	// schema's default; existing one Programmed with an ID.
+	fresh := facts{createdAt: now.Add(-time.Second), fingerprint: 1, unfinishedShown: true}
 	existing := facts{createdAt: now.Add(-30 * time.Minute), id: "e1", programmed: true, reported: true, fingerprint: 1}
 	listed := func(f facts) facts { f.lists = true; return f }
 	with := func(f facts, change func(*facts)) facts { change(&f); return f }
@@ -37,6 +39,10 @@ func TestDecide(t *testing.T) {
 	reporting := func(f facts) facts {
 		f.lists, f.policies.Reconcile = true, commonv1alpha1.ReconcilePolicyReport
 		return f
+	}
+	byIdentity := func(f facts) facts { f.find = findByIdentity; return f }
+	refusedBy := func(holder string, fp uint64, at time.Time) record {
+		return record{uid: "u", refusal: &refusal{fingerprint: fp, scope: scopeOf(Placement{}), holder: holder, at: at}}
 	}
 	deleting := func(f facts) facts {
 		f.deleting, f.deletionAt, f.finalizer = true, now.Add(-time.Second), true
@@ -55,6 +61,8 @@ func TestDecide(t *testing.T) {
 			action{op: opWaitQuietly, wait: 5*time.Minute - time.Second}},
 		{"a new object waits quietly for missing references only for the grace period", fresh, missing, record{},
 			action{op: opWaitQuietly, wait: 9 * time.Second}},
+		{"a new object whose status shows nothing yet says at once that it waits", with(fresh, func(f *facts) { f.unfinishedShown, f.problem = false, "on its way" }), onTheirWay, record{},
+			action{op: opReportReferences, wait: 10 * time.Second}},
 		{"a new object past the grace period reports missing references, the Warning later", with(fresh, func(f *facts) { f.createdAt = now.Add(-time.Minute); f.problem = "gone" }), missing, record{},
 			action{op: opReportReferences, wait: 10 * time.Second}},
 		{"an object that reported once reports at once", with(existing, func(f *facts) { f.problem = "gone" }), onTheirWay, record{},
@@ -75,6 +83,15 @@ func TestDecide(t *testing.T) {
 			record{problem: "gone", problemSince: now.Add(-time.Hour)},
 			action{op: opReportReferences, wait: 10 * time.Second}},
 
+		{"a Programmed object whose reference is in another shard waits quietly, the problem noted", with(existing, func(f *facts) { f.problem = "in shard b" }), inOtherShard, record{},
+			action{op: opWaitQuietly, wait: 5 * time.Minute, noteProblem: true}},
+		{"it waits out the rest of the quiet wait since the problem was first seen", with(existing, func(f *facts) { f.problem = "in shard b" }), inOtherShard,
+			record{problem: "in shard b", problemSince: now.Add(-time.Minute)},
+			action{op: opWaitQuietly, wait: 4 * time.Minute, noteProblem: true}},
+		{"a reference still in another shard after the quiet wait is reported, in a Warning at once", with(existing, func(f *facts) { f.problem = "in shard b" }), inOtherShard,
+			record{problem: "in shard b", problemSince: now.Add(-6 * time.Minute)},
+			action{op: opReportReferences, warn: true}},
+
 		// Create.
 		{"a new object is created", fresh, ready, record{}, action{op: opCreate}},
 		{"an object older than the process is looked up by its UID before creating", with(fresh, func(f *facts) { f.createdAt = now.Add(-2 * time.Hour) }), ready, record{},
@@ -86,6 +103,27 @@ func TestDecide(t *testing.T) {
 			record{uid: "u", createdID: "e9"}, action{op: opAdopt}},
 		{"an entity created whose ID the status lacks is not created again", fresh, ready, record{uid: "u", createdID: "e9", written: true, fingerprint: 1, syncedAt: now},
 			action{op: opKeep, id: "e9", wait: period}},
+
+		// Create, finding the entity an object had before (a rebuilt
+		// cluster, a restore without status).
+		{"a kind listed with identities looks for the object's entity there before creating", byIdentity(fresh), ready, record{},
+			action{op: opCreate, byIdentity: true}},
+		{"an object older than the process is found by its identity too, not by its UID", with(byIdentity(fresh), func(f *facts) { f.createdAt = now.Add(-2 * time.Hour) }), ready, record{},
+			action{op: opCreate, byIdentity: true}},
+		{"a create of unknown outcome, not listed yet, is looked up by its UID as well", byIdentity(fresh), ready, record{createOutcomeUnknown: true},
+			action{op: opCreate, byIdentity: true, lookFirst: true}},
+		{"a kind found by what it holds looks before every create", with(fresh, func(f *facts) { f.find = findByContent }), ready, record{},
+			action{op: opCreate, lookFirst: true}},
+		{"an entity found in the way is reported without a call within the period", byIdentity(fresh), ready, refusedBy("h1", 1, now.Add(-10*time.Second)),
+			action{op: opReportRefusal, wait: 50 * time.Second}},
+		{"once the period has passed the entity in the way is read again, not created over", byIdentity(fresh), ready, refusedBy("h1", 1, now.Add(-period)),
+			action{op: opCreate, holder: "h1"}},
+		{"a conflict whose holder cannot be read waits for a change", byIdentity(fresh), ready, refusedBy("", 1, now.Add(-time.Hour)),
+			action{op: opReportRefusal}},
+		{"a changed spec tries to create again at once", byIdentity(fresh), ready, refusedBy("h1", 2, now.Add(-time.Second)),
+			action{op: opCreate, byIdentity: true}},
+		{"another control plane tries to create again at once", byIdentity(fresh), Resolution{Ready: true, Placement: Placement{ControlPlaneID: "cp-2"}},
+			refusedBy("h1", 1, now.Add(-time.Second)), action{op: opCreate, byIdentity: true}},
 
 		// Update, list mode.
 		{"list mode: an unchanged entity is kept, with no wait", listed(existing), ready, writtenAt(now.Add(-time.Hour), 1),
@@ -135,6 +173,8 @@ func TestDecide(t *testing.T) {
 		{"an entity created whose ID the status lacks is deleted by that ID", with(deleting(fresh), func(f *facts) { f.id = "" }), ready, record{createdID: "e9"},
 			action{op: opDelete, id: "e9"}},
 		{"an entity whose ID is unknown is looked up by its UID and deleted", deleting(fresh), ready, record{}, action{op: opDelete, lookFirst: true}},
+		{"an object restored without its status and deleted looks for its entity by its identity too", deleting(byIdentity(fresh)), ready, record{},
+			action{op: opDelete, lookFirst: true, byIdentity: true}},
 
 		// The day-2 controls.
 		{"an unknown policy leaves the object alone", with(existing, func(f *facts) { f.policies.Invalid = "bad" }), ready, record{}, action{op: opReportPolicy}},
@@ -181,7 +221,7 @@ func TestDecide(t *testing.T) {
 			got := p.decide(tt.f, tt.res, tt.rec, now)
 			if got.op != tt.want.op || got.wait != tt.want.wait || got.id != tt.want.id || got.lookFirst != tt.want.lookFirst ||
 				got.mark != tt.want.mark || got.changed != tt.want.changed || !got.assumeSyncedAt.Equal(tt.want.assumeSyncedAt) || got.warn != tt.want.warn ||
-				got.owner != tt.want.owner || got.checkOwner != tt.want.checkOwner {
+				got.owner != tt.want.owner || got.checkOwner != tt.want.checkOwner || got.byIdentity != tt.want.byIdentity || got.holder != tt.want.holder {
 				t.Errorf("decide = %+v (%s)\n want %+v (%s)", got, got.op, tt.want, tt.want.op)
 			}
 		})

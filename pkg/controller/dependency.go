@@ -3,6 +3,8 @@ package controller
 import (
 	"fmt"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	"k8s.io/client-go/tools/cache"
 )
@@ -35,6 +37,39 @@ type EventSource interface {
 	// tracker is the informer the source reads: it learns which objects
 	// refer to its own.
 	tracker() referrerTracker
+	// lookup finds the object with key, as the source holds it; ok is
+	// false when the source's keys are not its objects' own (see SourceOf).
+	lookup(key string) (ref Reference, ok bool)
+}
+
+// Reference is an object that another names through a Dependency, as the
+// dependency's source holds it.
+type Reference struct {
+	// Dependency is the name of the Dependency.
+	Dependency string
+	// Resource is the source's resource.
+	Resource schema.GroupResource
+	// Namespace ("" for a cluster-scoped object) and Name of the object
+	// named.
+	Namespace, Name string
+	// Object is the object, nil when the source holds none of that name.
+	// Callers must not modify it.
+	Object metav1.Object
+}
+
+// References returns the objects obj names through the dependency, found
+// or not: the same description of obj's references that its controller
+// watches, for tools that show them (kubectl konnect status). None when
+// the source maps its objects to other keys (a SourceOf with Key or Keys).
+func (d Dependency[T]) References(obj T) []Reference {
+	var out []Reference
+	for _, key := range d.Keys(obj) {
+		if ref, ok := d.Source.lookup(key); ok {
+			ref.Dependency = d.Name
+			out = append(out, ref)
+		}
+	}
+	return out
 }
 
 // SourceOf is an Informer as the Source of a Dependency whose dependents
@@ -57,6 +92,13 @@ type SourceOf[S Object] struct {
 func (s SourceOf[S]) HasSynced() bool { return s.Informer.HasSynced() }
 
 func (s SourceOf[S]) tracker() referrerTracker { return s.Informer }
+
+func (s SourceOf[S]) lookup(key string) (Reference, bool) {
+	if s.Key != nil || s.Keys != nil {
+		return Reference{}, false
+	}
+	return s.Informer.lookup(key)
+}
 
 func (s SourceOf[S]) onChange(changed func(keys []string)) (func() bool, error) {
 	notify := func(source S) { changed(s.keysOf(source)) }
@@ -111,6 +153,18 @@ func (i *Informer[T]) onChange(changed func(keys []string)) (func() bool, error)
 }
 
 func (i *Informer[T]) tracker() referrerTracker { return i }
+
+func (i *Informer[T]) lookup(key string) (Reference, bool) {
+	name, err := cache.ParseObjectName(key)
+	if err != nil {
+		return Reference{}, false
+	}
+	ref := Reference{Resource: i.resource, Namespace: name.Namespace, Name: name.Name}
+	if obj, err := i.Get(name.Namespace, name.Name); err == nil {
+		ref.Object = obj
+	}
+	return ref, true
+}
 
 // Watch registers a dependency: an index on this controller's informer and
 // a handler on the source that enqueues the dependents.

@@ -16,8 +16,13 @@ type written struct {
 	id       string
 	snapshot Snapshot
 	// created is false when an existing entity was taken over instead (by
-	// spec.adopt or by its UID tag): it may hold more than was sent.
+	// spec.adopt, its UID tag or its identity): it may hold more than was
+	// sent.
 	created bool
+	// untouched: an entity taken back as the listing showed it, equal to
+	// the spec in everything that follows it too (Kind.AfterSync is not
+	// needed).
+	untouched bool
 	// mark is the drift the write corrected, if any.
 	mark *driftMark
 }
@@ -49,13 +54,22 @@ func (r *EntityReconciler[T, D]) write(ctx context.Context, t *turn[T, D]) (Resu
 			t.remember(unsynced)
 			return r.settle(ctx, t, r.kind.Async.Recorded(t.obj), r.policy.syncPeriod)
 		}
+		var in *refusedError
+		if errors.As(err, &in) {
+			// Created again, the entity found its name taken.
+			return r.refuse(ctx, t, in)
+		}
 		if err != nil {
 			return Result{}, r.failed(ctx, t, commonv1alpha1.ReasonFailedToUpdate, err)
 		}
 	} else if w, err = r.create(ctx, t, api, t.action.lookFirst); err != nil {
+		var in *refusedError
+		if errors.As(err, &in) {
+			return r.refuse(ctx, t, in)
+		}
 		return Result{}, r.failed(ctx, t, commonv1alpha1.ReasonFailedToCreate, err)
 	}
-	if r.kind.AfterSync != nil {
+	if r.kind.AfterSync != nil && !w.untouched {
 		if err := r.kind.AfterSync(ctx, api, t.obj, p, w.id, w.created); err != nil {
 			// The entity was written but what follows it was not: whatever
 			// the spec says next, write again.
@@ -69,7 +83,7 @@ func (r *EntityReconciler[T, D]) write(ctx context.Context, t *turn[T, D]) (Resu
 		// Konnect holds what was just written, and the entity is this
 		// cluster's now.
 		rec.driftReported, rec.foreign, rec.ownerKnown = nil, "", true
-	})
+	}, holding(w.id))
 	r.policyConditions(t, true)
 	if t.facts.lists {
 		// Without a snapshot (an entity adopted in match mode, nothing
@@ -84,7 +98,7 @@ func (r *EntityReconciler[T, D]) write(ctx context.Context, t *turn[T, D]) (Resu
 		return r.afterWrite(ctx, t, api, w.id)
 	}
 	r.markProgrammed(t.obj, p, w.id)
-	if _, err := r.writeStatus(ctx, t.cached, t.obj); err != nil {
+	if _, err := r.writeStatus(ctx, t); err != nil {
 		// What the adapter recorded in the status (conditions, endpoints)
 		// is lost with the write; only another sync records it again.
 		t.remember(unsynced)
@@ -125,10 +139,11 @@ func (r *EntityReconciler[T, D]) update(ctx context.Context, t *turn[T, D], api 
 	return created, nil
 }
 
-// create creates the entity, unless it already exists with this object's
-// UID, and returns its ID. Never a duplicate: an entity is looked up by its
-// UID before creating when it may exist already (lookFirst), and after a
-// conflict.
+// create creates the entity, unless the object has one already, and
+// returns its ID. Never a duplicate: the entity is looked for before
+// creating (findFirst: by its identity, or by its UID when it may exist
+// already), and after a conflict, which is explained rather than tried
+// again (a refusedError).
 func (r *EntityReconciler[T, D]) create(ctx context.Context, t *turn[T, D], api konnect.API, lookFirst bool) (written, error) {
 	if opts := r.kind.adoptOptions(t.obj); opts != nil && opts.Konnect != nil {
 		w, err := r.adoptExisting(ctx, t, api, opts)
@@ -137,13 +152,11 @@ func (r *EntityReconciler[T, D]) create(ctx context.Context, t *turn[T, D], api 
 		}
 		return w, err
 	}
-	if lookFirst {
-		if w, err := r.adoptByUID(ctx, t, api); w.id != "" || err != nil {
-			if err == nil {
-				t.remember(created(w.id))
-			}
-			return w, err
+	if w, took, err := r.findFirst(ctx, t, api, lookFirst); took || err != nil {
+		if err == nil {
+			t.remember(created(w.id))
 		}
+		return w, err
 	}
 	r.metrics.EntityOperation(r.kind.KindName(), "create")
 	id, snapshot, err := r.kind.Create(ctx, api, t.obj, t.res.Placement, t.desired)
@@ -164,9 +177,12 @@ func (r *EntityReconciler[T, D]) create(ctx context.Context, t *turn[T, D], api 
 			}
 			return w, adoptErr
 		}
-		// Another entity holds a unique field (a name, a username): only a
-		// spec change can fix that.
-		return written{}, Permanent(err, r.policy.syncPeriod)
+		// Another entity holds a unique field (a name, a username): which?
+		w, err = r.explainConflict(ctx, t, api, err)
+		if err == nil {
+			t.remember(created(w.id))
+		}
+		return w, err
 	case outcomeUnknown(err):
 		t.remember(mayHaveCreated)
 	}
@@ -230,7 +246,7 @@ func (r *EntityReconciler[T, D]) keep(ctx context.Context, t *turn[T, D]) (Resul
 	}
 	r.policyConditions(t, inSync)
 	r.markProgrammed(t.obj, p, t.action.id)
-	_, err := r.writeStatus(ctx, t.cached, t.obj)
+	_, err := r.writeStatus(ctx, t)
 	t.remember(programmedAt(t.obj.GetGeneration()))
 	return Result{RequeueAfter: t.action.wait}, err
 }

@@ -61,6 +61,18 @@ func (r *EntityReconciler[T, D]) deleteEntity(ctx context.Context, t *turn[T, D]
 			return false, Result{}, r.failed(ctx, t, commonv1alpha1.ReasonKonnectAPIOpFailed, err)
 		}
 	}
+	if id == "" && t.action.byIdentity {
+		// Restored without its status and deleted before it took its
+		// entity back: the entity written for its name is its.
+		found, ok, err := r.findByIdentity(ctx, t, api)
+		if err != nil {
+			return false, Result{}, r.failed(ctx, t, commonv1alpha1.ReasonKonnectAPIOpFailed, err)
+		}
+		if ok && ownedHere(found.Owner, r.cluster) {
+			id = found.ID
+			r.recovery.take(id)
+		}
+	}
 	if t.action.checkOwner {
 		owner, err := r.readOwner(ctx, t, api)
 		if err != nil && !konnect.IsNotFound(err) {

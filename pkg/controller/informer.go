@@ -23,6 +23,8 @@ type Informer[T Object] struct {
 	// named watches single objects that the informers leave out, when
 	// NamedWatch asked for it.
 	named *namedWatches[T]
+	// elsewhere finds objects of other shards (see SetElsewhere).
+	elsewhere Locate
 }
 
 // NewInformer returns a view over informers, keyed by the namespace each

@@ -44,7 +44,8 @@ type Kind[T Entity, D any] struct {
 	Delete func(ctx context.Context, api konnect.API, obj T, p Placement, id string) error
 	// FindByUID returns the ID of the entity tagged (or labelled) with obj's
 	// UID, or "" when there is none: how an entity whose ID never reached the
-	// status is found again instead of created twice.
+	// status is found again instead of created twice. A kind whose entities
+	// carry no tags finds it by what it holds instead (see Recovery).
 	FindByUID func(ctx context.Context, api konnect.API, obj T, p Placement) (string, error)
 	// Dependencies are the other objects obj refers to: their changes
 	// reconcile obj again.
@@ -100,6 +101,11 @@ type Kind[T Entity, D any] struct {
 	// operator does not label) are written, or read, every sync period.
 	// Nil: every object's.
 	Lists func(obj T) bool
+	// Recover, when set, says how an object that does not know its
+	// entity's ID finds it again (see Recovery). Nil: by its UID, when the
+	// entity may exist already (the object is older than this process, or a
+	// create's outcome was unknown) and after a conflict.
+	Recover *Recovery[T, D]
 }
 
 // Listed is one entity as a listing showed it.
@@ -109,6 +115,13 @@ type Listed[D any] struct {
 	// Owner is the identity of the cluster whose operator wrote the entity
 	// (its k8s-cluster tag or label), "" when it names none.
 	Owner string
+	// Object is the object the entity was written for, as its identity
+	// tags (or labels) name it: how an object that lost the entity's ID
+	// (a rebuilt cluster, a restore without status) finds it again.
+	Object ObjectIdentity
+	// Actual is the entity as Konnect answered it (an SDK type), for
+	// Recovery.Record; nil when the kind does not give it.
+	Actual any
 	// Snapshot is the listed entity, to compare with the snapshot of the
 	// operator's last write.
 	Snapshot Snapshot

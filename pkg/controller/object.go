@@ -29,6 +29,9 @@ type Entity interface {
 	// when the status has no such block yet, unless init is true, in which
 	// case the block is created. Only call it with init on a copy.
 	KonnectStatus(init bool) *commonv1alpha1.KonnectEntityStatus
+	// SetObservedGeneration records the generation of the spec that the
+	// status reports on.
+	SetObservedGeneration(generation int64)
 }
 
 // Client writes one kind through the API server. The generated typed

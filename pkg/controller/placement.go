@@ -67,6 +67,9 @@ type Resolution struct {
 	// Waiting says, for ForSync, when an object that is not Ready may have
 	// nothing wrong with it yet: see Wait.
 	Waiting Wait
+	// Hold says, for ForSync, what an object that is not Ready needs to go
+	// on, and so the reason of its Programmed=False: see Hold.
+	Hold Hold
 	// Conditions are the reference conditions (True or False) to set on the
 	// object. Condition types of Kind.Conditions that are missing are
 	// removed from the status.
@@ -92,6 +95,30 @@ const (
 	// is wrong. Their answer reconciles the object again; until then there
 	// is nothing to report, however old the object.
 	WaitRead
+	// WaitShard: references exist, but in another shard, and nothing else
+	// is wrong. A tree of objects moves between shards one object at a
+	// time; until the move is over, saying so would cost a status write,
+	// and a Konnect write in the shard that takes the object next.
+	WaitShard
+)
+
+// Hold says what an object whose references are not usable needs before
+// it can go on: nothing but time, a change of a reference, or a change of
+// its own. The more severe one wins when several references fail.
+type Hold int
+
+const (
+	// HoldWaiting: the references may still come right by themselves: they
+	// do not exist yet, are on their way to Konnect, are being deleted, or
+	// fail for a while (their failures are retried).
+	HoldWaiting Hold = iota
+	// HoldBlocked: a reference failed and cannot progress without a change
+	// of its own (it is Stalled): a control plane whose auth configuration
+	// holds a token Konnect rejects.
+	HoldBlocked
+	// HoldRefused: a reference is refused or invalid as the object names
+	// it: only a change of the object, or a KongReferenceGrant, fixes it.
+	HoldRefused
 )
 
 // ClientSource hands out Konnect's API, one client per server URL and

@@ -44,7 +44,7 @@ func (r *EntityReconciler[T, D]) pause(ctx context.Context, t *turn[T, D]) (Resu
 		message += "; its deletion waits until then (deletion-policy orphan would leave the entity in Konnect)"
 	}
 	SetCondition(t.obj, TrueCondition(commonv1alpha1.ConditionPaused, commonv1alpha1.ReasonPaused, message))
-	written, err := r.writeStatus(ctx, t.cached, t.obj)
+	written, err := r.writeStatus(ctx, t)
 	if written {
 		r.recorder.Event(t.obj, corev1.EventTypeNormal, EventPaused, message)
 	}
@@ -55,8 +55,9 @@ func (r *EntityReconciler[T, D]) pause(ctx context.Context, t *turn[T, D]) (Resu
 // know; nothing else happens until it is fixed.
 func (r *EntityReconciler[T, D]) reportPolicy(ctx context.Context, t *turn[T, D]) (Result, error) {
 	message := t.facts.policies.Invalid + "; the object is left alone until it is fixed"
+	t.stalled = true
 	SetCondition(t.obj, FalseCondition(commonv1alpha1.ConditionProgrammed, commonv1alpha1.ReasonInvalidPolicy, message))
-	_, err := r.writeStatus(ctx, t.cached, t.obj)
+	_, err := r.writeStatus(ctx, t)
 	r.warnOnce(t, EventInvalidPolicy, message)
 	return Result{}, err
 }
@@ -71,7 +72,7 @@ func (r *EntityReconciler[T, D]) reportDrift(ctx context.Context, t *turn[T, D])
 	}
 	message := fmt.Sprintf("%s %s %s; not written back (reconcile-policy report)", kind, t.action.id, mark.describe())
 	SetCondition(t.obj, TrueCondition(commonv1alpha1.ConditionDrifted, reason, message))
-	if _, err := r.writeStatus(ctx, t.cached, t.obj); err != nil {
+	if _, err := r.writeStatus(ctx, t); err != nil {
 		return Result{}, err
 	}
 	if seen := t.rec.driftReported; seen == nil || seen.cause != mark.cause || !slices.Equal(seen.fields, mark.fields) {
@@ -88,8 +89,9 @@ func (r *EntityReconciler[T, D]) reportDrift(ctx context.Context, t *turn[T, D])
 func (r *EntityReconciler[T, D]) reportForeign(ctx context.Context, t *turn[T, D]) (Result, error) {
 	message := fmt.Sprintf("%s %s is owned by the operator of cluster %s (tag %s); it is never written or deleted from here: spec.adopt with mode override takes it over",
 		r.kind.KindName(), t.action.id, t.action.owner, TagKeyCluster)
+	t.stalled = true
 	SetCondition(t.obj, FalseCondition(commonv1alpha1.ConditionProgrammed, commonv1alpha1.ReasonOwnedByOtherCluster, message))
-	_, err := r.writeStatus(ctx, t.cached, t.obj)
+	_, err := r.writeStatus(ctx, t)
 	r.warnOnce(t, EventForeign, message)
 	owner := t.action.owner
 	t.remember(clearMark(t.action.mark), func(rec *record) { rec.foreign = owner })
@@ -102,7 +104,9 @@ func (r *EntityReconciler[T, D]) orphan(ctx context.Context, t *turn[T, D]) (Res
 	if err := r.removeFinalizers(ctx, t.obj); err != nil {
 		return Result{}, err
 	}
-	t.remember(finalized)
+	// Its entity stays: an object that comes back under its name takes it
+	// back.
+	t.remember(finalized, holding(t.facts.id))
 	why := "deletion-policy orphan"
 	switch {
 	case t.action.owner != "":

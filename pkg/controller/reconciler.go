@@ -92,6 +92,9 @@ type EntityReconciler[T Entity, D any] struct {
 	// is this cluster's identity (see ReconcilerOptions).
 	defaults commonv1alpha1.PolicyDefaults
 	cluster  string
+	// recovery indexes the listed entities that objects without an ID
+	// take back (Recovery.ByIdentity).
+	recovery *recoveryIndex[D]
 }
 
 // NewEntityReconciler returns the reconciler of one kind.
@@ -131,6 +134,7 @@ func NewEntityReconciler[T Entity, D any](kind *Kind[T, D], informer *Informer[T
 		pendingBackoffMax: opts.PendingBackoffMax,
 		defaults:          opts.Policies,
 		cluster:           opts.Cluster,
+		recovery:          newRecoveryIndex[D](),
 	}
 	r.memory = newMemory(nil)
 	if kind.List != nil {
@@ -163,6 +167,10 @@ type turn[T Entity, D any] struct {
 	rec    record
 	action action
 	edits  []edit
+	// stalled: what the turn found cannot go on without a change (a
+	// permanent failure, references refused or blocked, an entity another
+	// cluster owns): the status says Stalled rather than Reconciling.
+	stalled bool
 }
 
 // remember adds edits to the object's record, applied once the turn ends.
@@ -172,7 +180,9 @@ func (t *turn[T, D]) remember(edits ...edit) { t.edits = append(t.edits, edits..
 func (r *EntityReconciler[T, D]) Reconcile(ctx context.Context, key cache.ObjectName) (Result, error) {
 	cached, err := r.informer.Get(key.Namespace, key.Name)
 	if apierrors.IsNotFound(err) {
-		r.memory.forget(key)
+		if r.memory.forget(key) {
+			r.recovery.forget() // its entity stays: the listings no longer show all
+		}
 		return Result{}, nil
 	}
 	if err != nil {
@@ -190,6 +200,9 @@ func (r *EntityReconciler[T, D]) Reconcile(ctx context.Context, key cache.Object
 		return Result{}, err
 	}
 	t.rec = r.memory.get(key, t.obj.GetUID())
+	if r.memory.vacated(key, t.obj.GetUID()) {
+		r.recovery.forget() // as when it is forgotten: it went while its entity stays
+	}
 	// Whatever the turn did is remembered in one place, however it ends.
 	defer func() { r.memory.update(key, t.obj.GetUID(), t.res.Placement, t.edits...) }()
 	refused, err := r.observe(ctx, t)
@@ -217,11 +230,17 @@ func (r *EntityReconciler[T, D]) act(ctx context.Context, t *turn[T, D]) (Result
 	if t.facts.id != "" && t.rec.createdID != "" {
 		t.remember(forgetCreated) // the status carries the ID now
 	}
+	if t.facts.id != "" && t.rec.holds != t.facts.id {
+		t.remember(holding(t.facts.id))
+	}
 	if !t.action.assumeSyncedAt.IsZero() {
 		t.remember(assumeSynced(t.facts.fingerprint, t.action.assumeSyncedAt))
 	}
 	switch t.action.op {
 	case opWaitQuietly, opWaitForDeletion:
+		if t.action.noteProblem {
+			t.remember(problemSeen(t.facts.problem, r.clock.Now()))
+		}
 		return Result{RequeueAfter: t.action.wait}, nil
 	case opForget:
 		t.remember(forgetAll)
@@ -245,6 +264,8 @@ func (r *EntityReconciler[T, D]) act(ctx context.Context, t *turn[T, D]) (Result
 		return r.orphan(ctx, t)
 	case opReportForeign:
 		return r.reportForeign(ctx, t)
+	case opReportRefusal:
+		return r.reportRefusal(ctx, t)
 	}
 	// Finalizer before any Konnect call, so that no entity can exist that
 	// the operator does not know to delete.
@@ -262,9 +283,32 @@ func (r *EntityReconciler[T, D]) act(ctx context.Context, t *turn[T, D]) (Result
 		return r.settle(ctx, t, r.kind.Async.Recorded(t.obj), t.action.wait)
 	case opRefresh:
 		return r.refresh(ctx, t)
-	default: // opCreate, opAdopt, opUpdate
-		return r.write(ctx, t)
+	case opCreate, opAdopt:
+		if err := r.showUnfinished(ctx, t); err != nil {
+			return Result{}, err
+		}
 	}
+	return r.write(ctx, t) // opCreate, opAdopt, opUpdate
+}
+
+// showUnfinished writes, before the first create of an object whose status
+// shows nothing yet (a kind whose schema seeds no status), that it is
+// being created, so that no reader takes it for done meanwhile. The turn
+// goes on from the status written.
+func (r *EntityReconciler[T, D]) showUnfinished(ctx context.Context, t *turn[T, D]) error {
+	v := r.verdict(t)
+	if t.facts.unfinishedShown || v.Standing == Current {
+		return nil
+	}
+	SetReadiness(t.obj, v)
+	updated, err := r.clients(t.obj.GetNamespace()).UpdateStatus(ctx, t.obj, metav1.UpdateOptions{FieldManager: FieldManager})
+	if err != nil {
+		return err
+	}
+	r.metrics.StatusWritten(r.kind.KindName())
+	t.cached = updated
+	t.obj.SetResourceVersion(updated.GetResourceVersion())
+	return nil
 }
 
 // observe reads what decide needs of the object into t.facts: and, for a
@@ -281,11 +325,14 @@ func (r *EntityReconciler[T, D]) observe(ctx context.Context, t *turn[T, D]) (re
 		borrowed:      r.kind.borrows(obj),
 		policies:      commonv1alpha1.PoliciesOf(obj, r.defaults),
 		ownerReadable: r.cluster != "" && r.kind.Owner != nil,
+		find:          r.findMode(obj),
 	}
 	f.lists = r.lists(obj, f.policies)
 	if c := meta.FindStatusCondition(obj.GetConditions(), commonv1alpha1.ConditionProgrammed); c != nil {
 		f.reported = c.Status != metav1.ConditionUnknown
 	}
+	f.unfinishedShown = IsConditionTrue(obj.GetConditions(), commonv1alpha1.ConditionReconciling) ||
+		IsConditionTrue(obj.GetConditions(), commonv1alpha1.ConditionStalled)
 	if deleted := obj.GetDeletionTimestamp(); deleted != nil {
 		f.deleting, f.deletionAt = true, deleted.Time
 		if f.finalizer && r.holdsFor(obj) {

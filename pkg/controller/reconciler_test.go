@@ -5,10 +5,12 @@ import (
 	"testing"
 	"time"
 
+	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/wait"
 	clienttesting "k8s.io/client-go/testing"
 	"k8s.io/client-go/tools/cache"
 	events "k8s.io/client-go/tools/record"
@@ -108,16 +110,28 @@ func newReconcilerFixture(t *testing.T, objects ...runtime.Object) *reconcilerFi
 	return &reconcilerFixture{counts: c, reconciler: r, client: client, informer: shared, clock: clock, recorder: recorder}
 }
 
-// refresh puts the API server's current object into the informer's cache,
-// as a watch event would.
+// refresh waits until the informer's cache holds the API server's current
+// object, as the reconciler would see it after the watch event. It does not
+// put the object there itself: a watch event of an earlier write, still on
+// its way, would overwrite it with the older object.
 func (f *reconcilerFixture) refresh(t *testing.T, name string) {
 	t.Helper()
-	obj, err := f.client.ConfigurationV1alpha1().KongServices("ns").Get(context.Background(), name, metav1.GetOptions{})
+	want, err := f.client.ConfigurationV1alpha1().KongServices("ns").Get(context.Background(), name, metav1.GetOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := f.informer.GetIndexer().Update(obj); err != nil {
-		t.Fatal(err)
+	err = wait.PollUntilContextTimeout(context.Background(), time.Millisecond, time.Minute, true, func(context.Context) (bool, error) {
+		cached, ok, err := f.informer.GetStore().GetByKey("ns/" + name)
+		if err != nil || !ok {
+			return false, err
+		}
+		got := cached.(svc)
+		return got.Generation == want.Generation && apiequality.Semantic.DeepEqual(got.Spec, want.Spec) &&
+			apiequality.Semantic.DeepEqual(got.Status, want.Status) && apiequality.Semantic.DeepEqual(got.Finalizers, want.Finalizers) &&
+			apiequality.Semantic.DeepEqual(got.Annotations, want.Annotations) && apiequality.Semantic.DeepEqual(got.DeletionTimestamp, want.DeletionTimestamp), nil
+	})
+	if err != nil {
+		t.Fatalf("the informer's cache did not catch up with %s: %v", name, err)
 	}
 }
 
@@ -126,6 +140,11 @@ func newService(name string) *configurationv1alpha1.KongService {
 		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "ns", UID: "uid-" + "name", Generation: 1,
 			CreationTimestamp: metav1.NewTime(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))},
 		Spec: configurationv1alpha1.KongServiceSpec{KongServiceAPISpec: configurationv1alpha1.KongServiceAPISpec{Host: "a.example.com"}},
+		// As the schema's default seeds it.
+		Status: configurationv1alpha1.KongServiceStatus{Conditions: []metav1.Condition{
+			{Type: commonv1alpha1.ConditionProgrammed, Status: metav1.ConditionUnknown, Reason: commonv1alpha1.ReasonPending, Message: "Waiting for controller", LastTransitionTime: metav1.Unix(0, 0)},
+			{Type: commonv1alpha1.ConditionReconciling, Status: metav1.ConditionTrue, Reason: commonv1alpha1.ReasonPending, Message: "Waiting for controller", LastTransitionTime: metav1.Unix(0, 0)},
+		}},
 	}
 }
 

@@ -36,6 +36,13 @@ type record struct {
 	// finalized: this process removed the cleanup finalizer; a reconcile
 	// that still sees it (the cache lags) must not delete again.
 	finalized bool
+	// holds is the ID of the entity this process last knew the object by,
+	// "" when none or once it deleted it: an object that goes while holding
+	// one leaves it in Konnect, for its successor to take back.
+	holds string
+	// refusal is why the last create took no entity (another cluster's,
+	// or a conflict); nil when none.
+	refusal *refusal
 	// pendingReads counts the reads in a row that found an asynchronous
 	// entity in transition: the delay before the next one grows with it.
 	pendingReads int
@@ -197,14 +204,31 @@ func (m *memory) leaveLocked(key cache.ObjectName, rec *record) {
 	}
 }
 
-// forget drops the record of an object that no longer exists.
-func (m *memory) forget(key cache.ObjectName) {
+// forget drops the record of an object that no longer exists, and
+// reports whether it left its entity in Konnect.
+func (m *memory) forget(key cache.ObjectName) (leftBehind bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if rec, ok := m.records[key]; ok {
 		m.leaveLocked(key, rec)
+		leftBehind = rec.holds != ""
 	}
 	delete(m.records, key)
+	return leftBehind
+}
+
+// vacated reports whether the record under key is of another object than
+// uid's (one gone, whose name uid's object now has) that left its entity in
+// Konnect. It reports so once.
+func (m *memory) vacated(key cache.ObjectName, uid types.UID) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	rec, ok := m.records[key]
+	if !ok || rec.uid == uid || rec.holds == "" {
+		return false
+	}
+	rec.holds = ""
+	return true
 }
 
 // member is one entity of a listing scope, as the lister reads it.
@@ -299,7 +323,8 @@ func (m *memory) relisted(key cache.ObjectName, seen member, change func(*listin
 // The edits the executor makes.
 
 // forgetAll empties the record: the object no longer needs anything of it.
-func forgetAll(rec *record) { *rec = record{uid: rec.uid} }
+// The entity it held, if any, stays in Konnect.
+func forgetAll(rec *record) { *rec = record{uid: rec.uid, holds: rec.holds} }
 
 // forgetCreated drops a remembered ID once the status carries it, or the
 // entity is gone.
@@ -398,6 +423,16 @@ func goneReportedOf(id string) edit {
 // finalized records that this process removed the cleanup finalizer, and
 // drops the rest.
 func finalized(rec *record) { *rec = record{uid: rec.uid, finalized: true} }
+
+// holding records the ID of the entity the object stands for now.
+func holding(id string) edit {
+	return func(rec *record) { rec.holds, rec.refusal = id, nil }
+}
+
+// refused records why a create took no entity.
+func refused(why refusal) edit {
+	return func(rec *record) { rec.refusal = &why }
+}
 
 // pendingRead counts one more read that found the entity in transition.
 func pendingRead(rec *record) { rec.pendingReads++ }

@@ -3,8 +3,10 @@ package controller
 import (
 	"context"
 	"errors"
+	"fmt"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/klog/v2"
 
@@ -17,9 +19,10 @@ import (
 // references' own changes enqueue the object again; the wait is for the
 // Warning of a problem that lasts.
 func (r *EntityReconciler[T, D]) reportReferences(ctx context.Context, t *turn[T, D]) (Result, error) {
-	cause := t.facts.problem
-	SetCondition(t.obj, FalseCondition(commonv1alpha1.ConditionProgrammed, commonv1alpha1.ReasonConditionWithStatusFalseExists, cause))
-	_, err := r.writeStatus(ctx, t.cached, t.obj)
+	cause, hold := t.facts.problem, t.res.Hold
+	SetCondition(t.obj, FalseCondition(commonv1alpha1.ConditionProgrammed, hold.Reason(), cause))
+	t.stalled = hold.Standing() == Stalled
+	_, err := r.writeStatus(ctx, t)
 	if t.res.ParentGone {
 		r.reportGoneWithParent(t, cause)
 	}
@@ -43,20 +46,22 @@ func (r *EntityReconciler[T, D]) failed(ctx context.Context, t *turn[T, D], reas
 	if errors.As(err, &withReason) {
 		reason = withReason.Reason
 	}
-	SetCondition(t.obj, FalseCondition(commonv1alpha1.ConditionProgrammed, reason, err.Error()))
-	if _, werr := r.writeStatus(ctx, t.cached, t.obj); werr != nil {
-		klog.FromContext(ctx).V(2).Info("Could not record the failure in the status", "err", werr)
-	}
-	cause := reason + "\x00" + err.Error()
-	if t.rec.warned != cause {
-		r.recorder.Event(t.obj, corev1.EventTypeWarning, reason, err.Error())
-	}
-	t.remember(warnedOf(cause))
+	message := err.Error()
 	if konnect.IsAuth(err) || konnect.IsInvalidInput(err) {
 		// Retrying will not help until the spec, the token or a referenced
 		// object changes, and those changes enqueue the object.
-		return Permanent(err, r.policy.syncPeriod)
+		err = Permanent(err, r.policy.syncPeriod)
 	}
+	t.stalled = IsPermanent(err)
+	SetCondition(t.obj, FalseCondition(commonv1alpha1.ConditionProgrammed, reason, message))
+	if _, werr := r.writeStatus(ctx, t); werr != nil {
+		klog.FromContext(ctx).V(2).Info("Could not record the failure in the status", "err", werr)
+	}
+	cause := reason + "\x00" + message
+	if t.rec.warned != cause {
+		r.recorder.Event(t.obj, corev1.EventTypeWarning, reason, message)
+	}
+	t.remember(warnedOf(cause))
 	return err
 }
 
@@ -99,10 +104,46 @@ func (r *EntityReconciler[T, D]) applyReferenceConditions(obj T, conditions []me
 	}
 }
 
-func (r *EntityReconciler[T, D]) writeStatus(ctx context.Context, cached, obj T) (bool, error) {
-	written, err := WriteStatus(ctx, r.clients(obj.GetNamespace()), cached, obj)
+// writeStatus writes the turn's status when it changed, with the
+// readiness conditions derived from it.
+func (r *EntityReconciler[T, D]) writeStatus(ctx context.Context, t *turn[T, D]) (bool, error) {
+	SetReadiness(t.obj, r.verdict(t))
+	written, err := WriteStatus(ctx, r.clients(t.obj.GetNamespace()), t.cached, t.obj)
 	if written {
 		r.metrics.StatusWritten(r.kind.KindName())
 	}
 	return written, err
+}
+
+// verdict is the one place where an object's standing is derived, for
+// every kind alike: from its Programmed condition and what the turn did.
+// Paused, it is Current only while Programmed for its generation. Without
+// a verdict yet (Programmed Unknown, or none), it is being created. A
+// failure the turn found permanent, or references that only a change
+// fixes, stall it; anything else not Programmed for its generation, or
+// being deleted, is progressing.
+func (r *EntityReconciler[T, D]) verdict(t *turn[T, D]) Verdict {
+	obj := t.obj
+	programmed := meta.FindStatusCondition(obj.GetConditions(), commonv1alpha1.ConditionProgrammed)
+	current := IsProgrammed(obj) && !t.facts.deleting
+	switch {
+	case t.action.op == opPause && current:
+		return Verdict{Standing: Current, Reason: programmed.Reason, Message: programmed.Message}
+	case t.action.op == opPause:
+		message := ""
+		if paused := meta.FindStatusCondition(obj.GetConditions(), commonv1alpha1.ConditionPaused); paused != nil {
+			message = paused.Message
+		}
+		return Verdict{Standing: Stalled, Reason: commonv1alpha1.ReasonPaused, Message: message}
+	case programmed == nil || programmed.Status == metav1.ConditionUnknown:
+		return Verdict{Standing: Progressing, Reason: commonv1alpha1.ReasonPending, Message: fmt.Sprintf("the %s is being created in Konnect", r.kind.KindName())}
+	}
+	v := Verdict{Standing: Progressing, Reason: programmed.Reason, Message: programmed.Message}
+	switch {
+	case t.stalled:
+		v.Standing = Stalled
+	case current:
+		v.Standing = Current
+	}
+	return v
 }

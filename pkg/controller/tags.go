@@ -23,6 +23,8 @@ const (
 	LabelManagedBy    = "managed-by"
 	TagKeyUID         = "k8s-uid"
 	identityNamespace = "k8s-namespace"
+	identityName      = "k8s-name"
+	identityKind      = "k8s-kind"
 )
 
 // IsIdentityTag reports whether a tag (key:value), or a control-plane label
@@ -52,9 +54,74 @@ func UserLabels(labels map[string]string) map[string]string {
 	return out
 }
 
+// ObjectIdentity is what an entity's identity tags (or a control plane's
+// identity labels) say of the object it was written for: its kind,
+// namespace and name, which, unlike its UID, survive a cluster rebuilt from
+// Git or objects restored from a backup. Zero when the entity carries none.
+type ObjectIdentity struct {
+	Kind, Namespace, Name string
+	// UID is the object's UID when the entity was last written.
+	UID string
+}
+
+// IdentityFromTags reads the object identity among tags (key:value).
+func IdentityFromTags(tags []string) ObjectIdentity {
+	var id ObjectIdentity
+	for _, t := range tags {
+		key, value, _ := strings.Cut(t, ":")
+		id.set(key, value)
+	}
+	return id
+}
+
+// IdentityFromLabels reads the object identity among a control plane's
+// labels.
+func IdentityFromLabels(labels map[string]string) ObjectIdentity {
+	var id ObjectIdentity
+	for key, value := range labels {
+		id.set(key, value)
+	}
+	return id
+}
+
+func (id *ObjectIdentity) set(key, value string) {
+	switch key {
+	case identityKind:
+		id.Kind = value
+	case identityName:
+		id.Name = value
+	case identityNamespace:
+		id.Namespace = value
+	case TagKeyUID:
+		id.UID = value
+	}
+}
+
+// Names reports whether the identity names obj, an object of kind: its
+// name may have been cut to what a tag (128 characters with its key) or a
+// label value (63) holds.
+func (id ObjectIdentity) Names(kind string, obj metav1.Object) bool {
+	return id.Kind == kind && id.Namespace == obj.GetNamespace() && id.Name != "" && slices.Contains(cutNames(obj.GetName()), id.Name)
+}
+
+// cutNames are the forms a name takes in identity tags and labels: whole,
+// cut to fit a tag, cut to fit a label value.
+func cutNames(name string) []string {
+	forms := []string{name, truncateRunes(name, MaxTagLength-len(identityName)-1), truncateRunes(name, MaxLabelLength)}
+	return slices.Compact(forms)
+}
+
+// String names the object as Events and conditions do.
+func (id ObjectIdentity) String() string {
+	if id.Namespace == "" {
+		return id.Kind + " " + id.Name
+	}
+	return id.Kind + " " + id.Namespace + "/" + id.Name
+}
+
 // KindTag is the tag that lists the entities of a kind, whichever
 // operator wrote them: k8s-kind:<Kind>.
-func KindTag(kind string) string { return "k8s-kind:" + kind }
+func KindTag(kind string) string { return identityKind + ":" + kind }
 
 // UIDTag is the tag that finds an object's entity again: k8s-uid:<uid>.
 func UIDTag(obj metav1.Object) string {
@@ -67,8 +134,8 @@ func identity(obj metav1.Object, gvk schema.GroupVersionKind, cluster string) []
 	pairs := [][2]string{
 		{"k8s-generation", strconv.FormatInt(obj.GetGeneration(), 10)},
 		{"k8s-group", gvk.Group},
-		{"k8s-kind", gvk.Kind},
-		{"k8s-name", obj.GetName()},
+		{identityKind, gvk.Kind},
+		{identityName, obj.GetName()},
 		{TagKeyUID, string(obj.GetUID())},
 		{"k8s-version", gvk.Version},
 		{LabelManagedBy, ManagedBy},

@@ -189,3 +189,38 @@ func TestLabels(t *testing.T) {
 		t.Fatal("UserLabels keeps the cluster label")
 	}
 }
+
+// The identity written on an entity names its object again, however long
+// its name: what Tags and Labels wrote (cut to fit) is read back by
+// IdentityFromTags and IdentityFromLabels and matched by Names.
+func TestIdentityNamesTheObjectItWasWrittenFor(t *testing.T) {
+	cpGVK := schema.GroupVersionKind{Group: "konnect.konghq.com", Version: "v1alpha2", Kind: "KonnectGatewayControlPlane"}
+	for _, name := range []string{"svc", strings.Repeat("n", 80), strings.Repeat("l", 200)} {
+		obj := &metav1.ObjectMeta{Name: name, Namespace: "team-a", UID: "1234", Generation: 2}
+		fromTags := IdentityFromTags(Tags(obj, testGVK, "cluster-a", []string{"env:prod"}))
+		if !fromTags.Names(testGVK.Kind, obj) || fromTags.UID != "1234" {
+			t.Errorf("tags of %d-character name: identity %+v does not name the object", len(name), fromTags)
+		}
+		fromLabels := IdentityFromLabels(Labels(obj, cpGVK, "cluster-a", nil))
+		if !fromLabels.Names(cpGVK.Kind, obj) {
+			t.Errorf("labels of %d-character name: identity %+v does not name the object", len(name), fromLabels)
+		}
+		for _, other := range []*metav1.ObjectMeta{{Name: name, Namespace: "team-b"}, {Name: "other", Namespace: "team-a"}} {
+			if fromLabels.Names(cpGVK.Kind, other) || fromTags.Names(testGVK.Kind, other) {
+				t.Errorf("the identity of %s/%s names %s/%s too", obj.Namespace, name, other.Namespace, other.Name)
+			}
+		}
+		// Names longer than a label value differ only past the cut: the
+		// identity cannot tell them apart, the rest of the name can.
+		longer := &metav1.ObjectMeta{Name: name + "x", Namespace: "team-a"}
+		if len(name) < MaxLabelLength && fromLabels.Names(cpGVK.Kind, longer) {
+			t.Errorf("the labels of %q name %q too", name, longer.Name)
+		}
+		if fromTags.Names("KongRoute", obj) {
+			t.Errorf("the identity of a KongService names a KongRoute")
+		}
+	}
+	if got := IdentityFromTags([]string{"env:prod"}); got != (ObjectIdentity{}) {
+		t.Errorf("an entity without identity tags names %+v", got)
+	}
+}

@@ -94,8 +94,14 @@ func hasFinalizer(obj metav1.Object, finalizer string) bool {
 
 // fingerprint hashes what a write to Konnect depends on: the desired entity
 // and the object's labels and annotations, but for the annotations of the
-// day-2 controls, which say how the operator acts, not what the entity is.
+// day-2 controls and the shard label, which say how and by which process
+// the operator acts, not what the entity is.
 func fingerprint(desired any, obj metav1.Object) (uint64, error) {
+	labels := obj.GetLabels()
+	if _, ok := labels[commonv1alpha1.LabelShard]; ok {
+		labels = maps.Clone(labels)
+		delete(labels, commonv1alpha1.LabelShard)
+	}
 	annotations := obj.GetAnnotations()
 	for _, control := range []string{commonv1alpha1.AnnotationDeletionPolicy, commonv1alpha1.AnnotationReconcilePolicy, commonv1alpha1.AnnotationProtected} {
 		if _, ok := annotations[control]; ok {
@@ -107,7 +113,7 @@ func fingerprint(desired any, obj metav1.Object) (uint64, error) {
 		Desired     any               `json:"desired"`
 		Labels      map[string]string `json:"labels"`
 		Annotations map[string]string `json:"annotations"`
-	}{desired, obj.GetLabels(), annotations})
+	}{desired, labels, annotations})
 	if err != nil {
 		return 0, err
 	}

@@ -7,14 +7,13 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"slices"
-	"strings"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/konnect-operator/konnect-operator/pkg/controller"
 	"github.com/konnect-operator/konnect-operator/pkg/entities"
+	"github.com/konnect-operator/konnect-operator/pkg/inventory"
 )
 
 // Exit statuses, as kubectl diff has them.
@@ -30,7 +29,7 @@ const (
 // Options say what to compare.
 type Options struct {
 	// Cluster reads the objects.
-	Cluster Cluster
+	Cluster inventory.Cluster
 	// Namespace is the namespace of the objects compared.
 	Namespace string
 	// Objects name the objects to compare as KIND/NAME; none means every
@@ -44,33 +43,10 @@ type Options struct {
 	Token string
 }
 
-// target is one object asked for.
-type target struct {
-	kind kind
-	name string
-}
-
 // CheckObjects checks KIND/NAME arguments before anything is read.
 func CheckObjects(args []string) error {
-	_, err := parseTargets(args)
+	_, err := inventory.ParseTargets(args)
 	return err
-}
-
-// parseTargets reads KIND/NAME arguments.
-func parseTargets(args []string) ([]target, error) {
-	var out []target
-	for _, arg := range args {
-		kindName, name, ok := strings.Cut(arg, "/")
-		if !ok || kindName == "" || name == "" {
-			return nil, fmt.Errorf("%q is not KIND/NAME (for example kongservice/orders)", arg)
-		}
-		i := slices.IndexFunc(kinds, func(k kind) bool { return k.compared && k.matches(kindName) })
-		if i < 0 {
-			return nil, fmt.Errorf("%q: %s is not a kind the operator writes to Konnect", arg, kindName)
-		}
-		out = append(out, target{kind: kinds[i], name: name})
-	}
-	return out, nil
 }
 
 // Run compares and writes the differences to stdout, problems to stderr,
@@ -85,29 +61,31 @@ func Run(ctx context.Context, opts Options, stdoutWriter, stderrWriter io.Writer
 }
 
 func run(ctx context.Context, opts Options, stdout, stderr *printer) int {
-	targets, err := parseTargets(opts.Objects)
+	targets, err := inventory.ParseTargets(opts.Objects)
 	if err != nil {
 		stderr.println("error:", err)
 		return ExitError
 	}
-	loaded, err := load(ctx, opts.Cluster, opts.Namespace, stderr)
+	loaded, err := inventory.Read(ctx, opts.Cluster, opts.Namespace, inventory.Options{Secrets: true, Warn: func(err error) {
+		stderr.printf("warning: cannot list Secrets (%v): tokens and Secret-sourced values cannot be read; set KONNECT_TOKEN or --token-file for the token\n", err)
+	}})
 	if err != nil {
 		stderr.println("error:", err)
 		return ExitError
 	}
 	if opts.Token != "" {
-		loaded.useToken(opts.Token)
+		loaded.UseToken(opts.Token)
 	}
-	selected, err := loaded.pick(opts.Namespace, targets)
+	selected, err := loaded.Pick(opts.Namespace, targets)
 	if err != nil {
 		stderr.println("error:", err)
 		return ExitError
 	}
-	catalog := entities.NewCatalog(loaded.all())
+	catalog := entities.NewCatalog(loaded.All())
 	status := ExitSame
 	for _, obj := range selected {
-		what := fmt.Sprintf("%s %s", obj.kind.name, describe(obj.object))
-		cmp, err := catalog.Compare(ctx, opts.Konnect, obj.object)
+		what := fmt.Sprintf("%s %s", obj.Kind.Name, describe(obj.Object))
+		cmp, err := catalog.Compare(ctx, opts.Konnect, obj.Object)
 		if err != nil {
 			stderr.printf("error: %s: %v\n", what, err)
 			status = ExitError

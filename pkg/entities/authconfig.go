@@ -10,6 +10,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/record"
@@ -172,6 +173,7 @@ func (r *AuthConfigReconciler) Reconcile(ctx context.Context, k cache.ObjectName
 	}
 
 	result, warning, err := r.validate(ctx, k, obj)
+	controller.SetReadiness(obj, authVerdict(obj, warning))
 	written, werr := controller.WriteStatus(ctx, client, cached, obj)
 	if written {
 		r.Metrics.StatusWritten("KonnectAPIAuthConfiguration")
@@ -191,6 +193,7 @@ func (r *AuthConfigReconciler) finalize(ctx context.Context, k cache.ObjectName,
 		// enqueue it again.
 		message := blockedBy(users)
 		controller.SetCondition(obj, controller.TrueCondition(ConditionDeletionBlocked, ReasonInUse, message))
+		controller.SetReadiness(obj, controller.Verdict{Standing: controller.Progressing, Reason: ReasonInUse, Message: message})
 		written, err := controller.WriteStatus(ctx, client, cached, obj)
 		if written {
 			r.Metrics.StatusWritten("KonnectAPIAuthConfiguration")
@@ -208,7 +211,38 @@ func (r *AuthConfigReconciler) finalize(ctx context.Context, k cache.ObjectName,
 }
 
 // warning is an Event to record when a condition changes for the worse.
-type warning struct{ reason, message string }
+// waits says that the token's Secret is not there yet: the configuration
+// waits for it rather than needing a change.
+type warning struct {
+	reason, message string
+	waits           bool
+}
+
+// authVerdict is where a configuration stands, from APIAuthValid and what
+// the check found: Current when valid; Stalled when only a change (of the
+// token, its Secret, a grant or the server URL) can make it valid;
+// Progressing while it could not be checked yet or waits for its Secret.
+func authVerdict(obj authConfig, w *warning) controller.Verdict {
+	valid := meta.FindStatusCondition(obj.Status.Conditions, commonv1alpha1.ConditionAPIAuthValid)
+	if valid == nil {
+		return controller.Verdict{Standing: controller.Progressing, Reason: commonv1alpha1.ReasonPending, Message: "the token has not been checked with Konnect yet"}
+	}
+	v := controller.Verdict{Standing: controller.Progressing, Reason: valid.Reason, Message: valid.Message}
+	switch {
+	case valid.Status == metav1.ConditionTrue:
+		v.Standing = controller.Current
+	case valid.Status != metav1.ConditionFalse:
+	case w == nil:
+		// Not checked again this time (the Secret could not be protected):
+		// it stands where it stood.
+		if controller.IsConditionTrue(obj.Status.Conditions, commonv1alpha1.ConditionStalled) {
+			v.Standing = controller.Stalled
+		}
+	case !w.waits:
+		v.Standing = controller.Stalled
+	}
+	return v
+}
 
 // validate checks the token and fills in obj's status. It returns the
 // Warning Event that goes with a failure.
@@ -216,7 +250,7 @@ func (r *AuthConfigReconciler) validate(ctx context.Context, k cache.ObjectName,
 	serverURL, err := konnect.NormalizeServerURL(obj.Spec.ServerURL)
 	if err != nil {
 		r.invalid(obj, "", err.Error())
-		return controller.Result{}, &warning{EventTokenInvalid, err.Error()}, controller.Permanent(err, 0)
+		return controller.Result{}, &warning{reason: EventTokenInvalid, message: err.Error()}, controller.Permanent(err, 0)
 	}
 	obj.Status.ServerURL = serverURL
 
@@ -230,7 +264,7 @@ func (r *AuthConfigReconciler) validate(ctx context.Context, k cache.ObjectName,
 				message := "no KongReferenceGrant allows the reference to " + grantFor(from, groupCore, kindSecret, namespace, ref.Name)
 				controller.SetCondition(obj, controller.FalseCondition(commonv1alpha1.ConditionResolvedRefs, commonv1alpha1.ReasonRefNotPermitted, message))
 				r.invalid(obj, "", message)
-				return controller.Result{}, &warning{EventTokenUnavailable, message}, nil
+				return controller.Result{}, &warning{reason: EventTokenUnavailable, message: message}, nil
 			}
 			controller.SetCondition(obj, controller.TrueCondition(commonv1alpha1.ConditionResolvedRefs, commonv1alpha1.ReasonResolvedRefs, ""))
 		} else {
@@ -253,7 +287,7 @@ func (r *AuthConfigReconciler) validate(ctx context.Context, k cache.ObjectName,
 		if errors.Is(err, errTokenInvalid) {
 			reason = EventTokenInvalid
 		}
-		return controller.Result{}, &warning{reason, err.Error()}, nil
+		return controller.Result{}, &warning{reason: reason, message: err.Error(), waits: secretAbsent(err)}, nil
 	}
 
 	fp := tokenFingerprint(serverURL, token)
@@ -269,7 +303,7 @@ func (r *AuthConfigReconciler) validate(ctx context.Context, k cache.ObjectName,
 		if refused := (*konnect.InvalidInputError)(nil); errors.As(err, &refused) && refused.StatusCode == 0 {
 			// Refused before anything was sent: only a change can fix it.
 			r.invalid(obj, obj.Status.OrganizationID, err.Error())
-			return controller.Result{}, &warning{EventTokenInvalid, err.Error()}, controller.Permanent(err, 0)
+			return controller.Result{}, &warning{reason: EventTokenInvalid, message: err.Error()}, controller.Permanent(err, 0)
 		}
 		if delay, limited := konnect.IsRateLimited(err); limited {
 			return controller.Result{}, nil, &controller.RateLimitedError{Delay: delay, Err: err}
@@ -277,7 +311,7 @@ func (r *AuthConfigReconciler) validate(ctx context.Context, k cache.ObjectName,
 		if konnect.IsAuth(err) {
 			message := "Konnect rejected the token: " + err.Error()
 			r.invalid(obj, "", message)
-			return controller.Result{}, &warning{EventTokenInvalid, message}, controller.Permanent(err, r.SyncPeriod)
+			return controller.Result{}, &warning{reason: EventTokenInvalid, message: message}, controller.Permanent(err, r.SyncPeriod)
 		}
 		// Konnect did not answer (or answered 5xx): nothing is known about
 		// the token. A configuration that was valid stays so meanwhile.
@@ -285,7 +319,7 @@ func (r *AuthConfigReconciler) validate(ctx context.Context, k cache.ObjectName,
 			message := fmt.Sprintf("could not ask Konnect at %s whether the token is valid (retrying): %v", serverURL, err)
 			obj.Status.OrganizationID = ""
 			controller.SetCondition(obj, controller.Condition(commonv1alpha1.ConditionAPIAuthValid, metav1.ConditionUnknown, commonv1alpha1.ReasonKonnectAPIOpFailed, message))
-			return controller.Result{}, &warning{EventKonnectAPIOpFailed, message}, err
+			return controller.Result{}, &warning{reason: EventKonnectAPIOpFailed, message: message}, err
 		}
 		return controller.Result{}, nil, err
 	}

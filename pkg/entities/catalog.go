@@ -73,10 +73,12 @@ type Catalog struct {
 	entries []comparer
 }
 
-// comparer compares the objects of one kind; handled is false for objects
-// of other kinds.
+// comparer compares the objects of one kind, and lists their references;
+// handled is false for objects of other kinds.
 type comparer interface {
 	compare(ctx context.Context, clients controller.ClientSource, obj runtime.Object) (c Comparison, handled bool, err error)
+	// references lists what obj refers to (References).
+	references(obj runtime.Object) (refs []controller.Reference, handled bool)
 }
 
 // Compare compares obj, one of the objects the catalog was made from or

@@ -53,7 +53,7 @@ func ConsumerKind(refs *Refs, groups *controller.Informer[kongConsumerGroup], cr
 			}),
 		calls: consumerCalls,
 		desired: func(consumer kongConsumer, p controller.Placement) (consumerDesired, error) {
-			ids, problems := consumerGroupIDs(groups, consumer)
+			ids, problems, _ := consumerGroupIDs(groups, consumer)
 			if len(problems) > 0 {
 				return consumerDesired{}, fmt.Errorf("consumer groups not ready: %s", strings.Join(problems, ", "))
 			}
@@ -72,6 +72,8 @@ func ConsumerKind(refs *Refs, groups *controller.Informer[kongConsumerGroup], cr
 		adopt:    func(c kongConsumer) *adoptOptions { return c.Spec.Adopt },
 		matches:  consumerMatches,
 		bodyTags: func(d consumerDesired) []string { return d.Consumer.Tags },
+		// A custom_id is unique too, but no path names a consumer by it.
+		uniqueKey: func(d consumerDesired) string { return deref(d.Consumer.Username) },
 	}
 	k := c.kind()
 	// The snapshot of a write covers the groups AfterSync then makes equal
@@ -87,7 +89,7 @@ func ConsumerKind(refs *Refs, groups *controller.Informer[kongConsumerGroup], cr
 	}
 	k.List = listConsumers(c)
 	k.AfterSync = func(ctx context.Context, api konnect.API, consumer kongConsumer, p controller.Placement, id string, created bool) error {
-		want, _ := consumerGroupIDs(groups, consumer)
+		want, _, _ := consumerGroupIDs(groups, consumer)
 		return syncMemberships(ctx, api, p, id, want, created)
 	}
 	k.Adopt.Inspect = func(ctx context.Context, api konnect.API, obj kongConsumer, p controller.Placement, id string, desired consumerDesired) (controller.Inspection, error) {
@@ -125,8 +127,9 @@ func checkConsumerGroups(b *resolver, groups *controller.Informer[kongConsumerGr
 	if len(consumer.ConsumerGroups) == 0 {
 		return
 	}
-	if _, problems := consumerGroupIDs(groups, consumer); len(problems) > 0 {
+	if _, problems, hold := consumerGroupIDs(groups, consumer); len(problems) > 0 {
 		b.invalid(commonv1alpha1.ConditionKongConsumerGroupRefsValid, commonv1alpha1.ReasonInvalid, "%s", strings.Join(problems, ", "))
+		b.holdAt(hold)
 		return
 	}
 	b.valid(commonv1alpha1.ConditionKongConsumerGroupRefsValid, "")
@@ -134,8 +137,8 @@ func checkConsumerGroups(b *resolver, groups *controller.Informer[kongConsumerGr
 
 // consumerGroupIDs returns the sorted Konnect IDs of the consumer's groups,
 // and a problem ("name: NotFound", "name: NotCreatedInKonnect") for each
-// group that cannot be used yet.
-func consumerGroupIDs(groups *controller.Informer[kongConsumerGroup], consumer kongConsumer) (ids, problems []string) {
+// group that cannot be used yet, with what the consumer needs to go on.
+func consumerGroupIDs(groups *controller.Informer[kongConsumerGroup], consumer kongConsumer) (ids, problems []string, hold controller.Hold) {
 	for _, name := range consumer.ConsumerGroups {
 		g, err := groups.Get(consumer.Namespace, name)
 		switch {
@@ -145,12 +148,13 @@ func consumerGroupIDs(groups *controller.Informer[kongConsumerGroup], consumer k
 			problems = append(problems, name+": BeingDeleted")
 		case g.KonnectStatus(false).GetKonnectID() == "" || !controller.IsConditionTrue(g.Status.Conditions, commonv1alpha1.ConditionProgrammed):
 			problems = append(problems, name+": NotCreatedInKonnect")
+			hold = max(hold, controller.HoldOf(g.Status.Conditions))
 		default:
 			ids = append(ids, g.Status.Konnect.ID)
 		}
 	}
 	slices.Sort(ids)
-	return slices.Compact(ids), problems
+	return slices.Compact(ids), problems, hold
 }
 
 // deleteConsumer deletes a consumer. Konnect refuses while it still has

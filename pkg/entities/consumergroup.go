@@ -26,8 +26,9 @@ func ConsumerGroupKind(refs *Refs) controller.Kind[kongConsumerGroup, components
 		desired: func(g kongConsumerGroup, p controller.Placement) (components.ConsumerGroup, error) {
 			return components.ConsumerGroup{Name: g.Spec.Name, Tags: controller.Tags(g, consumerGroupGVK, p.Cluster, g.Spec.Tags, g)}, nil
 		},
-		adopt:   func(g kongConsumerGroup) *adoptOptions { return g.Spec.Adopt },
-		matches: consumerGroupMatches,
+		adopt:     func(g kongConsumerGroup) *adoptOptions { return g.Spec.Adopt },
+		matches:   consumerGroupMatches,
+		uniqueKey: func(body components.ConsumerGroup) string { return body.Name },
 	}.kind()
 }
 

@@ -49,7 +49,7 @@ func ControlPlaneKind(refs *Refs) controller.Kind[controlPlane, ControlPlaneDesi
 				// The mirror now names another control plane: read that one.
 				cp.Status.ID = ""
 			}
-			return b.done(), nil
+			return b.result()
 		},
 		Desired: func(_ context.Context, cp controlPlane, p controller.Placement) (ControlPlaneDesired, error) {
 			return controlPlaneDesired(refs, cp, gvk, p.Cluster), nil
@@ -133,6 +133,7 @@ func ControlPlaneKind(refs *Refs) controller.Kind[controlPlane, ControlPlaneDesi
 		ExtraFinalizers: []string{commonv1alpha1.FinalizerGatewayControlPlane},
 		List:            listKindControlPlanes,
 		Lists:           func(cp controlPlane) bool { return !cp.IsMirror() },
+		Recover:         controlPlaneRecovery,
 	}
 }
 

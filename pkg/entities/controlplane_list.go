@@ -54,28 +54,40 @@ func listKindControlPlanes(ctx context.Context, api konnect.API, _ controller.Pl
 	}
 	out := make([]controller.Listed[ControlPlaneDesired], 0, len(found))
 	for i := range found {
-		actual := &found[i]
-		snapshot := controller.MustSnapshot(actual)
-		var members []string
-		if actual.Config.ClusterType == components.ControlPlaneClusterTypeClusterTypeControlPlaneGroup {
-			if members, err = groupMemberIDs(ctx, api, actual.ID); konnect.IsNotFound(err) {
-				continue // deleted since it was listed: missing
-			}
-			if err != nil {
-				return nil, err
-			}
-			snapshot = snapshot.With(membersField, members)
+		l, err := listedControlPlane(ctx, api, &found[i])
+		if konnect.IsNotFound(err) {
+			continue // deleted since it was listed: missing
 		}
-		out = append(out, controller.Listed[ControlPlaneDesired]{
-			ID:       actual.ID,
-			Owner:    actual.Labels[controller.TagKeyCluster],
-			Snapshot: snapshot,
-			Differences: func(desired ControlPlaneDesired) []string {
-				return controlPlaneDifferences(desired, actual, members)
-			},
-		})
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, l)
 	}
 	return out, nil
+}
+
+// listedControlPlane is a control plane as a listing shows it: with its
+// members, for a group.
+func listedControlPlane(ctx context.Context, api konnect.API, actual *components.ControlPlane) (controller.Listed[ControlPlaneDesired], error) {
+	snapshot := controller.MustSnapshot(actual)
+	var members []string
+	if actual.Config.ClusterType == components.ControlPlaneClusterTypeClusterTypeControlPlaneGroup {
+		var err error
+		if members, err = groupMemberIDs(ctx, api, actual.ID); err != nil {
+			return controller.Listed[ControlPlaneDesired]{}, err
+		}
+		snapshot = snapshot.With(membersField, members)
+	}
+	return controller.Listed[ControlPlaneDesired]{
+		ID:       actual.ID,
+		Owner:    actual.Labels[controller.TagKeyCluster],
+		Object:   controller.IdentityFromLabels(actual.Labels),
+		Actual:   actual,
+		Snapshot: snapshot,
+		Differences: func(desired ControlPlaneDesired) []string {
+			return controlPlaneDifferences(desired, actual, members)
+		},
+	}, nil
 }
 
 // controlPlaneDifferences compares a listed control plane with what its

@@ -235,6 +235,10 @@ type core[T controller.Entity, D, A any] struct {
 	// bodyTags, when set, reads the tags of a body whose tags are not its
 	// top-level "tags" field.
 	bodyTags func(D) []string
+	// uniqueKey, when set, returns the value of the body's unique field
+	// that a path may name instead of an ID (a name, a username), "" when
+	// the body sets none: how the entity a create conflicted with is found.
+	uniqueKey func(D) string
 }
 
 // kind is the description the generic loop runs on.
@@ -290,6 +294,7 @@ func (c core[T, D, A]) kind() controller.Kind[T, D] {
 	}
 	if c.calls.listable() {
 		k.List = c.listed
+		k.Recover = &controller.Recovery[T, D]{ByIdentity: true, Read: c.read, Holder: c.holder}
 	}
 	return k
 }
@@ -348,7 +353,11 @@ func (c core[T, D, A]) listed(ctx context.Context, api konnect.API, p controller
 
 // listedOf is a decoded listed entity.
 func (c core[T, D, A]) listedOf(actual *A) controller.Listed[D] {
-	l := controller.Listed[D]{ID: deref(c.calls.id(actual)), Snapshot: controller.MustSnapshot(actual), Owner: controller.OwnerFromTags(c.calls.tags(actual))}
+	tags := c.calls.tags(actual)
+	l := controller.Listed[D]{
+		ID: deref(c.calls.id(actual)), Snapshot: controller.MustSnapshot(actual), Actual: actual,
+		Owner: controller.OwnerFromTags(tags), Object: controller.IdentityFromTags(tags),
+	}
 	if c.matches != nil {
 		l.Differences = func(desired D) []string { return c.differences(desired, actual) }
 	}

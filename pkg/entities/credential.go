@@ -44,6 +44,9 @@ type credentialTable[T placedEntity, D, A any] struct {
 	// (see core.secrets).
 	matches func(desired D, actual *A) []string
 	secrets func(desired D, actual *A) []string
+	// uniqueKey, when set, returns the unique field a path names the
+	// credential by (core.uniqueKey).
+	uniqueKey func(D) string
 }
 
 // CredentialDeps are what a credential kind reads and writes.
@@ -101,9 +104,10 @@ func newCredential[T placedEntity, D, A any](deps CredentialDeps[T], table crede
 			desired: func(obj T, p controller.Placement) (D, error) {
 				return table.body(obj, controller.Tags(obj, gvk, p.Cluster, table.userTags(obj), obj)), nil
 			},
-			adopt:   table.adopt,
-			matches: table.matches,
-			secrets: table.secrets,
+			adopt:     table.adopt,
+			matches:   table.matches,
+			secrets:   table.secrets,
+			uniqueKey: table.uniqueKey,
 		}.kind(),
 		CredentialKind: c,
 	}

@@ -40,7 +40,8 @@ func BasicAuthKind(deps CredentialDeps[kongBasicAuth]) Credential[kongBasicAuth,
 		body: func(o kongBasicAuth, tags []string) components.BasicAuthWithoutParents {
 			return components.BasicAuthWithoutParents{Username: o.Spec.Username, Password: o.Spec.Password, Tags: tags}
 		},
-		calls: basicAuthCalls,
+		calls:     basicAuthCalls,
+		uniqueKey: func(body components.BasicAuthWithoutParents) string { return body.Username },
 		matches: func(desired components.BasicAuthWithoutParents, actual *components.BasicAuth) []string {
 			var d diff
 			d.check("username", desired.Username == actual.Username)
@@ -89,7 +90,8 @@ func APIKeyKind(deps CredentialDeps[kongAPIKey]) Credential[kongAPIKey, componen
 		body: func(o kongAPIKey, tags []string) components.KeyAuthWithoutParents {
 			return components.KeyAuthWithoutParents{Key: optional(o.Spec.Key), Tags: tags}
 		},
-		calls: apiKeyCalls,
+		calls:     apiKeyCalls,
+		uniqueKey: func(body components.KeyAuthWithoutParents) string { return deref(body.Key) },
 		matches: func(desired components.KeyAuthWithoutParents, actual *components.KeyAuth) []string {
 			var d diff
 			d.check("key", deref(desired.Key) == deref(actual.Key))
@@ -180,7 +182,8 @@ func JWTKind(deps CredentialDeps[kongJWT]) Credential[kongJWT, components.JWTWit
 				Tags:         tags,
 			}
 		},
-		calls: jwtCalls,
+		calls:     jwtCalls,
+		uniqueKey: func(body components.JWTWithoutParents) string { return deref(body.Key) },
 		matches: func(desired components.JWTWithoutParents, actual *components.Jwt) []string {
 			var d diff
 			d.check("key", desired.Key == nil || deref(desired.Key) == deref(actual.Key))
@@ -213,7 +216,8 @@ func HMACKind(deps CredentialDeps[kongHMAC]) Credential[kongHMAC, components.HMA
 		body: func(o kongHMAC, tags []string) components.HMACAuthWithoutParents {
 			return components.HMACAuthWithoutParents{Username: o.Spec.Username, Secret: optional(o.Spec.Secret), Tags: tags}
 		},
-		calls: hmacCalls,
+		calls:     hmacCalls,
+		uniqueKey: func(body components.HMACAuthWithoutParents) string { return body.Username },
 		matches: func(desired components.HMACAuthWithoutParents, actual *components.HMACAuth) []string {
 			var d diff
 			d.check("username", desired.Username == actual.Username)

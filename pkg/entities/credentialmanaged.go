@@ -166,7 +166,7 @@ func (c *typedCredentialKind[T, D, A]) objectFromSecret(consumer kongConsumer, s
 	obj.SetGenerateName(consumer.Name + "-")
 	obj.SetNamespace(consumer.Namespace)
 	obj.SetOwnerReferences(managedCredentialOwners(consumer, secret))
-	obj.SetLabels(map[string]string{LabelFromSecret: "true"})
+	obj.SetLabels(withShardOf(consumer, map[string]string{LabelFromSecret: "true"}))
 	c.table.fromSecret(obj, consumer.Name, secret.Data)
 	if id := secret.Annotations[AnnotationAdoptID]; id != "" {
 		c.table.setAdopt(obj, &adoptOptions{

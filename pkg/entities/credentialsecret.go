@@ -89,19 +89,28 @@ func checkCredentialSecrets(b *resolver, refs *Refs, kinds []CredentialKind, con
 		return
 	}
 	var problems []string
+	malformed := false
 	for _, name := range consumer.Credentials {
 		what := "Secret " + consumer.Namespace + "/" + name
 		secret, err := refs.Secrets.Get(consumer.Namespace, name)
 		if err != nil {
-			err = &uncachedSecretError{namespace: consumer.Namespace, name: name, label: credentialSecretLabel}
-			problems = append(problems, refs.explainUncached(b.ctx, err).Error())
+			err = refs.explainUncached(b.ctx, &uncachedSecretError{namespace: consumer.Namespace, name: name, label: credentialSecretLabel})
+			problems = append(problems, err.Error())
+			malformed = malformed || !secretAbsent(err)
 			continue
 		}
 		if _, p := kindOfCredentialSecret(kinds, secret); len(p) > 0 {
 			problems = append(problems, what+": "+strings.Join(p, ", "))
+			malformed = true
 		}
 	}
-	if len(problems) > 0 {
+	switch {
+	case malformed:
+		// A Secret without a credential's label or data: only a change of
+		// it helps.
+		b.refuse(commonv1alpha1.ConditionCredentialSecretRefsValid, commonv1alpha1.ReasonInvalid, "%s", strings.Join(problems, "; "))
+		return
+	case len(problems) > 0:
 		b.invalid(commonv1alpha1.ConditionCredentialSecretRefsValid, commonv1alpha1.ReasonInvalid, "%s", strings.Join(problems, "; "))
 		return
 	}
@@ -168,6 +177,14 @@ func (r *CredentialSecretReconciler) concerns(consumer kongConsumer) bool {
 // Reconcile implements controller.Reconciler.
 func (r *CredentialSecretReconciler) Reconcile(ctx context.Context, k cache.ObjectName) (controller.Result, error) {
 	consumer, err := r.Consumers.Get(k.Namespace, k.Name)
+	if apierrors.IsNotFound(err) {
+		// A consumer moved to another shard left this one without being
+		// deleted: what was made for it stays, the other shard's now.
+		other, err := r.Consumers.Elsewhere(ctx, k.Namespace, k.Name, true)
+		if err != nil || other != nil {
+			return controller.Result{}, err
+		}
+	}
 	switch {
 	case apierrors.IsNotFound(err) || (err == nil && isBeingDeleted(consumer)):
 		// Its objects go with it. The garbage collector would not delete

@@ -60,7 +60,10 @@ func DataPlaneCertificateKind(refs *Refs) controller.Kind[kongDataPlaneCertifica
 		Delete: func(ctx context.Context, api konnect.API, _ kongDataPlaneCertificate, p controller.Placement, id string) error {
 			return pins.remove(ctx, api, p, id)
 		},
-		FindByUID:    pins.find,
+		FindByUID: pins.find,
+		// A pin is found by its certificate, before every pin: Konnect
+		// would pin a second copy.
+		Recover:      &controller.Recovery[kongDataPlaneCertificate, components.DataPlaneClientCertificateRequest]{},
 		Dependencies: placed.allDependencies(),
 		Managed:      placed.managed,
 		Adopt: &controller.Adoption[kongDataPlaneCertificate, components.DataPlaneClientCertificateRequest]{

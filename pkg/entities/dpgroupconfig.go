@@ -94,7 +94,9 @@ func DataPlaneGroupConfigurationKind(refs *Refs, networks *controller.Informer[n
 			}
 			return err
 		},
-		FindByUID:    findConfiguration,
+		FindByUID: findConfiguration,
+		// Konnect keeps one per control plane: found before every write.
+		Recover:      &controller.Recovery[dpGroupConfig, components.CreateConfigurationRequest]{},
 		Dependencies: placed.allDependencies(),
 		Managed:      placed.managed,
 		Adopt: &controller.Adoption[dpGroupConfig, components.CreateConfigurationRequest]{
@@ -132,7 +134,7 @@ func checkCloudGateway(b *resolver, refs *Refs, cfg dpGroupConfig) {
 		return
 	}
 	if cloud := cp.Spec.CreateControlPlaneRequest.CloudGateway; cloud == nil || !*cloud {
-		b.invalid(commonv1alpha1.ConditionControlPlaneRefValid, commonv1alpha1.ReasonInvalid,
+		b.refuse(commonv1alpha1.ConditionControlPlaneRefValid, commonv1alpha1.ReasonInvalid,
 			"%s was not created with cloud_gateway: true; Dedicated Cloud Gateways need a control plane created with spec.createControlPlaneRequest.cloud_gateway: true",
 			describe(kindControlPlane, cp.Namespace, cp.Name))
 	}
@@ -160,13 +162,14 @@ func resolveNetworks(b *resolver, networks *controller.Informer[network], cfg dp
 			continue
 		}
 		if ref.NamespacedRef == nil {
-			b.invalid(commonv1alpha1.ConditionKonnectNetworkRefsValid, commonv1alpha1.ReasonInvalid,
+			b.refuse(commonv1alpha1.ConditionKonnectNetworkRefsValid, commonv1alpha1.ReasonInvalid,
 				"spec.dataplane_groups[%d].networkRef names no network: set namespacedRef.name or konnectID", i)
 			return
 		}
 		found := networkOf(networks, cfg.Namespace, ref.NamespacedRef, false)
 		if found.network == nil {
 			b.invalid(commonv1alpha1.ConditionKonnectNetworkRefsValid, found.reason, "spec.dataplane_groups[%d]: %s", i, found.problem)
+			b.holdAt(found.hold)
 			return
 		}
 		ready = append(ready, found.network.Name)

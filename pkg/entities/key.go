@@ -58,8 +58,9 @@ func KeyKind(refs *Refs, keySets *controller.Informer[kongKeySet]) controller.Ki
 			}
 			return body, nil
 		},
-		adopt:   func(k kongKey) *adoptOptions { return k.Spec.Adopt },
-		matches: keyMatches,
+		adopt:     func(k kongKey) *adoptOptions { return k.Spec.Adopt },
+		matches:   keyMatches,
+		uniqueKey: func(body components.Key) string { return deref(body.Name) },
 	}.kind()
 }
 
@@ -80,9 +81,12 @@ func keySetRef(b *resolver, keySets *controller.Informer[kongKeySet], k kongKey,
 	name := keySetName(k)
 	switch {
 	case name != "":
-		id, problem := inControlPlane(keySets, kindKeySet, k.Namespace, name, controlPlaneID)
+		id, problem, hold := inControlPlane(b, keySets, commonv1alpha1.ConditionKeySetRefValid, kindKeySet, k.Namespace, name, controlPlaneID)
 		if problem != "" {
 			b.invalid(commonv1alpha1.ConditionKeySetRefValid, commonv1alpha1.ReasonInvalid, "%s", problem)
+			b.holdAt(hold)
+		}
+		if id == "" {
 			return ""
 		}
 		b.valid(commonv1alpha1.ConditionKeySetRefValid, describe(kindKeySet, k.Namespace, name)+" is Programmed")

@@ -25,8 +25,9 @@ func KeySetKind(refs *Refs) controller.Kind[kongKeySet, components.KeySet] {
 		desired: func(s kongKeySet, p controller.Placement) (components.KeySet, error) {
 			return components.KeySet{Name: &s.Spec.Name, Tags: controller.Tags(s, gvk, p.Cluster, s.Spec.Tags, s)}, nil
 		},
-		adopt:   func(s kongKeySet) *adoptOptions { return s.Spec.Adopt },
-		matches: keySetMatches,
+		adopt:     func(s kongKeySet) *adoptOptions { return s.Spec.Adopt },
+		matches:   keySetMatches,
+		uniqueKey: func(body components.KeySet) string { return deref(body.Name) },
 	}.kind()
 }
 

@@ -70,6 +70,19 @@ type NamespaceRightsReconciler struct {
 	Holders  []NamespaceHolders
 	Writer   RoleBindingFinalizers
 	Recorder record.EventRecorder
+	// Finalizer is this shard's finalizer (commonv1alpha1.ShardFinalizer of
+	// FinalizerNamespaceRights; empty means that one). Each shard sees its
+	// own objects only, so each holds the RoleBinding for them with a
+	// finalizer of its own: the namespace keeps the rights until every
+	// shard has cleaned up.
+	Finalizer string
+}
+
+func (r *NamespaceRightsReconciler) finalizer() string {
+	if r.Finalizer != "" {
+		return r.Finalizer
+	}
+	return commonv1alpha1.FinalizerNamespaceRights
 }
 
 // NewNamespaceRightsController returns the controller of the operator's
@@ -106,19 +119,20 @@ func (r *NamespaceRightsReconciler) Reconcile(ctx context.Context, key cache.Obj
 	if err != nil {
 		return controller.Result{}, err
 	}
-	held := slices.Contains(binding.Finalizers, commonv1alpha1.FinalizerNamespaceRights)
+	finalizer := r.finalizer()
+	held := slices.Contains(binding.Finalizers, finalizer)
 	needed := len(holders) > 0
 	if needed && isBeingDeleted(binding) {
 		r.Recorder.Eventf(binding, corev1.EventTypeNormal, EventDeletionBlocked,
-			"kept by the finalizer %s until the operator has cleaned up %s", commonv1alpha1.FinalizerNamespaceRights, summarize(holders))
+			"kept by the finalizer %s until the operator has cleaned up %s", finalizer, summarize(holders))
 	}
 	// A RoleBinding being deleted can take no new finalizer.
 	if held == needed || (needed && isBeingDeleted(binding)) {
 		return controller.Result{}, nil
 	}
-	finalizers := slices.DeleteFunc(slices.Clone(binding.Finalizers), func(f string) bool { return f == commonv1alpha1.FinalizerNamespaceRights })
+	finalizers := slices.DeleteFunc(slices.Clone(binding.Finalizers), func(f string) bool { return f == finalizer })
 	if needed {
-		finalizers = append(finalizers, commonv1alpha1.FinalizerNamespaceRights)
+		finalizers = append(finalizers, finalizer)
 	}
 	if err := r.Writer.SetFinalizers(ctx, binding, finalizers); err != nil {
 		return controller.Result{}, fmt.Errorf("setting the finalizers of RoleBinding %s/%s: %w", binding.Namespace, binding.Name, err)

@@ -30,7 +30,7 @@ func NetworkKind(refs *Refs) controller.Kind[network, components.CreateNetworkRe
 		Resolve: func(ctx context.Context, n network, purpose controller.Purpose) (controller.Resolution, error) {
 			b := newResolver(ctx, purpose)
 			b.res.Placement.Auth = refs.authOf(b, referrerOf(gvk, n), n.Name, &n.Spec.KonnectConfiguration, true)
-			return b.done(), nil
+			return b.result()
 		},
 		Desired: func(_ context.Context, n network, _ controller.Placement) (components.CreateNetworkRequest, error) {
 			return networkDesired(n), nil
@@ -48,6 +48,8 @@ func NetworkKind(refs *Refs) controller.Kind[network, components.CreateNetworkRe
 		Update:    updateUnlisted(updateNetwork),
 		Delete:    deleteNetwork,
 		FindByUID: findNetwork,
+		// Found by its name and settings before every create.
+		Recover: &controller.Recovery[network, components.CreateNetworkRequest]{},
 		Dependencies: []controller.Dependency[network]{
 			{Name: "authConfig", Source: refs.AuthConfigs, Keys: networkAuthKeys},
 			grantDependency(refs, func(n network) []string { return otherNamespaces(n.Namespace, networkAuthNamespace(n)) }),

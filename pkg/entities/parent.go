@@ -16,7 +16,7 @@ func parent[P controller.Entity](b *resolver, inf *controller.Informer[P], condi
 	what := fmt.Sprintf("%s %s/%s", kind, namespace, name)
 	p, err := inf.Get(namespace, name)
 	if err != nil {
-		b.missing(conditionType, what)
+		absent(b, inf, conditionType, what, namespace, name, func() { b.missing(conditionType, what) })
 		return zero, ""
 	}
 	id := p.KonnectStatus(false).GetKonnectID()

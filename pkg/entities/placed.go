@@ -66,7 +66,7 @@ func (p placed[T]) resolve(ctx context.Context, obj T, purpose controller.Purpos
 	for _, step := range p.steps {
 		step(b, obj)
 	}
-	return b.done(), nil
+	return b.result()
 }
 
 // allDependencies are the dependencies, with one on the KongReferenceGrants
@@ -155,7 +155,7 @@ func (ref parentRef[T]) permitted(b *resolver, refs *Refs, from referrer, namesp
 	if b.forDelete() || refs.permitted(from, groupConfiguration, ref.kind, namespace, name) {
 		return true
 	}
-	b.invalid(ref.grantCondition, commonv1alpha1.ReasonRefNotPermitted,
+	b.refuse(ref.grantCondition, commonv1alpha1.ReasonRefNotPermitted,
 		"no KongReferenceGrant in namespace %s allows the reference to %s", namespace, describe(ref.kind, namespace, name))
 	return false
 }
@@ -195,7 +195,7 @@ func placeUnderParent[T placedEntity, P placedEntity](b *resolver, refs *Refs, g
 	status := obj.ControlPlaneStatus(true)
 	namespace, name, ok := ref.name(obj)
 	if !ok {
-		b.invalid(ref.condition, commonv1alpha1.ReasonInvalid, "no %s is named", ref.kind)
+		b.refuse(ref.condition, commonv1alpha1.ReasonInvalid, "no %s is named", ref.kind)
 		return
 	}
 	if !ref.permitted(b, refs, referrerOf(gvk, obj), namespace, name) {

@@ -195,6 +195,12 @@ func (r *PluginAnnotationReconciler) Reconcile(ctx context.Context, k cache.Obje
 			bs = bs[1:] // the others are duplicates
 		}
 		for _, b := range bs {
+			if moved, err := r.targetElsewhere(ctx, b); moved || err != nil {
+				// Not this shard's to remove: its target moved to another.
+				errs = append(errs, err)
+				inUse = true
+				continue
+			}
 			if err := client.Delete(ctx, b.Name, metav1.DeleteOptions{}); err != nil && !apierrors.IsNotFound(err) {
 				errs = append(errs, err)
 				inUse = true
@@ -241,6 +247,7 @@ func (r *PluginAnnotationReconciler) createBinding(ctx context.Context, client O
 		ObjectMeta: metav1.ObjectMeta{
 			GenerateName:    plugin.Name + "-",
 			Namespace:       plugin.Namespace,
+			Labels:          withShardOf(plugin, nil),
 			OwnerReferences: []metav1.OwnerReference{*metav1.NewControllerRef(plugin, pluginGVK)},
 		},
 		Spec: m.spec(plugin.Name, plugin.Namespace),
@@ -296,4 +303,64 @@ func (r *PluginAnnotationReconciler) annotatedTargets(plugin cache.ObjectName) (
 		add(targetConsumerGroup, g, g.Spec.ControlPlaneRef, g.Namespace)
 	}
 	return out, nil
+}
+
+// targetElsewhere reports whether a binding's target, missing from this
+// shard's caches, exists in another shard: the binding is not unwanted
+// then, only left behind by a move (see commonv1alpha1.LabelShard).
+func (r *PluginAnnotationReconciler) targetElsewhere(ctx context.Context, b kongPluginBinding) (bool, error) {
+	t := b.Spec.Targets
+	if t == nil {
+		return false, nil
+	}
+	type target struct {
+		name    string
+		present func(namespace, name string) bool
+		locate  func(ctx context.Context, namespace, name string, fresh bool) (*controller.OtherShard, error)
+	}
+	var targets []target
+	if t.ServiceRef != nil {
+		targets = append(targets, target{t.ServiceRef.Name, cached(r.Services), r.Services.Elsewhere})
+	}
+	if t.RouteRef != nil {
+		targets = append(targets, target{t.RouteRef.Name, cached(r.Routes), r.Routes.Elsewhere})
+	}
+	if t.ConsumerRef != nil {
+		targets = append(targets, target{t.ConsumerRef.Name, cached(r.Consumers), r.Consumers.Elsewhere})
+	}
+	if t.ConsumerGroupRef != nil {
+		targets = append(targets, target{t.ConsumerGroupRef.Name, cached(r.ConsumerGroups), r.ConsumerGroups.Elsewhere})
+	}
+	for _, target := range targets {
+		if target.present(b.Namespace, target.name) {
+			continue
+		}
+		other, err := target.locate(ctx, b.Namespace, target.name, true)
+		if err != nil || other != nil {
+			return other != nil, err
+		}
+	}
+	return false, nil
+}
+
+// cached reports whether an object is in a view's caches.
+func cached[T controller.Object](inf *controller.Informer[T]) func(namespace, name string) bool {
+	return func(namespace, name string) bool {
+		_, err := inf.Get(namespace, name)
+		return err == nil
+	}
+}
+
+// withShardOf adds to labels the shard label of the object that makes an
+// object, so that what the operator makes is in its maker's shard.
+func withShardOf(maker metav1.Object, labels map[string]string) map[string]string {
+	shard, ok := maker.GetLabels()[commonv1alpha1.LabelShard]
+	if !ok {
+		return labels
+	}
+	if labels == nil {
+		labels = map[string]string{}
+	}
+	labels[commonv1alpha1.LabelShard] = shard
+	return labels
 }

@@ -69,6 +69,9 @@ func PluginBindingKind(refs *Refs, src PluginBindingSources) controller.Kind[kon
 		},
 		adopt:   func(pb kongPluginBinding) *adoptOptions { return pb.Spec.Adopt },
 		matches: pluginMatches,
+		// A plugin without an instance name is unique by its name and
+		// targets, which no path names: its conflict names no holder.
+		uniqueKey: func(body components.Plugin) string { return deref(body.InstanceName) },
 	}.kind()
 }
 
@@ -99,8 +102,14 @@ func (r *Refs) template(b *resolver, what string, tmpl pluginTemplate, inline *a
 		b.unready(&b.reads, commonv1alpha1.ConditionPluginRefValid, commonv1alpha1.ReasonInvalid, what+": "+err.Error())
 		return nil
 	}
-	if err != nil {
+	switch {
+	case err != nil && secretAbsent(err):
 		b.invalid(commonv1alpha1.ConditionPluginRefValid, commonv1alpha1.ReasonInvalid, "%s: %v", what, err)
+		return nil
+	case err != nil:
+		// A configuration that does not parse, or a Secret without the
+		// data it names: only a change helps.
+		b.refuse(commonv1alpha1.ConditionPluginRefValid, commonv1alpha1.ReasonInvalid, "%s: %v", what, err)
 		return nil
 	}
 	b.valid(commonv1alpha1.ConditionPluginRefValid, "")
@@ -138,13 +147,15 @@ func (src PluginBindingSources) plugin(b *resolver, refs *Refs, pb kongPluginBin
 	from := referrerOf(pluginBindingGVK, pb)
 	if namespace != pb.Namespace && !b.forDelete() &&
 		!refs.permitted(from, groupConfiguration, "KongPlugin", namespace, ref.Name) {
-		b.invalid(commonv1alpha1.ConditionPluginRefValid, commonv1alpha1.ReasonRefNotPermitted,
+		b.refuse(commonv1alpha1.ConditionPluginRefValid, commonv1alpha1.ReasonRefNotPermitted,
 			"no KongReferenceGrant allows the reference to %s", grantFor(from, groupConfiguration, "KongPlugin", namespace, ref.Name))
 		return nil
 	}
 	p, err := src.Plugins.Get(namespace, ref.Name)
 	if err != nil {
-		b.invalid(commonv1alpha1.ConditionPluginRefValid, commonv1alpha1.ReasonInvalid, "KongPlugin %s/%s not found", namespace, ref.Name)
+		absent(b, src.Plugins, commonv1alpha1.ConditionPluginRefValid, describe("KongPlugin", namespace, ref.Name), namespace, ref.Name, func() {
+			b.invalid(commonv1alpha1.ConditionPluginRefValid, commonv1alpha1.ReasonInvalid, "KongPlugin %s/%s not found", namespace, ref.Name)
+		})
 		return nil
 	}
 	return refs.template(b, describe("KongPlugin", p.Namespace, p.Name), pluginTemplate{
@@ -170,14 +181,14 @@ func (src PluginBindingSources) targets(b *resolver, pb kongPluginBinding) (targ
 	sub := newResolver(b.ctx, b.purpose)
 	if ref := t.ServiceRef; ref != nil {
 		if ref.Kind != "KongService" {
-			sub.invalid(ConditionTargetRefsValid, commonv1alpha1.ReasonInvalid, "serviceRef of kind %s is not supported with Konnect; use a KongService", ref.Kind)
+			sub.refuse(ConditionTargetRefsValid, commonv1alpha1.ReasonInvalid, "serviceRef of kind %s is not supported with Konnect; use a KongService", ref.Kind)
 		} else {
 			_, ids.service = parent(sub, src.Services, ConditionTargetRefsValid, "KongService", pb.Namespace, ref.Name)
 		}
 	}
 	if ref := t.RouteRef; ref != nil {
 		if ref.Kind != "KongRoute" {
-			sub.invalid(ConditionTargetRefsValid, commonv1alpha1.ReasonInvalid, "routeRef of kind %s is not supported with Konnect; use a KongRoute", ref.Kind)
+			sub.refuse(ConditionTargetRefsValid, commonv1alpha1.ReasonInvalid, "routeRef of kind %s is not supported with Konnect; use a KongRoute", ref.Kind)
 		} else {
 			_, ids.route = parent(sub, src.Routes, ConditionTargetRefsValid, "KongRoute", pb.Namespace, ref.Name)
 		}
@@ -187,6 +198,9 @@ func (src PluginBindingSources) targets(b *resolver, pb kongPluginBinding) (targ
 	}
 	if ref := t.ConsumerGroupRef; ref != nil {
 		_, ids.consumerGroup = parent(sub, src.ConsumerGroups, ConditionTargetRefsValid, "KongConsumerGroup", pb.Namespace, ref.Name)
+	}
+	if b.err == nil {
+		b.err = sub.err
 	}
 	if sub.res.Gone {
 		// Konnect deletes a plugin with any of its targets.

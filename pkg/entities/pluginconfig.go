@@ -84,6 +84,7 @@ func (r *Refs) pluginConfig(ctx context.Context, inline *apiextensionsv1.JSON, s
 		config = map[string]any{}
 	}
 	var problems, reading []string
+	absent := 0
 	for _, v := range secrets {
 		raw, err := r.secretValue(ctx, v)
 		if controller.IsNotCachedYet(err) {
@@ -92,6 +93,9 @@ func (r *Refs) pluginConfig(ctx context.Context, inline *apiextensionsv1.JSON, s
 		}
 		if err != nil {
 			problems = append(problems, fmt.Sprintf("%s: %v", v.field, err))
+			if secretAbsent(err) {
+				absent++
+			}
 			continue
 		}
 		if v.path == "" {
@@ -109,7 +113,11 @@ func (r *Refs) pluginConfig(ctx context.Context, inline *apiextensionsv1.JSON, s
 			problems = append(problems, fmt.Sprintf("%s: path %q %v", v.field, v.path, err))
 		}
 	}
-	if len(problems) > 0 {
+	switch {
+	case len(problems) > 0 && absent == len(problems):
+		// Only Secrets that are not there yet: the binding waits for them.
+		return nil, &secretAbsentError{strings.Join(problems, "; ")}
+	case len(problems) > 0:
 		return nil, errors.New(strings.Join(problems, "; "))
 	}
 	if len(reading) > 0 {

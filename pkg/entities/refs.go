@@ -146,7 +146,7 @@ func isBeingDeleted(obj metav1.Object) bool { return obj.GetDeletionTimestamp() 
 // reference is inherited from a parent, which checked it itself.
 func (r *Refs) controlPlane(b *resolver, from referrer, ref *commonv1alpha1.ControlPlaneRef, allowGroup, checkGrant bool) *konnectv1alpha2.KonnectGatewayControlPlane {
 	if !ref.IsKonnect() {
-		b.invalid(commonv1alpha1.ConditionControlPlaneRefValid, commonv1alpha1.ReasonInvalid, "controlPlaneRef is not of type konnectNamespacedRef")
+		b.refuse(commonv1alpha1.ConditionControlPlaneRefValid, commonv1alpha1.ReasonInvalid, "controlPlaneRef is not of type konnectNamespacedRef")
 		return nil
 	}
 	name := ref.KonnectNamespacedRef.Name
@@ -159,7 +159,9 @@ func (r *Refs) controlPlane(b *resolver, from referrer, ref *commonv1alpha1.Cont
 	}
 	cp, err := r.ControlPlanes.Get(namespace, name)
 	if err != nil {
-		b.missing(commonv1alpha1.ConditionControlPlaneRefValid, what)
+		absent(b, r.ControlPlanes, commonv1alpha1.ConditionControlPlaneRefValid, what, namespace, name, func() {
+			b.missing(commonv1alpha1.ConditionControlPlaneRefValid, what)
+		})
 		return nil
 	}
 	if b.forDelete() {
@@ -180,7 +182,7 @@ func (r *Refs) controlPlane(b *resolver, from referrer, ref *commonv1alpha1.Cont
 	case isBeingDeleted(cp):
 		b.invalid(commonv1alpha1.ConditionControlPlaneRefValid, commonv1alpha1.ReasonInvalid, "%s is being deleted", what)
 	case !allowGroup && isControlPlaneGroup(cp):
-		b.invalid(commonv1alpha1.ConditionControlPlaneRefValid, commonv1alpha1.ReasonInvalid,
+		b.refuse(commonv1alpha1.ConditionControlPlaneRefValid, commonv1alpha1.ReasonInvalid,
 			"%s is a control plane group (%s); only KongDataPlaneClientCertificates can be attached to a group", what, clusterTypeGroup)
 	case cp.Status.ID == "" || !meta.IsStatusConditionTrue(cp.Status.Conditions, commonv1alpha1.ConditionProgrammed):
 		reason := commonv1alpha1.ReasonNotProgrammed
@@ -215,7 +217,7 @@ func (r *Refs) auth(b *resolver, cp *konnectv1alpha2.KonnectGatewayControlPlane,
 // auth does for control planes.
 func (r *Refs) authOf(b *resolver, from referrer, name string, konnectConfig *konnectv1alpha2.KonnectConfiguration, checkGrant bool) controller.Auth {
 	if konnectConfig == nil || konnectConfig.AuthRef.Name == "" {
-		b.invalid(commonv1alpha1.ConditionAPIAuthResolvedRef, commonv1alpha1.ReasonRefInvalid,
+		b.refuse(commonv1alpha1.ConditionAPIAuthResolvedRef, commonv1alpha1.ReasonRefInvalid,
 			"%s %s/%s has no spec.konnect.authRef", from.kind, from.namespace, name)
 		return controller.Auth{}
 	}
@@ -227,14 +229,16 @@ func (r *Refs) authOf(b *resolver, from referrer, name string, konnectConfig *ko
 	what := fmt.Sprintf("%s %s/%s", kindAuthConfig, namespace, ref.Name)
 	if checkGrant && namespace != from.namespace && !b.forDelete() {
 		if !r.permitted(from, groupKonnect, kindAuthConfig, namespace, ref.Name) {
-			b.invalid(commonv1alpha1.ConditionAPIAuthResolvedRef, commonv1alpha1.ReasonRefNotPermitted,
+			b.refuse(commonv1alpha1.ConditionAPIAuthResolvedRef, commonv1alpha1.ReasonRefNotPermitted,
 				"no KongReferenceGrant allows the reference to %s", grantFor(from, groupKonnect, kindAuthConfig, namespace, ref.Name))
 			return controller.Auth{}
 		}
 	}
 	authConfig, err := r.AuthConfigs.Get(namespace, ref.Name)
 	if err != nil {
-		b.invalid(commonv1alpha1.ConditionAPIAuthResolvedRef, commonv1alpha1.ReasonRefNotFound, "%s not found", what)
+		absent(b, r.AuthConfigs, commonv1alpha1.ConditionAPIAuthResolvedRef, what, namespace, ref.Name, func() {
+			b.invalid(commonv1alpha1.ConditionAPIAuthResolvedRef, commonv1alpha1.ReasonRefNotFound, "%s not found", what)
+		})
 		return controller.Auth{}
 	}
 	b.set(controller.TrueCondition(commonv1alpha1.ConditionAPIAuthResolvedRef, commonv1alpha1.ReasonResolvedRef, what))
@@ -250,6 +254,8 @@ func (r *Refs) authOf(b *resolver, from referrer, name string, konnectConfig *ko
 				message = what + " is not valid: " + valid.Message
 			}
 			b.invalid(commonv1alpha1.ConditionAPIAuthValid, commonv1alpha1.ReasonInvalid, "%s", message)
+			// A token Konnect rejects blocks everything that uses it.
+			b.holdAt(controller.HoldOf(authConfig.Status.Conditions))
 			return controller.Auth{}
 		}
 	}

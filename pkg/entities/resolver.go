@@ -28,6 +28,14 @@ type resolver struct {
 	// reference on its way to Konnect, reads those of objects the operator
 	// is reading for the first time.
 	problems, missings, waits, reads int
+	// hold is what the unusable references need before the object can go
+	// on, the most severe of them (the Programmed reason says it).
+	hold controller.Hold
+	// elsewheres counts the references found in another shard.
+	elsewheres int
+	// err is a failure to tell where a missing reference is: the
+	// resolution ends with it, rather than take the reference for gone.
+	err error
 }
 
 func newResolver(ctx context.Context, purpose controller.Purpose) *resolver {
@@ -57,8 +65,22 @@ func (r *resolver) valid(conditionType, message string) {
 	r.set(controller.TrueCondition(conditionType, commonv1alpha1.ReasonValid, message))
 }
 
+// invalid reports a reference that cannot be used now but may still come
+// right by itself (not found, being deleted, failing for a while).
 func (r *resolver) invalid(conditionType, reason, format string, args ...any) {
 	r.set(controller.FalseCondition(conditionType, reason, fmt.Sprintf(format, args...)))
+}
+
+// refuse reports a reference that is refused or invalid as the object
+// names it: only a change of the object (or a KongReferenceGrant) fixes it.
+func (r *resolver) refuse(conditionType, reason, format string, args ...any) {
+	r.invalid(conditionType, reason, format, args...)
+	r.holdAt(controller.HoldRefused)
+}
+
+// holdAt records what an unusable reference needs, keeping the most severe.
+func (r *resolver) holdAt(h controller.Hold) {
+	r.hold = max(r.hold, h)
 }
 
 // notReady stops Konnect calls without a condition of its own, for
@@ -87,6 +109,40 @@ func (r *resolver) missing(conditionType, what string) {
 	r.unready(&r.missings, conditionType, commonv1alpha1.ReasonInvalid, what+" not found")
 }
 
+// otherShard asks whether an object missing from inf's caches exists in
+// another shard; nil when it does not. A deletion asks afresh, since it
+// takes a parent that is not found for gone with its entities.
+func otherShard[T controller.Object](b *resolver, inf *controller.Informer[T], namespace, name string) *controller.OtherShard {
+	other, err := inf.Elsewhere(b.ctx, namespace, name, b.forDelete())
+	if err != nil && b.err == nil {
+		b.err = fmt.Errorf("looking for %s %s/%s in other shards: %w", inf.Resource(), namespace, name, err)
+	}
+	return other
+}
+
+// inOtherShard reports a reference to an object of another shard. When
+// syncing, nothing else being wrong, the object waits quietly a while
+// (controller.WaitShard): a tree moves between shards one object at a
+// time. A deletion must not take the reference for gone: its entity is
+// still in Konnect, and the delete waits until both share a shard.
+func (r *resolver) inOtherShard(conditionType, what string, other *controller.OtherShard) {
+	if r.forDelete() {
+		r.invalid(conditionType, commonv1alpha1.ReasonRefInOtherShard, "%s", other.Message(what))
+		return
+	}
+	r.unready(&r.elsewheres, conditionType, commonv1alpha1.ReasonRefInOtherShard, other.Message(what))
+}
+
+// absent reports a reference missing from the caches: in another shard,
+// or else as notFound says.
+func absent[T controller.Object](b *resolver, inf *controller.Informer[T], conditionType, what, namespace, name string, notFound func()) {
+	if other := otherShard(b, inf, namespace, name); other != nil {
+		b.inOtherShard(conditionType, what, other)
+		return
+	}
+	notFound()
+}
+
 // summarize records, as one False condition, what a sub-resolver found not
 // ready, counted as it was there: problems, references not found, waits.
 func (r *resolver) summarize(conditionType, reason string, sub *resolver) {
@@ -96,6 +152,11 @@ func (r *resolver) summarize(conditionType, reason string, sub *resolver) {
 	r.missings += sub.missings
 	r.waits += sub.waits
 	r.reads += sub.reads
+	r.holdAt(sub.hold)
+	r.elsewheres += sub.elsewheres
+	if r.err == nil {
+		r.err = sub.err
+	}
 }
 
 // waitOf says how the resolution so far may still be fine.
@@ -105,6 +166,8 @@ func (r *resolver) waitOf() controller.Wait {
 		return controller.NoWait
 	case r.reads > 0:
 		return controller.WaitRead
+	case r.elsewheres > 0:
+		return controller.WaitShard
 	case r.missings > 0:
 		return controller.WaitMissing
 	case r.waits > 0:
@@ -115,7 +178,8 @@ func (r *resolver) waitOf() controller.Wait {
 
 // notProgrammed reports a reference that exists but is not Programmed,
 // with the reason it gives, so that the referrer names the root cause
-// rather than only the next object on the way to it.
+// rather than only the next object on the way to it. A reference that is
+// Stalled blocks the referrer too.
 func (r *resolver) notProgrammed(conditionType, reason, what string, conditions []metav1.Condition) {
 	if controller.NotProgrammedCause(conditions) == "" {
 		// On its way to Konnect, with nothing wrong so far.
@@ -123,6 +187,7 @@ func (r *resolver) notProgrammed(conditionType, reason, what string, conditions 
 		return
 	}
 	r.invalid(conditionType, reason, "%s", notProgrammedMessage(what, conditions))
+	r.holdAt(controller.HoldOf(conditions))
 }
 
 // notProgrammedMessage says that what is not Programmed and why, as its
@@ -151,6 +216,7 @@ func (r *resolver) crossNamespace(what string, permitted bool) bool {
 func (r *resolver) done() controller.Resolution {
 	switch {
 	case len(r.refused) > 0:
+		r.holdAt(controller.HoldRefused)
 		sort.Strings(r.refused)
 		r.set(controller.FalseCondition(commonv1alpha1.ConditionResolvedRefs, commonv1alpha1.ReasonRefNotPermitted,
 			"no KongReferenceGrant allows the reference to "+strings.Join(r.refused, ", ")))
@@ -158,7 +224,14 @@ func (r *resolver) done() controller.Resolution {
 		r.set(controller.TrueCondition(commonv1alpha1.ConditionResolvedRefs, commonv1alpha1.ReasonResolvedRefs, ""))
 	}
 	r.res.Waiting = r.waitOf()
+	r.res.Hold = r.hold
 	return r.res
+}
+
+// result is done's resolution, and the failure that ends it, if any.
+func (r *resolver) result() (controller.Resolution, error) {
+	res := r.done()
+	return res, r.err
 }
 
 // placeIn records the control plane's ID in the entity's status. When the

@@ -37,6 +37,12 @@ func RouteKind(refs *Refs, services *controller.Informer[kongService]) controlle
 		adopt:     func(route kongRoute) *adoptOptions { return route.Spec.Adopt },
 		matches:   routeMatches,
 		mustMatch: routeMustMatch,
+		uniqueKey: func(body components.Route) string {
+			if body.RouteJSON == nil {
+				return ""
+			}
+			return deref(body.RouteJSON.Name)
+		},
 	}.kind()
 }
 

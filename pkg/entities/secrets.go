@@ -122,7 +122,7 @@ func (r *Refs) explainUncached(ctx context.Context, err error) error {
 	secret, getErr := r.SecretClient.Get(ctx, uncached.namespace, uncached.name)
 	switch {
 	case apierrors.IsNotFound(getErr):
-		return fmt.Errorf("%s %s/%s not found", kindSecret, uncached.namespace, uncached.name)
+		return &secretAbsentError{fmt.Sprintf("%s %s/%s not found", kindSecret, uncached.namespace, uncached.name)}
 	case getErr != nil:
 		return fmt.Errorf("%w; reading it from the API server failed: %w", err, getErr)
 	}
@@ -131,7 +131,22 @@ func (r *Refs) explainUncached(ctx context.Context, err error) error {
 	}
 	// Labelled a moment ago: the cache will hold it soon, and its arrival
 	// reconciles the objects that refer to it.
-	return fmt.Errorf("%s %s/%s is not in the operator's cache yet", kindSecret, uncached.namespace, uncached.name)
+	return &secretAbsentError{fmt.Sprintf("%s %s/%s is not in the operator's cache yet", kindSecret, uncached.namespace, uncached.name)}
+}
+
+// secretAbsentError is a Secret that does not exist, or that the operator
+// has not read yet: what needs it waits for it, as for any reference that
+// is not there yet.
+type secretAbsentError struct{ message string }
+
+func (e *secretAbsentError) Error() string { return e.message }
+
+// secretAbsent reports whether err says that a Secret is not there (or may
+// not be: not cached and not read past the cache).
+func secretAbsent(err error) bool {
+	var absent *secretAbsentError
+	var uncached *uncachedSecretError
+	return errors.As(err, &absent) || errors.As(err, &uncached)
 }
 
 // secretRefs resolves the Secrets an object names explicitly and reads
@@ -141,7 +156,7 @@ func (r *Refs) explainUncached(ctx context.Context, err error) error {
 // KongReferenceGrant to core/Secret.
 func (r *Refs) secretRefs(b *resolver, from referrer, keys []string, refs ...*commonv1alpha1.NamespacedRef) {
 	var problems, reading []string
-	refused := false
+	refused, malformed := false, false
 	for _, ref := range refs {
 		if ref == nil {
 			continue
@@ -159,9 +174,14 @@ func (r *Refs) secretRefs(b *resolver, from referrer, keys []string, refs ...*co
 			reading = append(reading, fmt.Sprintf("%s %s/%s is being read", kindSecret, namespace, ref.Name))
 		case err != nil:
 			problems = append(problems, err.Error())
+			malformed = malformed || !secretAbsent(err)
 		}
 	}
 	switch {
+	case malformed:
+		// A Secret without the data its use needs: only a change of it
+		// helps.
+		b.refuse(commonv1alpha1.ConditionSecretRefValid, commonv1alpha1.ReasonInvalid, "%s", strings.Join(problems, "; "))
 	case len(problems) > 0:
 		b.invalid(commonv1alpha1.ConditionSecretRefValid, commonv1alpha1.ReasonInvalid, "%s", strings.Join(problems, "; "))
 	case len(reading) > 0:
@@ -203,7 +223,7 @@ var pemKeys = map[string]func([]byte) (string, error){
 func (r *Refs) secretData(namespace, name string, keys ...string) (map[string]string, error) {
 	secret, err := r.Secrets.GetNamed(namespace, name)
 	if apierrors.IsNotFound(err) {
-		return nil, fmt.Errorf("%s %s/%s not found", kindSecret, namespace, name)
+		return nil, &secretAbsentError{fmt.Sprintf("%s %s/%s not found", kindSecret, namespace, name)}
 	}
 	if err != nil {
 		return nil, err

@@ -36,9 +36,10 @@ func ServiceKind(refs *Refs, certs *controller.Informer[kongCertificate], caCert
 			}
 			return ""
 		},
-		remove:  deleteService,
-		adopt:   func(svc kongService) *adoptOptions { return svc.Spec.Adopt },
-		matches: serviceMatches,
+		remove:    deleteService,
+		adopt:     func(svc kongService) *adoptOptions { return svc.Spec.Adopt },
+		matches:   serviceMatches,
+		uniqueKey: func(body components.Service) string { return deref(body.Name) },
 	}.kind()
 }
 

@@ -55,6 +55,8 @@ func caCertificateRefs(b *resolver, r *Refs, caCerts *controller.Informer[kongCA
 	}
 	var ids, problems []string
 	refused := false
+	// Those in another shard, reported as one condition.
+	elsewhere := newResolver(b.ctx, b.purpose)
 	for _, ref := range refs {
 		namespace := namespaceOr(ref.Namespace, from.namespace)
 		if namespace != from.namespace && !b.crossNamespace(fmt.Sprintf("%s %s/%s", kindCACertificate, namespace, ref.Name),
@@ -63,20 +65,24 @@ func caCertificateRefs(b *resolver, r *Refs, caCerts *controller.Informer[kongCA
 			refused = true
 			continue
 		}
-		id, problem := inControlPlane(caCerts, kindCACertificate, namespace, ref.Name, controlPlaneID)
-		if problem != "" {
+		id, problem, hold := inControlPlane(elsewhere, caCerts, commonv1alpha1.ConditionKongCACertificateRefsValid, kindCACertificate, namespace, ref.Name, controlPlaneID)
+		switch {
+		case problem != "":
 			problems = append(problems, problem)
-			continue
+			b.holdAt(hold)
+		case id != "":
+			ids = append(ids, id)
 		}
-		ids = append(ids, id)
 	}
 	switch {
 	case len(problems) > 0:
 		b.invalid(commonv1alpha1.ConditionKongCACertificateRefsValid, commonv1alpha1.ReasonInvalid, "%s", strings.Join(problems, "; "))
+	case len(elsewhere.res.Conditions) > 0:
+		b.summarize(commonv1alpha1.ConditionKongCACertificateRefsValid, commonv1alpha1.ReasonRefInOtherShard, elsewhere)
 	case !refused: // a refused reference is reported by ResolvedRefs
 		b.valid(commonv1alpha1.ConditionKongCACertificateRefsValid, "")
 	}
-	if len(problems) > 0 || refused {
+	if len(problems) > 0 || len(elsewhere.res.Conditions) > 0 || refused {
 		return nil
 	}
 	return ids

@@ -14,23 +14,31 @@ import (
 // Konnect ID (a service's client certificate, a key's key set): it must
 // exist, not be deleting, be Programmed, and live in the referrer's control
 // plane, since Konnect only resolves references within one control plane.
-// It returns the entity's Konnect ID, or why it cannot be used.
-func inControlPlane[P placedEntity](inf *controller.Informer[P], kind, namespace, name, controlPlaneID string) (id, problem string) {
+// It returns the entity's Konnect ID, or why it cannot be used and what
+// the referrer needs before it can go on.
+//
+// A reference to an object of another shard is reported on the resolver
+// (as resolver.inOtherShard says) and answers problem "".
+func inControlPlane[P placedEntity](b *resolver, inf *controller.Informer[P], conditionType, kind, namespace, name, controlPlaneID string) (id, problem string, hold controller.Hold) {
 	what := fmt.Sprintf("%s %s/%s", kind, namespace, name)
 	p, err := inf.Get(namespace, name)
 	if err != nil {
-		return "", what + " not found"
+		if other := otherShard(b, inf, namespace, name); other != nil {
+			b.inOtherShard(conditionType, what, other)
+			return "", "", controller.HoldWaiting
+		}
+		return "", what + " not found", controller.HoldWaiting
 	}
 	status := p.ControlPlaneStatus(false)
 	switch {
 	case isBeingDeleted(p):
-		return "", what + " is being deleted"
+		return "", what + " is being deleted", controller.HoldWaiting
 	case status == nil || status.ID == "" || !controller.IsConditionTrue(p.GetConditions(), commonv1alpha1.ConditionProgrammed):
-		return "", notProgrammedMessage(what, p.GetConditions())
+		return "", notProgrammedMessage(what, p.GetConditions()), controller.HoldOf(p.GetConditions())
 	case status.ControlPlaneID != controlPlaneID:
-		return "", fmt.Sprintf("%s is in control plane %s, not in %s", what, status.ControlPlaneID, controlPlaneID)
+		return "", fmt.Sprintf("%s is in control plane %s, not in %s", what, status.ControlPlaneID, controlPlaneID), controller.HoldRefused
 	}
-	return status.ID, ""
+	return status.ID, "", controller.HoldWaiting
 }
 
 // certificateRef resolves a reference from a KongService or KongUpstream to
@@ -47,9 +55,12 @@ func (r *Refs) certificateRef(b *resolver, certs *controller.Informer[kongCertif
 		b.notReady()
 		return ""
 	}
-	id, problem := inControlPlane(certs, kindCertificate, namespace, ref.Name, controlPlaneID)
+	id, problem, hold := inControlPlane(b, certs, commonv1alpha1.ConditionKongCertificateRefValid, kindCertificate, namespace, ref.Name, controlPlaneID)
 	if problem != "" {
 		b.invalid(commonv1alpha1.ConditionKongCertificateRefValid, commonv1alpha1.ReasonInvalid, "%s", problem)
+		b.holdAt(hold)
+	}
+	if id == "" {
 		return ""
 	}
 	b.valid(commonv1alpha1.ConditionKongCertificateRefValid, fmt.Sprintf("%s %s/%s is Programmed", kindCertificate, namespace, ref.Name))

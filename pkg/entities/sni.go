@@ -41,6 +41,9 @@ func SNIKind(refs *Refs, certs *controller.Informer[kongCertificate]) controller
 		},
 		adopt:   func(s kongSNI) *adoptOptions { return s.Spec.Adopt },
 		matches: sniMatches,
+		// Read under the object's certificate: an SNI under another one
+		// is a conflict without a named holder.
+		uniqueKey: func(body components.SNIWithoutParents) string { return body.Name },
 	}.kind()
 }
 

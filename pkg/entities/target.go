@@ -48,6 +48,8 @@ func TargetKind(refs *Refs, upstreams *controller.Informer[kongUpstream]) contro
 		},
 		adopt:   func(t kongTarget) *adoptOptions { return t.Spec.Adopt },
 		matches: targetMatches,
+		// Unique within the upstream, whose path is the parent's.
+		uniqueKey: func(body components.TargetWithoutParents) string { return deref(body.Target) },
 	}.kind()
 }
 

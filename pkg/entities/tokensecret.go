@@ -35,13 +35,26 @@ const indexAuthConfigsByTokenSecret = "byTokenSecret"
 // grants that were revoked and the labels that were removed, including
 // while the operator was not running.
 type TokenSecretReconciler struct {
-	Refs     *Refs
-	Recorder record.EventRecorder
+	Refs *Refs
+	// AuthConfigs are the configurations of every shard (nil: those of
+	// Refs). Every shard reads the same token Secrets and holds them with
+	// the same finalizer, so each must see every configuration that may
+	// use one: else a shard whose configurations let a Secret go would take
+	// the finalizer off while another shard's still need the token.
+	AuthConfigs *controller.Informer[authConfig]
+	Recorder    record.EventRecorder
+}
+
+func (r *TokenSecretReconciler) configs() *controller.Informer[authConfig] {
+	if r.AuthConfigs != nil {
+		return r.AuthConfigs
+	}
+	return r.Refs.AuthConfigs
 }
 
 // NewTokenSecretController returns the controller of token Secrets.
 func NewTokenSecretController(r *TokenSecretReconciler, opts controller.Options) (*controller.Controller[*corev1.Secret], error) {
-	if err := r.Refs.AuthConfigs.AddIndex(indexAuthConfigsByTokenSecret, tokenSecretKeys); err != nil {
+	if err := r.configs().AddIndex(indexAuthConfigsByTokenSecret, tokenSecretKeys); err != nil {
 		return nil, err
 	}
 	c, err := controller.NewSelective("TokenSecret", r.Refs.Secrets, r.concerns, r, opts)
@@ -52,7 +65,7 @@ func NewTokenSecretController(r *TokenSecretReconciler, opts controller.Options)
 		{
 			Name: "tokenUsers",
 			Source: controller.SourceOf[authConfig]{
-				Informer: r.Refs.AuthConfigs,
+				Informer: r.configs(),
 				Keys:     tokenSecretKeys,
 				// Which Secret a configuration reads is in its spec; its
 				// status writes change nothing here.
@@ -79,7 +92,7 @@ func (r *TokenSecretReconciler) concerns(s *corev1.Secret) bool {
 	if slices.Contains(s.Finalizers, commonv1alpha1.FinalizerSecretInUse) {
 		return true
 	}
-	configs, err := r.Refs.AuthConfigs.ByIndex(indexAuthConfigsByTokenSecret, key(s.Namespace, s.Name))
+	configs, err := r.configs().ByIndex(indexAuthConfigsByTokenSecret, key(s.Namespace, s.Name))
 	return err != nil || len(configs) > 0
 }
 
@@ -132,7 +145,7 @@ func (r *TokenSecretReconciler) Reconcile(ctx context.Context, k cache.ObjectNam
 // deleted whatever the grants say, since their control planes may still
 // need the token to delete.
 func (r *TokenSecretReconciler) users(secret *corev1.Secret) ([]string, error) {
-	configs, err := r.Refs.AuthConfigs.ByIndex(indexAuthConfigsByTokenSecret, key(secret.Namespace, secret.Name))
+	configs, err := r.configs().ByIndex(indexAuthConfigsByTokenSecret, key(secret.Namespace, secret.Name))
 	if err != nil {
 		return nil, err
 	}

@@ -33,9 +33,9 @@ func TransitGatewayKind(refs *Refs, networks *controller.Informer[network]) cont
 			b := newResolver(ctx, purpose)
 			ref := tg.Spec.NetworkRef
 			if ref.Type != konnectv1alpha1.NetworkRefNamespacedRef || ref.NamespacedRef == nil {
-				b.invalid(commonv1alpha1.ConditionKonnectNetworkRefsValid, commonv1alpha1.ReasonInvalid,
+				b.refuse(commonv1alpha1.ConditionKonnectNetworkRefsValid, commonv1alpha1.ReasonInvalid,
 					"spec.networkRef must name a KonnectCloudGatewayNetwork (type namespacedRef)")
-				return b.done(), nil
+				return b.result()
 			}
 			found := networkOf(networks, tg.Namespace, ref.NamespacedRef, b.forDelete())
 			n := found.network
@@ -44,10 +44,11 @@ func TransitGatewayKind(refs *Refs, networks *controller.Informer[network]) cont
 				// Konnect only lets a network go once its transit gateways
 				// have gone.
 				b.gone()
-				return b.done(), nil
+				return b.result()
 			case n == nil:
 				b.invalid(commonv1alpha1.ConditionKonnectNetworkRefsValid, found.reason, "%s", found.problem)
-				return b.done(), nil
+				b.holdAt(found.hold)
+				return b.result()
 			}
 			if recorded := tg.Status.NetworkID; recorded != "" && recorded != n.Status.ID {
 				// Created in a network that was created again: it went
@@ -63,7 +64,7 @@ func TransitGatewayKind(refs *Refs, networks *controller.Informer[network]) cont
 			tg.Status.NetworkID = n.Status.ID
 			b.res.Placement.ParentID = n.Status.ID
 			b.res.Placement.Auth = refs.authOf(b, referrerOf(networkGVK, n), n.Name, &n.Spec.KonnectConfiguration, false)
-			return b.done(), nil
+			return b.result()
 		},
 		Desired: func(_ context.Context, tg transitGateway, _ controller.Placement) (components.CreateTransitGatewayRequest, error) {
 			return transitGatewayDesired(tg), nil
@@ -87,6 +88,8 @@ func TransitGatewayKind(refs *Refs, networks *controller.Informer[network]) cont
 			return err
 		},
 		FindByUID: findTransitGateway,
+		// Found by its name and settings before every create.
+		Recover: &controller.Recovery[transitGateway, components.CreateTransitGatewayRequest]{},
 		Dependencies: []controller.Dependency[transitGateway]{{
 			Name: dependencyNetwork, Source: networks,
 			Keys: func(tg transitGateway) []string { return networkKeys(tg.Namespace, tg.Spec.NetworkRef) },

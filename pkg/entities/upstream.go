@@ -48,9 +48,10 @@ func UpstreamKind(refs *Refs, certs *controller.Informer[kongCertificate]) contr
 		desired: func(u kongUpstream, p controller.Placement) (components.Upstream, error) {
 			return upstreamBody(u, gvk, p), nil
 		},
-		remove:  deleteUpstream,
-		adopt:   func(u kongUpstream) *adoptOptions { return u.Spec.Adopt },
-		matches: upstreamMatches,
+		remove:    deleteUpstream,
+		adopt:     func(u kongUpstream) *adoptOptions { return u.Spec.Adopt },
+		matches:   upstreamMatches,
+		uniqueKey: func(body components.Upstream) string { return body.Name },
 	}.kind()
 }
 

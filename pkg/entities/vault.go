@@ -32,7 +32,7 @@ func VaultKind(refs *Refs, watches func(namespace string) bool) controller.Kind[
 	placeUnder := placed.steps
 	placed.steps = []func(*resolver, kongVault){func(b *resolver, v kongVault) {
 		if vaultNamespace(v) == "" {
-			b.invalid(commonv1alpha1.ConditionControlPlaneRefValid, commonv1alpha1.ReasonInvalid,
+			b.refuse(commonv1alpha1.ConditionControlPlaneRefValid, commonv1alpha1.ReasonInvalid,
 				"KongVault is cluster-scoped: controlPlaneRef.konnectNamespacedRef.namespace must name the control plane's namespace")
 			if b.forDelete() {
 				// Nothing can have been created without a control plane.
@@ -53,7 +53,7 @@ func VaultKind(refs *Refs, watches func(namespace string) bool) controller.Kind[
 			if ref := v.Spec.ConfigStoreRef; ref != nil && !b.forDelete() {
 				// KonnectConfigStore is not a kind this operator manages:
 				// there is no ID to inject as config.config_store_id.
-				b.invalid(commonv1alpha1.ConditionConfigStoreRefValid, commonv1alpha1.ReasonInvalid,
+				b.refuse(commonv1alpha1.ConditionConfigStoreRefValid, commonv1alpha1.ReasonInvalid,
 					"configStoreRef names KonnectConfigStore %s/%s, a kind this operator does not manage; set config.config_store_id instead",
 					ref.Namespace, ref.Name)
 			}
@@ -75,8 +75,9 @@ func VaultKind(refs *Refs, watches func(namespace string) bool) controller.Kind[
 				Tags: controller.Tags(v, gvk, p.Cluster, v.Spec.Tags, v),
 			}, nil
 		},
-		adopt:   func(v kongVault) *adoptOptions { return v.Spec.Adopt },
-		matches: vaultMatches,
+		adopt:     func(v kongVault) *adoptOptions { return v.Spec.Adopt },
+		matches:   vaultMatches,
+		uniqueKey: func(body components.Vault) string { return body.Prefix },
 	}.kind()
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"github.com/konnect-operator/konnect-operator/pkg/diff"
 	"github.com/konnect-operator/konnect-operator/pkg/export"
+	"github.com/konnect-operator/konnect-operator/pkg/inventory"
 	"github.com/konnect-operator/konnect-operator/pkg/konnect"
 )
 
@@ -164,7 +165,7 @@ func runDiff(ctx context.Context, args []string, env Env, stdout, stderr io.Writ
 		return diff.ExitError
 	}
 	return diff.Run(ctx, diff.Options{
-		Cluster: diff.Cluster{Clientset: cs, Kube: kube}, Namespace: namespace, Objects: cmd.flags.Args(),
+		Cluster: inventory.Cluster{Clientset: cs, Kube: kube}, Namespace: namespace, Objects: cmd.flags.Args(),
 		Konnect: factory, Token: token,
 	}, stdout, stderr)
 }

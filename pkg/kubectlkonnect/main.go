@@ -29,14 +29,16 @@ type Env func(key string) string
 // EnvToken is the environment variable that holds the Konnect token.
 const EnvToken = "KONNECT_TOKEN"
 
-const usage = `kubectl konnect brings existing Konnect control planes under konnect-operator
-and shows what the operator would change in Konnect.
+const usage = `kubectl konnect brings existing Konnect control planes under konnect-operator,
+shows what the operator would change in Konnect, and why objects are not Programmed.
 
 Usage:
   kubectl konnect export --control-plane NAME|ID --auth-configuration NAME [flags]
       Write the manifests that adopt a control plane and everything in it.
   kubectl konnect diff [KIND/NAME ...] [flags]
       Show the fields where Konnect differs from what the operator would write.
+  kubectl konnect status [KIND/NAME ...] [flags]
+      Show where objects stand and why, with what they refer to and what refers to them.
   kubectl konnect version
       Print the version.
 
@@ -55,6 +57,8 @@ func Main(ctx context.Context, args []string, env Env, stdout, stderr io.Writer)
 		return runExport(ctx, args[1:], env, stdout, stderr)
 	case "diff":
 		return runDiff(ctx, args[1:], env, stdout, stderr)
+	case "status":
+		return runStatus(ctx, args[1:], stdout, stderr)
 	case "version", "--version":
 		_, _ = fmt.Fprintf(stdout, "kubectl-konnect: %s\n", version.Get())
 		return exitOK

@@ -47,6 +47,9 @@ func TestEveryCommandHasHelpAndRefusesWrongUse(t *testing.T) {
 		{"an unknown flag", []string{"export", "--token", "x"}, 2, "", "unknown flag: --token"},
 		{"diff of a kind the operator does not write", []string{"diff", "-n", "ns", "deployment/web"}, 2, "", "deployment is not a kind the operator writes"},
 		{"diff of something that is not KIND/NAME", []string{"diff", "-n", "ns", "orders"}, 2, "", `"orders" is not KIND/NAME`},
+		{"status help", []string{"status", "--help"}, 0, "kubectl konnect status [KIND/NAME ...]", ""},
+		{"status of a kind the operator does not write", []string{"status", "-n", "ns", "deployment/web"}, 2, "", "deployment is not a kind the operator writes"},
+		{"status in an unknown format", []string{"status", "-o", "yaml"}, 2, "", "--output must be json"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

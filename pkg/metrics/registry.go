@@ -27,5 +27,11 @@ func NewRegistry() *prometheus.Registry {
 
 // Handler serves the registry in the Prometheus text format.
 func Handler(reg *prometheus.Registry) http.Handler {
-	return promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg})
+	return HandlerFor(reg, reg)
+}
+
+// HandlerFor serves what g gathers (the registry, or a view of it such as
+// WithShard's), counting its own errors in reg.
+func HandlerFor(g prometheus.Gatherer, reg *prometheus.Registry) http.Handler {
+	return promhttp.HandlerFor(g, promhttp.HandlerOpts{Registry: reg})
 }

@@ -115,7 +115,7 @@ func TestCACertificateFromSecret(t *testing.T) {
 	t.Run("a Secret without ca.crt is refused until it has one", func(t *testing.T) {
 		defer e.use(t)()
 		e.createCACertificate("keyless", caFromSecret(&commonv1alpha1.NamespacedRef{Name: "incomplete"}))
-		caCertificates.refused(e, "keyless", commonv1alpha1.ConditionSecretRefValid, commonv1alpha1.ReasonInvalid)
+		caCertificates.waiting(e, "keyless", commonv1alpha1.ConditionSecretRefValid, commonv1alpha1.ReasonInvalid)
 		e.secret(e.ns, "incomplete", map[string]string{"tls.crt": "not what is needed"})
 		caCertificates.refused(e, "keyless", commonv1alpha1.ConditionSecretRefValid, commonv1alpha1.ReasonInvalid)
 		ca := newKeyPair(t, "ca-three.example", true).Cert

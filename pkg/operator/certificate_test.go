@@ -213,7 +213,7 @@ func TestCertificateFromSecrets(t *testing.T) {
 	t.Run("a missing Secret waits until it exists", func(t *testing.T) {
 		defer e.use(t)()
 		e.createCertificate("absent", fromSecrets(&commonv1alpha1.NamespacedRef{Name: "later"}, nil))
-		certificates.refused(e, "absent", commonv1alpha1.ConditionSecretRefValid, commonv1alpha1.ReasonInvalid)
+		certificates.waiting(e, "absent", commonv1alpha1.ConditionSecretRefValid, commonv1alpha1.ReasonInvalid)
 		pair := newKeyPair(t, "later.example", false)
 		e.tlsSecret(e.ns, "later", pair)
 		if ent := entity("absent"); ent["cert"] != pair.Cert {
@@ -306,7 +306,7 @@ func TestSNICertificateReference(t *testing.T) {
 
 		defer e.use(t)()
 		snis.create(e, sniObject("orphan", "later"))
-		snis.refused(e, "orphan", commonv1alpha1.ConditionKongCertificateRefValid, commonv1alpha1.ReasonInvalid)
+		snis.waiting(e, "orphan", commonv1alpha1.ConditionKongCertificateRefValid, commonv1alpha1.ReasonInvalid)
 		e.createCertificate("later")
 		certID := certificates.programmed(e, "later").Status.Konnect.ID
 		s := snis.programmed(e, "orphan")
@@ -325,7 +325,7 @@ func TestSNICertificateReference(t *testing.T) {
 		defer e.use(t)()
 		e.createCertificate("idle", func(c kongCertificate) { c.Spec.ControlPlaneRef = cpRef("nowhere") })
 		snis.create(e, sniObject("waiting", "idle"))
-		snis.refused(e, "waiting", commonv1alpha1.ConditionKongCertificateRefValid, commonv1alpha1.ReasonInvalid)
+		snis.waiting(e, "waiting", commonv1alpha1.ConditionKongCertificateRefValid, commonv1alpha1.ReasonInvalid)
 		certificates.update(e, "idle", func(c kongCertificate) { c.Spec.ControlPlaneRef = cpRef("cp") })
 		snis.programmed(e, "waiting")
 	})

@@ -147,32 +147,32 @@ func TestCloudGatewayDataPlaneGroupConfigurationReferenceFailures(t *testing.T) 
 	get := func(name string) func() (*dpConfig, error) {
 		return func() (*dpConfig, error) { return e.configuration(name) }
 	}
-	refused := func(name, conditionType, reason string) {
+	refused := func(name, conditionType, reason, programmedReason string) {
 		t.Helper()
 		waitObject(e, name+" refused", get(name), func(cfg *dpConfig) error {
 			if err := conditionIs(cfg, conditionType, metav1.ConditionFalse, reason); err != nil {
 				return err
 			}
-			return conditionIs(cfg, commonv1alpha1.ConditionProgrammed, metav1.ConditionFalse, commonv1alpha1.ReasonConditionWithStatusFalseExists)
+			return conditionIs(cfg, commonv1alpha1.ConditionProgrammed, metav1.ConditionFalse, programmedReason)
 		})
 	}
 
 	e.createConfiguration("no-cp", "absent", namespacedNetwork("net"))
-	refused("no-cp", commonv1alpha1.ConditionControlPlaneRefValid, commonv1alpha1.ReasonInvalid)
+	refused("no-cp", commonv1alpha1.ConditionControlPlaneRefValid, commonv1alpha1.ReasonInvalid, commonv1alpha1.ReasonWaitingForReferences)
 	e.createConfiguration("not-cloud", "plain", namespacedNetwork("net"))
-	refused("not-cloud", commonv1alpha1.ConditionControlPlaneRefValid, commonv1alpha1.ReasonInvalid)
+	refused("not-cloud", commonv1alpha1.ConditionControlPlaneRefValid, commonv1alpha1.ReasonInvalid, commonv1alpha1.ReasonConditionWithStatusFalseExists)
 	if msg := conditionMessage(waitObject(e, "", get("not-cloud"), func(*dpConfig) error { return nil }), commonv1alpha1.ConditionControlPlaneRefValid); !strings.Contains(msg, "cloud_gateway: true") {
 		t.Fatalf("ControlPlaneRefValid says %q; want it to name cloud_gateway", msg)
 	}
 	e.createConfiguration("no-network", "cloud", namespacedNetwork("absent"))
-	refused("no-network", commonv1alpha1.ConditionKonnectNetworkRefsValid, commonv1alpha1.ReasonRefNotFound)
+	refused("no-network", commonv1alpha1.ConditionKonnectNetworkRefsValid, commonv1alpha1.ReasonRefNotFound, commonv1alpha1.ReasonWaitingForReferences)
 	other := e.other
 	elsewhere := namespacedNetwork("net")
 	elsewhere.NamespacedRef.Namespace = other
 	e.createConfiguration("elsewhere", "cloud", elsewhere)
-	refused("elsewhere", commonv1alpha1.ConditionKonnectNetworkRefsValid, commonv1alpha1.ReasonRefNotPermitted)
+	refused("elsewhere", commonv1alpha1.ConditionKonnectNetworkRefsValid, commonv1alpha1.ReasonRefNotPermitted, commonv1alpha1.ReasonConditionWithStatusFalseExists)
 	e.createConfiguration("on-failed", "cloud", namespacedNetwork("failing"))
-	refused("on-failed", commonv1alpha1.ConditionKonnectNetworkRefsValid, commonv1alpha1.ReasonNotProgrammed)
+	refused("on-failed", commonv1alpha1.ConditionKonnectNetworkRefsValid, commonv1alpha1.ReasonNotProgrammed, commonv1alpha1.ReasonBlockedByReference)
 	cloudID := waitObject(e, "control plane", func() (*konnectv1alpha2.KonnectGatewayControlPlane, error) {
 		return e.cs.KonnectV1alpha2().KonnectGatewayControlPlanes(e.ns).Get(e.ctx, "cloud", metav1.GetOptions{})
 	}, func(cp *konnectv1alpha2.KonnectGatewayControlPlane) error { return programmed(cp) }).Status.ID

@@ -107,22 +107,22 @@ func TestCloudGatewayTransitGatewayReferenceFailures(t *testing.T) {
 	get := func(name string) func() (*transitGateway, error) {
 		return func() (*transitGateway, error) { return e.transitGateway(name) }
 	}
-	refused := func(name, reason string) {
+	refused := func(name, reason, programmedReason string) {
 		t.Helper()
 		waitObject(e, name+" refused", get(name), func(tg *transitGateway) error {
 			if err := conditionIs(tg, commonv1alpha1.ConditionKonnectNetworkRefsValid, metav1.ConditionFalse, reason); err != nil {
 				return err
 			}
-			return conditionIs(tg, commonv1alpha1.ConditionProgrammed, metav1.ConditionFalse, commonv1alpha1.ReasonConditionWithStatusFalseExists)
+			return conditionIs(tg, commonv1alpha1.ConditionProgrammed, metav1.ConditionFalse, programmedReason)
 		})
 	}
 
 	e.createTransitGateway("missing", "nowhere")
-	refused("missing", commonv1alpha1.ReasonRefNotFound)
+	refused("missing", commonv1alpha1.ReasonRefNotFound, commonv1alpha1.ReasonWaitingForReferences)
 
 	other := e.other
 	e.createTransitGateway("elsewhere", "net", func(tg *transitGateway) { tg.Spec.NetworkRef.NamespacedRef.Namespace = other })
-	refused("elsewhere", commonv1alpha1.ReasonRefNotPermitted)
+	refused("elsewhere", commonv1alpha1.ReasonRefNotPermitted, commonv1alpha1.ReasonConditionWithStatusFalseExists)
 
 	e.sim.Faults().FailProvisioning(e.ns+"-failing", "the CIDR block overlaps another network")
 	e.createNetwork("failing", "auth", func(n *cloudNetwork) { n.Spec.Name = e.ns + "-failing" })
@@ -130,7 +130,7 @@ func TestCloudGatewayTransitGatewayReferenceFailures(t *testing.T) {
 	waitObject(e, "failed network", func() (*cloudNetwork, error) { return e.network("failing") }, func(n *cloudNetwork) error {
 		return conditionIs(n, commonv1alpha1.ConditionProgrammed, metav1.ConditionFalse, commonv1alpha1.ReasonProvisioningFailed)
 	})
-	refused("on-failed", commonv1alpha1.ReasonNotProgrammed)
+	refused("on-failed", commonv1alpha1.ReasonNotProgrammed, commonv1alpha1.ReasonBlockedByReference)
 
 	// The missing network appears: the transit gateway follows.
 	e.createNetwork("nowhere", "auth", func(n *cloudNetwork) { n.Spec.CidrBlock = "10.2.0.0/16" })

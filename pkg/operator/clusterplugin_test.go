@@ -59,7 +59,7 @@ func TestBindingOfAKongClusterPlugin(t *testing.T) {
 		if msg := meta.FindStatusCondition(b.Status.Conditions, commonv1alpha1.ConditionPluginRefValid).Message; !strings.Contains(msg, "KongClusterPlugin "+name) {
 			return fmt.Errorf("message %q does not name the KongClusterPlugin", msg)
 		}
-		return conditionIs(b, commonv1alpha1.ConditionProgrammed, metav1.ConditionFalse, commonv1alpha1.ReasonConditionWithStatusFalseExists)
+		return conditionIs(b, commonv1alpha1.ConditionProgrammed, metav1.ConditionFalse, commonv1alpha1.ReasonWaitingForReferences)
 	})
 	if n := len(e.entities(cpID, "plugins")); n != 0 {
 		t.Fatalf("%d plugins in Konnect while the KongClusterPlugin was missing", n)

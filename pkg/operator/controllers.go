@@ -31,6 +31,8 @@ type dependencies struct {
 	metrics      *metrics.ControllerMetrics
 	// objects counts the objects of each reconciled kind at scrape time.
 	objects *metrics.ObjectsCollector
+	// locator finds the objects of other shards that references name.
+	locator *shardLocator
 }
 
 func (d dependencies) options() controller.Options {
@@ -104,7 +106,9 @@ func buildControllers(f *informerFactories, d dependencies) ([]runnable, error) 
 		metrics.AddObjects(d.objects, authController.Kind(), commonv1alpha1.ConditionAPIAuthValid, refs.AuthConfigs.List)
 	}
 	w.add(authController, err)
-	w.add(entities.NewTokenSecretController(&entities.TokenSecretReconciler{Refs: refs, Recorder: d.recorder}, d.options()))
+	w.add(entities.NewTokenSecretController(&entities.TokenSecretReconciler{
+		Refs: refs, AuthConfigs: everyShardOf(w, authConfigs), Recorder: d.recorder,
+	}, d.options()))
 	w.add(entities.NewCredentialSecretController(&entities.CredentialSecretReconciler{
 		Consumers: consumers, Secrets: refs.Secrets, Kinds: credentials,
 	}, d.options()))

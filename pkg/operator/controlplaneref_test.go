@@ -32,12 +32,12 @@ func TestControlPlaneReferenceOfEachKind(t *testing.T) {
 			return nil
 		})
 	}
-	refusedBy := func(conditionType, reason string) func(konnectObject) error {
+	refusedBy := func(conditionType, reason, programmedReason string) func(konnectObject) error {
 		return func(obj konnectObject) error {
 			if err := conditionIs(obj, conditionType, metav1.ConditionFalse, reason); err != nil {
 				return err
 			}
-			return conditionIs(obj, commonv1alpha1.ConditionProgrammed, metav1.ConditionFalse, commonv1alpha1.ReasonConditionWithStatusFalseExists)
+			return conditionIs(obj, commonv1alpha1.ConditionProgrammed, metav1.ConditionFalse, programmedReason)
 		}
 	}
 	programmedAnd := func(conditionType, reason string) func(konnectObject) error {
@@ -52,9 +52,9 @@ func TestControlPlaneReferenceOfEachKind(t *testing.T) {
 	for _, k := range kinds {
 		k.createReferring(e, "local", cpRef("cp"))
 	}
-	each("a missing control plane is reported", "local", refusedBy(commonv1alpha1.ConditionControlPlaneRefValid, commonv1alpha1.ReasonInvalid))
+	each("a missing control plane is reported", "local", refusedBy(commonv1alpha1.ConditionControlPlaneRefValid, commonv1alpha1.ReasonInvalid, commonv1alpha1.ReasonWaitingForReferences))
 	e.createControlPlane("cp", "auth")
-	each("an unprogrammed control plane is reported", "local", refusedBy(commonv1alpha1.ConditionControlPlaneRefValid, commonv1alpha1.ReasonNotProgrammed))
+	each("an unprogrammed control plane is reported", "local", refusedBy(commonv1alpha1.ConditionControlPlaneRefValid, commonv1alpha1.ReasonNotProgrammed, commonv1alpha1.ReasonWaitingForReferences))
 	if n := e.sim.Count(e.orgID); n != 0 {
 		t.Fatalf("%d entities in Konnect while no control plane was usable", n)
 	}
@@ -65,7 +65,7 @@ func TestControlPlaneReferenceOfEachKind(t *testing.T) {
 	for _, k := range kinds {
 		k.createReferring(e, "remote", cpRefIn(other, "cp"))
 	}
-	each("a control plane in another namespace is refused", "remote", refusedBy(commonv1alpha1.ConditionResolvedRefs, commonv1alpha1.ReasonRefNotPermitted))
+	each("a control plane in another namespace is refused", "remote", refusedBy(commonv1alpha1.ConditionResolvedRefs, commonv1alpha1.ReasonRefNotPermitted, commonv1alpha1.ReasonConditionWithStatusFalseExists))
 	e.settle()
 	var from []grantFrom
 	for _, k := range kinds {

@@ -244,7 +244,7 @@ func TestCredentialWaitsForItsConsumer(t *testing.T) {
 			if cond := meta.FindStatusCondition(obj.GetConditions(), commonv1alpha1.ConditionKongConsumerRefValid); !strings.Contains(cond.Message, e.ns+"/late not found") {
 				return fmt.Errorf("message %q does not name the consumer", cond.Message)
 			}
-			return conditionIs(obj, commonv1alpha1.ConditionProgrammed, metav1.ConditionFalse, commonv1alpha1.ReasonConditionWithStatusFalseExists)
+			return conditionIs(obj, commonv1alpha1.ConditionProgrammed, metav1.ConditionFalse, commonv1alpha1.ReasonWaitingForReferences)
 		})
 	}
 	for _, c := range cases {

@@ -204,7 +204,7 @@ func TestCredentialSecrets(t *testing.T) {
 			if msg := meta.FindStatusCondition(c.Status.Conditions, commonv1alpha1.ConditionCredentialSecretRefsValid).Message; !strings.Contains(msg, "secret-key-auth not found") {
 				return fmt.Errorf("message %q", msg)
 			}
-			return conditionIs(c, commonv1alpha1.ConditionProgrammed, metav1.ConditionFalse, commonv1alpha1.ReasonConditionWithStatusFalseExists)
+			return conditionIs(c, commonv1alpha1.ConditionProgrammed, metav1.ConditionFalse, commonv1alpha1.ReasonWaitingForReferences)
 		})
 	})
 
@@ -265,13 +265,16 @@ func TestCredentialSecretProblemsStopTheConsumer(t *testing.T) {
 	e.createCredentialSecret("no-password", "basic-auth", map[string][]byte{"username": []byte("bob")})
 	e.createCredentialSecret("bad-algorithm", "jwt", map[string][]byte{"key": []byte("k"), "algorithm": []byte("RS256")})
 	e.createCredentialSecret("unknown-type", "oauth2", map[string][]byte{"x": []byte("y")})
+	// A Secret that is not there yet is waited for; the others need a
+	// change.
+	const waits, refused = commonv1alpha1.ReasonWaitingForReferences, commonv1alpha1.ReasonConditionWithStatusFalseExists
 	cases := []struct {
-		name, secret, want string
+		name, secret, want, programmed string
 	}{
-		{name: "missing key", secret: "no-password", want: `no-password: missing data key "password"`},
-		{name: "missing public key", secret: "bad-algorithm", want: `bad-algorithm: data key "rsa_public_key" is required`},
-		{name: "unknown label value", secret: "unknown-type", want: "unknown-type: label konghq.com/credential must be one of"},
-		{name: "missing Secret", secret: "nowhere", want: "nowhere not found"},
+		{name: "missing key", secret: "no-password", want: `no-password: missing data key "password"`, programmed: refused},
+		{name: "missing public key", secret: "bad-algorithm", want: `bad-algorithm: data key "rsa_public_key" is required`, programmed: refused},
+		{name: "unknown label value", secret: "unknown-type", want: "unknown-type: label konghq.com/credential must be one of", programmed: refused},
+		{name: "missing Secret", secret: "nowhere", want: "nowhere not found", programmed: waits},
 	}
 	for i, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -294,7 +297,7 @@ func TestCredentialSecretProblemsStopTheConsumer(t *testing.T) {
 				if msg := meta.FindStatusCondition(c.Status.Conditions, commonv1alpha1.ConditionCredentialSecretRefsValid).Message; !strings.Contains(msg, tc.want) {
 					return fmt.Errorf("message %q does not say %q", msg, tc.want)
 				}
-				return conditionIs(c, commonv1alpha1.ConditionProgrammed, metav1.ConditionFalse, commonv1alpha1.ReasonConditionWithStatusFalseExists)
+				return conditionIs(c, commonv1alpha1.ConditionProgrammed, metav1.ConditionFalse, tc.programmed)
 			})
 		})
 	}

@@ -88,6 +88,29 @@ type env struct {
 	// neighbour is a second Konnect, holding another organisation whose
 	// token is neighbourToken (nil unless envOptions.neighbour).
 	neighbour *konnectsim.TestServer
+	// companions are further operators on the test's namespaces (other
+	// shards: see startShard); waits wait for them too, and stopOperator
+	// stops them.
+	companions *[]companion
+}
+
+// companion is a further operator of a test, and how to stop it.
+type companion struct {
+	op   *operator.Operator
+	stop func()
+}
+
+// idle reports whether the test's operators have no work at hand.
+func (e *env) idle() bool {
+	if !e.running.Idle() {
+		return false
+	}
+	for _, c := range *e.companions {
+		if !c.op.Idle() {
+			return false
+		}
+	}
+	return true
 }
 
 type envOptions struct {
@@ -136,6 +159,11 @@ type envOptions struct {
 	// neighbour serves a second Konnect with an organisation of its own,
 	// env.neighbour, which the operator trusts too.
 	neighbour bool
+	// shard is the shard of the test's operator ("" the default one).
+	shard string
+	// otherOrgs are tokens of further organisations of the simulator, by
+	// organisation name.
+	otherOrgs map[string]string
 }
 
 // neighbourToken is the token of env.neighbour's organisation.
@@ -180,16 +208,20 @@ func newEnv(t testing.TB, opts envOptions) *env {
 	restConfig := rest.CopyConfig(cluster.Config)
 	restConfig.QPS, restConfig.Burst = 500, 1000
 	e := &env{
-		t:     t,
-		ctx:   ctx,
-		ns:    "it-" + rand.String(6),
-		kube:  kubernetes.NewForConfigOrDie(restConfig),
-		cs:    versioned.NewForConfigOrDie(restConfig),
-		opts:  opts,
-		clock: skipclock.New(),
+		t:          t,
+		ctx:        ctx,
+		ns:         "it-" + rand.String(6),
+		kube:       kubernetes.NewForConfigOrDie(restConfig),
+		cs:         versioned.NewForConfigOrDie(restConfig),
+		opts:       opts,
+		clock:      skipclock.New(),
+		companions: &[]companion{},
 	}
 	e.konnectCalls = &callRecorder{clock: e.clock}
 	tokens := map[string]string{testToken: "org-" + e.ns}
+	for org, token := range opts.otherOrgs {
+		tokens[token] = org
+	}
 	for _, token := range opts.tokens {
 		tokens[token] = "org-" + e.ns
 	}
@@ -250,6 +282,14 @@ func (e *env) restConfig() *rest.Config {
 // or the end of the test.
 func (e *env) startOperator() {
 	e.t.Helper()
+	op, cancel, done := e.runOperator(e.opts.shard)
+	e.running, e.stopOp, e.opDone, e.startedAt = op, cancel, done, time.Now()
+}
+
+// runOperator runs an operator of a shard for the test's namespaces, and
+// returns it, how to stop it and what is closed once it stopped.
+func (e *env) runOperator(shard string) (*operator.Operator, func(), chan struct{}) {
+	e.t.Helper()
 	ctx, cancel := context.WithCancel(e.ctx)
 	workers, konnectOpts := 2, konnect.Options{
 		RootCAs:           e.sim.CAPool,
@@ -284,6 +324,7 @@ func (e *env) startOperator() {
 		Registry:        metrics.NewRegistry(),
 		Konnect:         konnectOpts,
 		ClusterIdentity: e.opts.clusterIdentity,
+		Shard:           shard,
 	})
 	if err != nil {
 		e.t.Fatal(err)
@@ -295,11 +336,15 @@ func (e *env) startOperator() {
 			e.t.Errorf("operator stopped: %v", err)
 		}
 	}()
-	e.running, e.stopOp, e.opDone, e.startedAt = op, cancel, done, time.Now()
+	return op, cancel, done
 }
 
 // stopOperator stops the operator and waits until its workers are done.
 func (e *env) stopOperator() {
+	for _, c := range *e.companions {
+		c.stop()
+	}
+	*e.companions = nil
 	if e.stopOp == nil {
 		return
 	}
@@ -480,7 +525,7 @@ func (e *env) eventuallyWithin(limit time.Duration, what string, check func() er
 		if last = check(); last == nil {
 			return true, nil
 		}
-		if e.stopOp == nil || !e.running.Idle() {
+		if e.stopOp == nil || !e.idle() {
 			idlePolls = 0
 			return false, nil
 		}
@@ -503,7 +548,7 @@ func (e *env) settle() {
 	e.t.Helper()
 	idlePolls := 0
 	err := wait.PollUntilContextTimeout(e.ctx, pollPeriod, patience, true, func(context.Context) (bool, error) {
-		if !e.running.Idle() {
+		if !e.idle() {
 			idlePolls = 0
 			return false, nil
 		}

@@ -10,5 +10,5 @@ import (
 // KonnectInformerFactory is the factory of Konnect objects the operator
 // builds for namespace, so that tests can look at what its caches hold.
 func KonnectInformerFactory(kube kubernetes.Interface, cs versioned.Interface, namespace string) externalversions.SharedInformerFactory {
-	return newInformerFactories(kube, cs, []string{namespace}).konnect[namespace]
+	return newInformerFactories(kube, cs, []string{namespace}, "").konnect[namespace]
 }

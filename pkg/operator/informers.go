@@ -22,9 +22,16 @@ import (
 // informerFactories holds one factory per watched namespace ("" for all),
 // plus cluster-wide factories for cluster-scoped kinds.
 type informerFactories struct {
-	namespaces  []string
+	namespaces []string
+	// shard is the operator's shard; konnect and clusterWide select its
+	// objects alone (commonv1alpha1.ShardSelector).
+	shard       string
 	konnect     map[string]externalversions.SharedInformerFactory
 	clusterWide externalversions.SharedInformerFactory
+	// everyShard and everyShardClusterWide select the objects of every
+	// shard, for the kinds that belong to none (see resource.everyShard).
+	everyShard            map[string]externalversions.SharedInformerFactory
+	everyShardClusterWide externalversions.SharedInformerFactory
 	// secrets holds, per namespace, the factories of the two selections of
 	// Secrets the operator reads (see secretSelectors).
 	secrets map[string][]kubeinformers.SharedInformerFactory
@@ -51,19 +58,29 @@ var secretSelectors = []string{
 	commonv1alpha1.LabelSecret + "=true",
 }
 
-func newInformerFactories(kube kubernetes.Interface, konnect versioned.Interface, namespaces []string) *informerFactories {
+func newInformerFactories(kube kubernetes.Interface, konnect versioned.Interface, namespaces []string, shard string) *informerFactories {
 	if len(namespaces) == 0 {
 		namespaces = []string{metav1.NamespaceAll}
 	}
+	// The API server filters by label, so another shard's objects never
+	// reach this process: neither its memory nor its event handlers.
+	inShard := externalversions.WithTweakListOptions(func(o *metav1.ListOptions) {
+		o.LabelSelector = commonv1alpha1.ShardSelector(shard)
+	})
 	f := &informerFactories{
-		namespaces:  namespaces,
-		konnect:     map[string]externalversions.SharedInformerFactory{},
-		secrets:     map[string][]kubeinformers.SharedInformerFactory{},
-		clusterWide: externalversions.NewSharedInformerFactoryWithOptions(konnect, 0, externalversions.WithTransform(trimForCache)),
-		kube:        kube,
+		namespaces:            namespaces,
+		shard:                 shard,
+		konnect:               map[string]externalversions.SharedInformerFactory{},
+		everyShard:            map[string]externalversions.SharedInformerFactory{},
+		secrets:               map[string][]kubeinformers.SharedInformerFactory{},
+		clusterWide:           externalversions.NewSharedInformerFactoryWithOptions(konnect, 0, inShard, externalversions.WithTransform(trimForCache)),
+		everyShardClusterWide: externalversions.NewSharedInformerFactoryWithOptions(konnect, 0, externalversions.WithTransform(trimForCache)),
+		kube:                  kube,
 	}
 	for _, ns := range namespaces {
 		f.konnect[ns] = externalversions.NewSharedInformerFactoryWithOptions(konnect, 0, externalversions.WithNamespace(ns),
+			inShard, externalversions.WithTransform(trimForCache))
+		f.everyShard[ns] = externalversions.NewSharedInformerFactoryWithOptions(konnect, 0, externalversions.WithNamespace(ns),
 			externalversions.WithTransform(trimForCache))
 		for _, selector := range secretSelectors {
 			f.secrets[ns] = append(f.secrets[ns], kubeinformers.NewSharedInformerFactoryWithOptions(kube, 0,
@@ -74,6 +91,7 @@ func newInformerFactories(kube kubernetes.Interface, konnect versioned.Interface
 	}
 	if len(namespaces) == 1 && namespaces[0] == metav1.NamespaceAll {
 		f.clusterWide = f.konnect[metav1.NamespaceAll]
+		f.everyShardClusterWide = f.everyShard[metav1.NamespaceAll]
 	}
 	return f
 }
@@ -129,11 +147,21 @@ func (f *informerFactories) secretByName(namespace, name string) cache.ListerWat
 	}
 }
 
+// konnectFactories are the factories of the operator's own kinds.
+func (f *informerFactories) konnectFactories() []externalversions.SharedInformerFactory {
+	out := []externalversions.SharedInformerFactory{f.clusterWide, f.everyShardClusterWide}
+	for _, ns := range f.namespaces {
+		out = append(out, f.konnect[ns], f.everyShard[ns])
+	}
+	// Watching every namespace, the cluster-wide factories are those of ""
+	// (a factory starts and stops once however often it is named).
+	return out
+}
+
 func (f *informerFactories) start(stop <-chan struct{}) {
-	for _, factory := range f.konnect {
+	for _, factory := range f.konnectFactories() {
 		factory.Start(stop)
 	}
-	f.clusterWide.Start(stop)
 	for _, factories := range f.secrets {
 		for _, factory := range factories {
 			factory.Start(stop)
@@ -148,10 +176,9 @@ func (f *informerFactories) start(stop <-chan struct{}) {
 }
 
 func (f *informerFactories) shutdown() {
-	for _, factory := range f.konnect {
+	for _, factory := range f.konnectFactories() {
 		factory.Shutdown()
 	}
-	f.clusterWide.Shutdown()
 	for _, factories := range f.secrets {
 		for _, factory := range factories {
 			factory.Shutdown()
@@ -160,32 +187,4 @@ func (f *informerFactories) shutdown() {
 	for _, factory := range f.rightsBindings {
 		factory.Shutdown()
 	}
-}
-
-// trimForCache keeps out of the informers' caches what the operator never
-// reads and what can outweigh the rest of an object: its field-ownership
-// records, and the copy of the whole object that kubectl apply keeps in an
-// annotation (for a Secret, its values once more). With 100,000 objects
-// that is most of the memory the caches would hold.
-//
-// The operator writes its objects' metadata with patches and their status
-// through the status subresource, which leave both on the server as they
-// are; the hash of what a Konnect write depends on is taken on these
-// trimmed objects alike, at every start.
-func trimForCache(obj any) (any, error) {
-	m, ok := obj.(metav1.Object)
-	if !ok {
-		return obj, nil
-	}
-	m.SetManagedFields(nil)
-	if annotations := m.GetAnnotations(); annotations != nil {
-		if _, ok := annotations[corev1.LastAppliedConfigAnnotation]; ok {
-			delete(annotations, corev1.LastAppliedConfigAnnotation)
-			if len(annotations) == 0 {
-				annotations = nil
-			}
-			m.SetAnnotations(annotations)
-		}
-	}
-	return obj, nil
 }

@@ -182,7 +182,7 @@ func TestKeyInKeySet(t *testing.T) {
 	t.Run("a missing set is waited for", func(t *testing.T) {
 		defer e.use(t)()
 		e.createKey("early", inKeySet("later"))
-		keys.refused(e, "early", commonv1alpha1.ConditionKeySetRefValid, commonv1alpha1.ReasonInvalid)
+		keys.waiting(e, "early", commonv1alpha1.ConditionKeySetRefValid, commonv1alpha1.ReasonInvalid)
 		keySets.create(e, keySetObject("later"))
 		inSet("early", keySets.programmed(e, "later").Status.Konnect.ID)
 	})
@@ -192,7 +192,7 @@ func TestKeyInKeySet(t *testing.T) {
 		idle.Spec.ControlPlaneRef = cpRef("nowhere")
 		keySets.create(e, idle)
 		e.createKey("waiting", inKeySet("idle"))
-		keys.refused(e, "waiting", commonv1alpha1.ConditionKeySetRefValid, commonv1alpha1.ReasonInvalid)
+		keys.waiting(e, "waiting", commonv1alpha1.ConditionKeySetRefValid, commonv1alpha1.ReasonInvalid)
 		keySets.update(e, "idle", func(s kongKeySet) { s.Spec.ControlPlaneRef = cpRef("cp") })
 		inSet("waiting", keySets.programmed(e, "idle").Status.Konnect.ID)
 	})
@@ -231,7 +231,7 @@ func TestKeyInKeySet(t *testing.T) {
 		if _, ok := e.entity(cpID, "keys", earlyID); ok {
 			t.Fatal("the set's key is still in Konnect")
 		}
-		keys.refused(e, "early", commonv1alpha1.ConditionKeySetRefValid, commonv1alpha1.ReasonInvalid)
+		keys.waiting(e, "early", commonv1alpha1.ConditionKeySetRefValid, commonv1alpha1.ReasonInvalid)
 		keys.deleteAndWait(e, "early")
 	})
 }

@@ -136,11 +136,21 @@ func (k kindCase[T]) condition(e *env, name, conditionType string, status metav1
 }
 
 // refused waits until a reference condition is False with reason and the
-// object is not Programmed because of it.
+// object is not Programmed because of it: the reference is refused or
+// invalid as the object names it, and only a change fixes it.
 func (k kindCase[T]) refused(e *env, name, conditionType, reason string) T {
 	e.t.Helper()
 	k.condition(e, name, conditionType, metav1.ConditionFalse, reason)
 	return k.condition(e, name, commonv1alpha1.ConditionProgrammed, metav1.ConditionFalse, commonv1alpha1.ReasonConditionWithStatusFalseExists)
+}
+
+// waiting waits until a reference condition is False with reason and the
+// object waits for the reference: it does not exist yet, or is on its way
+// to Konnect.
+func (k kindCase[T]) waiting(e *env, name, conditionType, reason string) T {
+	e.t.Helper()
+	k.condition(e, name, conditionType, metav1.ConditionFalse, reason)
+	return k.condition(e, name, commonv1alpha1.ConditionProgrammed, metav1.ConditionFalse, commonv1alpha1.ReasonWaitingForReferences)
 }
 
 func (k kindCase[T]) entity(e *env, cpID string, obj T) (map[string]any, error) {

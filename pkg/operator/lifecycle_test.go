@@ -95,7 +95,7 @@ func TestReferenceInvalidThenFixed(t *testing.T) {
 		if c := meta.FindStatusCondition(svc.Status.Conditions, commonv1alpha1.ConditionControlPlaneRefValid); !strings.Contains(c.Message, e.ns+"/cp not found") {
 			return fmt.Errorf("message %q does not name the missing control plane", c.Message)
 		}
-		return conditionIs(svc, commonv1alpha1.ConditionProgrammed, metav1.ConditionFalse, commonv1alpha1.ReasonConditionWithStatusFalseExists)
+		return conditionIs(svc, commonv1alpha1.ConditionProgrammed, metav1.ConditionFalse, commonv1alpha1.ReasonWaitingForReferences)
 	})
 	e.eventuallyEvent("KongService", "svc", corev1.EventTypeWarning, "ReferencesNotReady")
 	if n := e.calls("", "core-entities/services"); n != 0 {

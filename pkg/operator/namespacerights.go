@@ -12,6 +12,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/cache"
 
+	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
 	"github.com/konnect-operator/konnect-operator/pkg/controller"
 	"github.com/konnect-operator/konnect-operator/pkg/entities"
 )
@@ -61,10 +62,11 @@ func namespaceRights(w *wiring, refs *entities.Refs) (runnable, error) {
 		},
 	}
 	return entities.NewNamespaceRightsController(&entities.NamespaceRightsReconciler{
-		Bindings: w.f.rightsBindingInformer(),
-		Holders:  holders,
-		Writer:   roleBindingClient{kube: w.d.kube},
-		Recorder: w.d.recorder,
+		Bindings:  w.f.rightsBindingInformer(),
+		Holders:   holders,
+		Writer:    roleBindingClient{kube: w.d.kube},
+		Recorder:  w.d.recorder,
+		Finalizer: commonv1alpha1.ShardFinalizer(commonv1alpha1.FinalizerNamespaceRights, w.f.shard),
 	}, w.d.options())
 }
 

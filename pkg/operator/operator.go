@@ -21,6 +21,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 	kubescheme "k8s.io/client-go/kubernetes/scheme"
 	typedcorev1 "k8s.io/client-go/kubernetes/typed/core/v1"
+	"k8s.io/client-go/metadata"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/leaderelection"
@@ -55,6 +56,10 @@ type Config struct {
 	// WatchNamespaces limits the operator to these namespaces; empty means
 	// every namespace. Cluster-scoped kinds are always watched.
 	WatchNamespaces []string
+	// Shard is the shard this operator runs (objects labelled
+	// konnect.konghq.com/shard=<Shard>); empty, the default shard, whose
+	// objects carry no such label. See commonv1alpha1.LabelShard.
+	Shard string
 	// NamespaceRightsBinding, with WatchNamespaces, names the RoleBinding
 	// that grants the operator its rights in each watched namespace: the
 	// operator holds it with a finalizer while the namespace holds its
@@ -97,8 +102,9 @@ type Config struct {
 	// ClusterIdentity names this cluster on the entities the operator
 	// writes (tag and label k8s-cluster); entities that name another are
 	// another cluster's operator's and are never written or deleted from
-	// here. Empty: the UID of the kube-system namespace. Set it to keep the
-	// old identity in a cluster rebuilt from a backup.
+	// here. Empty: the UID of the kube-system namespace. A cluster rebuilt
+	// from Git or a backup with the identity of the one it replaces takes
+	// that one's entities back.
 	ClusterIdentity string
 	// Clock times everything the operator waits for: sync periods, grace
 	// periods, backoffs, the rate limiter and the drift lister. Nil means
@@ -184,6 +190,11 @@ func New(ctx context.Context, cfg Config) (*Operator, error) {
 	if err := validPolicies(cfg.Policies); err != nil {
 		return nil, err
 	}
+	if cfg.Shard != "" {
+		if err := commonv1alpha1.ValidShardName(cfg.Shard); err != nil {
+			return nil, err
+		}
+	}
 	if cfg.Konnect.Clock == nil {
 		cfg.Konnect.Clock = cfg.Clock
 	}
@@ -202,6 +213,10 @@ func New(ctx context.Context, cfg Config) (*Operator, error) {
 	if err != nil {
 		return nil, err
 	}
+	metadataClient, err := metadata.NewForConfig(cfg.RestConfig)
+	if err != nil {
+		return nil, err
+	}
 	if cfg.ClusterIdentity == "" {
 		if cfg.ClusterIdentity, err = clusterIdentity(ctx, kube); err != nil {
 			return nil, err
@@ -214,7 +229,7 @@ func New(ctx context.Context, cfg Config) (*Operator, error) {
 		cfg:       cfg,
 		kube:      kube,
 		registry:  registry,
-		factories: newInformerFactories(kube, clientset, cfg.WatchNamespaces),
+		factories: newInformerFactories(kube, clientset, cfg.WatchNamespaces, cfg.Shard),
 	}
 	if len(cfg.WatchNamespaces) > 0 && cfg.NamespaceRightsBinding != "" {
 		o.factories.rightsBindings = rightsBindingFactories(kube, cfg.WatchNamespaces, cfg.NamespaceRightsBinding)
@@ -244,6 +259,7 @@ func New(ctx context.Context, cfg Config) (*Operator, error) {
 		queueMetrics: metrics.NewWorkqueueMetrics(registry),
 		metrics:      metrics.NewControllerMetrics(registry),
 		objects:      objects,
+		locator:      newShardLocator(metadataClient, cfg.Shard, cfg.Clock, o.factories.watches),
 	}
 	if o.controllers, err = buildControllers(o.factories, deps); err != nil {
 		return nil, err
@@ -409,7 +425,7 @@ func (o *Operator) runElected(ctx context.Context) error {
 
 func (o *Operator) metricsMux() http.Handler {
 	mux := http.NewServeMux()
-	mux.Handle("/metrics", metrics.Handler(o.registry))
+	mux.Handle("/metrics", metrics.HandlerFor(metrics.WithShard(o.registry, o.cfg.Shard), o.registry))
 	return mux
 }
 

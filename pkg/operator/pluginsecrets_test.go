@@ -157,12 +157,15 @@ func TestPluginSecretProblemsAreReportedWithoutValues(t *testing.T) {
 		"list":     `["` + marker + `"]`,          // a whole configuration must be an object
 		"broken":   "{" + marker + ": [\n  - x\n", // neither JSON nor YAML
 	})
-	cases := []struct{ binding, message string }{
-		{"missing-secret", `configFrom: Secret ` + e.ns + `/absent not found`},
-		{"missing-key", `configFrom: Secret ` + e.ns + `/values has no data key "nope"`},
-		{"not-an-object", `configFrom: the data key "list" of Secret ` + e.ns + `/values is not a JSON (or YAML) object`},
-		{"does-not-parse", `configFrom: the data key "broken" of Secret ` + e.ns + `/values is neither JSON nor YAML`},
-		{"unquoted-patch", `configPatches[0]: the data key "unquoted" of Secret ` + e.ns + `/values is not a JSON value`},
+	// A Secret that is not there yet is waited for; the others need a
+	// change.
+	const waits, refused = commonv1alpha1.ReasonWaitingForReferences, commonv1alpha1.ReasonConditionWithStatusFalseExists
+	cases := []struct{ binding, message, programmed string }{
+		{"missing-secret", `configFrom: Secret ` + e.ns + `/absent not found`, waits},
+		{"missing-key", `configFrom: Secret ` + e.ns + `/values has no data key "nope"`, refused},
+		{"not-an-object", `configFrom: the data key "list" of Secret ` + e.ns + `/values is not a JSON (or YAML) object`, refused},
+		{"does-not-parse", `configFrom: the data key "broken" of Secret ` + e.ns + `/values is neither JSON nor YAML`, refused},
+		{"unquoted-patch", `configPatches[0]: the data key "unquoted" of Secret ` + e.ns + `/values is not a JSON value`, refused},
 	}
 	e.createSecretPlugin("missing-secret", "rate-limiting", configFromSecret("absent", "config"))
 	e.createSecretPlugin("missing-key", "rate-limiting", configFromSecret("values", "nope"))
@@ -181,7 +184,7 @@ func TestPluginSecretProblemsAreReportedWithoutValues(t *testing.T) {
 			if msg := conditionMessage(b, commonv1alpha1.ConditionPluginRefValid); !strings.Contains(msg, tc.message) {
 				return fmt.Errorf("message %q, want %q", msg, tc.message)
 			}
-			return conditionIs(b, commonv1alpha1.ConditionProgrammed, metav1.ConditionFalse, commonv1alpha1.ReasonConditionWithStatusFalseExists)
+			return conditionIs(b, commonv1alpha1.ConditionProgrammed, metav1.ConditionFalse, tc.programmed)
 		})
 		e.eventuallyEvent("KongPluginBinding", tc.binding, "Warning", "ReferencesNotReady")
 	}

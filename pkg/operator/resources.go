@@ -23,7 +23,18 @@ func groupVersion(gv metav1.GroupVersion) schema.GroupVersion {
 type resource[T controller.Object] struct {
 	gvr     schema.GroupVersionResource
 	cluster bool
-	empty   func() T
+	// everyShard: the kind belongs to no shard, and every shard reads all
+	// of its objects (see everyShard).
+	everyShard bool
+	empty      func() T
+}
+
+// everyShard marks a kind whose objects belong to no shard: they only
+// allow or configure what other objects do, and objects of several shards
+// may read the same one.
+func everyShard[T controller.Object](r resource[T]) resource[T] {
+	r.everyShard = true
+	return r
 }
 
 // pointerTo constrains T to *O, so that a resource can make an empty O.
@@ -46,14 +57,14 @@ func clusterResource[O any, T pointerTo[O]](gv schema.GroupVersion, plural strin
 var (
 	authConfigs     = namespacedResource[konnectv1alpha1.KonnectAPIAuthConfiguration](groupVersion(konnectv1alpha1.GroupVersion), "konnectapiauthconfigurations")
 	controlPlanes   = namespacedResource[konnectv1alpha2.KonnectGatewayControlPlane](groupVersion(konnectv1alpha2.GroupVersion), "konnectgatewaycontrolplanes")
-	referenceGrants = namespacedResource[configurationv1alpha1.KongReferenceGrant](groupVersion(configurationv1alpha1.GroupVersion), "kongreferencegrants")
+	referenceGrants = everyShard(namespacedResource[configurationv1alpha1.KongReferenceGrant](groupVersion(configurationv1alpha1.GroupVersion), "kongreferencegrants"))
 
 	kongServices       = namespacedResource[configurationv1alpha1.KongService](groupVersion(configurationv1alpha1.GroupVersion), "kongservices")
 	kongRoutes         = namespacedResource[configurationv1alpha1.KongRoute](groupVersion(configurationv1alpha1.GroupVersion), "kongroutes")
 	kongConsumers      = namespacedResource[configurationv1.KongConsumer](groupVersion(configurationv1.GroupVersion), "kongconsumers")
 	kongConsumerGroups = namespacedResource[configurationv1beta1.KongConsumerGroup](groupVersion(configurationv1beta1.GroupVersion), "kongconsumergroups")
 	kongPlugins        = namespacedResource[configurationv1.KongPlugin](groupVersion(configurationv1.GroupVersion), "kongplugins")
-	kongClusterPlugins = clusterResource[configurationv1.KongClusterPlugin](groupVersion(configurationv1.GroupVersion), "kongclusterplugins")
+	kongClusterPlugins = everyShard(clusterResource[configurationv1.KongClusterPlugin](groupVersion(configurationv1.GroupVersion), "kongclusterplugins"))
 	kongPluginBindings = namespacedResource[configurationv1alpha1.KongPluginBinding](groupVersion(configurationv1alpha1.GroupVersion), "kongpluginbindings")
 
 	kongUpstreams      = namespacedResource[configurationv1alpha1.KongUpstream](groupVersion(configurationv1alpha1.GroupVersion), "kongupstreams")

@@ -85,7 +85,7 @@ func TestServiceCertificates(t *testing.T) {
 			if err := conditionIs(svc, commonv1alpha1.ConditionKongCACertificateRefsValid, metav1.ConditionFalse, commonv1alpha1.ReasonInvalid); err != nil {
 				return err
 			}
-			return conditionIs(svc, commonv1alpha1.ConditionProgrammed, metav1.ConditionFalse, commonv1alpha1.ReasonConditionWithStatusFalseExists)
+			return conditionIs(svc, commonv1alpha1.ConditionProgrammed, metav1.ConditionFalse, commonv1alpha1.ReasonWaitingForReferences)
 		})
 		e.createCertificate("client-later")
 		e.createCACertificate("ca-later")
@@ -187,8 +187,8 @@ func TestCertificatesDeletedWhileInUse(t *testing.T) {
 		e.eventually("the service reports its certificate gone", func() error {
 			return conditionIs(e.service("svc"), commonv1alpha1.ConditionKongCertificateRefValid, metav1.ConditionFalse, commonv1alpha1.ReasonInvalid)
 		})
-		upstreams.refused(e, "up", commonv1alpha1.ConditionKongCertificateRefValid, commonv1alpha1.ReasonInvalid)
-		snis.refused(e, "host", commonv1alpha1.ConditionKongCertificateRefValid, commonv1alpha1.ReasonInvalid)
+		upstreams.waiting(e, "up", commonv1alpha1.ConditionKongCertificateRefValid, commonv1alpha1.ReasonInvalid)
+		snis.waiting(e, "host", commonv1alpha1.ConditionKongCertificateRefValid, commonv1alpha1.ReasonInvalid)
 	})
 	t.Run("the CA certificate first", func(t *testing.T) {
 		defer e.use(t)()

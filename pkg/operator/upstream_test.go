@@ -161,7 +161,7 @@ func TestUpstreamClientCertificate(t *testing.T) {
 	t.Run("a missing certificate waits until it exists", func(t *testing.T) {
 		defer e.use(t)()
 		create("missing", withCert("", "later"))
-		upstreams.refused(e, "missing", commonv1alpha1.ConditionKongCertificateRefValid, commonv1alpha1.ReasonInvalid)
+		upstreams.waiting(e, "missing", commonv1alpha1.ConditionKongCertificateRefValid, commonv1alpha1.ReasonInvalid)
 		certificates.create(e, certificateObject("later", newKeyPair(t, "later.example", false)))
 		sendsCertificate("missing", certificates.programmed(e, "later").Status.Konnect.ID)
 	})
@@ -171,7 +171,7 @@ func TestUpstreamClientCertificate(t *testing.T) {
 		cert.Spec.ControlPlaneRef = cpRef("nowhere")
 		certificates.create(e, cert)
 		create("unprogrammed", withCert("", "idle"))
-		u := upstreams.refused(e, "unprogrammed", commonv1alpha1.ConditionKongCertificateRefValid, commonv1alpha1.ReasonInvalid)
+		u := upstreams.waiting(e, "unprogrammed", commonv1alpha1.ConditionKongCertificateRefValid, commonv1alpha1.ReasonInvalid)
 		if u.Status.Konnect.GetKonnectID() != "" {
 			t.Fatal("the upstream was created without its certificate")
 		}
@@ -249,7 +249,7 @@ func TestTargetUpstreamReference(t *testing.T) {
 
 		defer e.use(t)()
 		targets.create(e, targetObject("orphan", "later"))
-		targets.refused(e, "orphan", commonv1alpha1.ConditionKongUpstreamRefValid, commonv1alpha1.ReasonInvalid)
+		targets.waiting(e, "orphan", commonv1alpha1.ConditionKongUpstreamRefValid, commonv1alpha1.ReasonInvalid)
 		upstreams.create(e, upstreamObject("later"))
 		upstreamID := upstreams.programmed(e, "later").Status.Konnect.ID
 		tg := targets.programmed(e, "orphan")
@@ -270,7 +270,7 @@ func TestTargetUpstreamReference(t *testing.T) {
 		u.Spec.ControlPlaneRef = cpRef("nowhere")
 		upstreams.create(e, u)
 		targets.create(e, targetObject("waiting", "idle"))
-		targets.refused(e, "waiting", commonv1alpha1.ConditionKongUpstreamRefValid, commonv1alpha1.ReasonInvalid)
+		targets.waiting(e, "waiting", commonv1alpha1.ConditionKongUpstreamRefValid, commonv1alpha1.ReasonInvalid)
 		upstreams.update(e, "idle", func(u kongUpstream) { u.Spec.ControlPlaneRef = cpRef("cp") })
 		targets.programmed(e, "waiting")
 	})
@@ -318,7 +318,7 @@ func TestUpstreamDeletedBeforeItsTargets(t *testing.T) {
 	if n := len(e.entities(cpID, "upstreams")) + len(e.entities(cpID, "targets")); n != 0 {
 		t.Fatalf("%d upstreams and targets left in Konnect", n)
 	}
-	targets.refused(e, "a", commonv1alpha1.ConditionKongUpstreamRefValid, commonv1alpha1.ReasonInvalid)
+	targets.waiting(e, "a", commonv1alpha1.ConditionKongUpstreamRefValid, commonv1alpha1.ReasonInvalid)
 	targets.deleteAndWait(e, "a")
 	if _, err := targets.client(e).Get(e.ctx, "a", metav1.GetOptions{}); !apierrors.IsNotFound(err) {
 		t.Fatalf("target a: %v", err)

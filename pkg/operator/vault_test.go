@@ -112,9 +112,9 @@ func TestVaultReferences(t *testing.T) {
 	t.Run("a missing or unprogrammed control plane is waited for", func(t *testing.T) {
 		defer e.use(t)()
 		create("early", func(v kongVault) { v.Spec.ControlPlaneRef.KonnectNamespacedRef.Name = "later" })
-		vaults.refused(e, name("early"), commonv1alpha1.ConditionControlPlaneRefValid, commonv1alpha1.ReasonInvalid)
+		vaults.waiting(e, name("early"), commonv1alpha1.ConditionControlPlaneRefValid, commonv1alpha1.ReasonInvalid)
 		e.createControlPlane("later", "later-auth")
-		vaults.refused(e, name("early"), commonv1alpha1.ConditionControlPlaneRefValid, commonv1alpha1.ReasonNotProgrammed)
+		vaults.waiting(e, name("early"), commonv1alpha1.ConditionControlPlaneRefValid, commonv1alpha1.ReasonNotProgrammed)
 		e.createAuthConfig("later-auth")
 		vaults.programmed(e, name("early"))
 	})

@@ -29,7 +29,7 @@ type wiring struct {
 	f     *informerFactories
 	d     dependencies
 	rest  map[schema.GroupVersion]rest.Interface
-	views map[schema.GroupVersionResource]any
+	views map[viewKey]any
 	built []runnable
 	err   error
 }
@@ -45,7 +45,7 @@ func newWiring(f *informerFactories, d dependencies) *wiring {
 			groupVersion(konnectv1alpha1.GroupVersion):       cs.KonnectV1alpha1().RESTClient(),
 			groupVersion(konnectv1alpha2.GroupVersion):       cs.KonnectV1alpha2().RESTClient(),
 		},
-		views: map[schema.GroupVersionResource]any{},
+		views: map[viewKey]any{},
 	}
 }
 
@@ -60,15 +60,26 @@ func (w *wiring) add(c runnable, err error) {
 	}
 }
 
+// viewKey names a typed cache: a resource, of this shard or of every one.
+type viewKey struct {
+	gvr        schema.GroupVersionResource
+	everyShard bool
+}
+
 // informerOf is the typed cache of r over every watched namespace (or the
-// cluster, for a cluster-scoped kind).
+// cluster, for a cluster-scoped kind): of this shard's objects, unless the
+// kind belongs to no shard.
 func informerOf[T controller.Object](w *wiring, r resource[T]) *controller.Informer[T] {
-	if view, ok := w.views[r.gvr]; ok {
+	key := viewKey{gvr: r.gvr, everyShard: r.everyShard}
+	if view, ok := w.views[key]; ok {
 		return view.(*controller.Informer[T])
 	}
-	factories := w.f.konnect
+	factories, clusterWide := w.f.konnect, w.f.clusterWide
+	if r.everyShard {
+		factories, clusterWide = w.f.everyShard, w.f.everyShardClusterWide
+	}
 	if r.cluster {
-		factories = map[string]externalversions.SharedInformerFactory{"": w.f.clusterWide}
+		factories = map[string]externalversions.SharedInformerFactory{"": clusterWide}
 	}
 	informers := map[string]cache.SharedIndexInformer{}
 	for ns, factory := range factories {
@@ -80,8 +91,18 @@ func informerOf[T controller.Object](w *wiring, r resource[T]) *controller.Infor
 		informers[ns] = generic.Informer()
 	}
 	view := controller.NewInformer[T](r.gvr.GroupResource(), informers)
-	w.views[r.gvr] = view
+	if !r.everyShard && w.d.locator != nil {
+		view.SetElsewhere(w.d.locator.forResource(r.gvr, r.cluster))
+	}
+	w.views[key] = view
 	return view
+}
+
+// everyShardOf is the typed cache of r's objects of every shard, for what
+// a shard decides about objects that belong to no shard (a token Secret is
+// in use while an auth configuration of any shard reads it).
+func everyShardOf[T controller.Object](w *wiring, r resource[T]) *controller.Informer[T] {
+	return informerOf(w, everyShard(r))
 }
 
 // clientsOf returns the typed client of r in a namespace ("" for a

@@ -210,3 +210,34 @@ app.kubernetes.io/component: metrics
 app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
 app.kubernetes.io/managed-by: {{ .Release.Service }}
 {{- end }}
+
+{{/*
+One operator instance: the default one (shard "", the objects without the
+label konnect.konghq.com/shard) or a shard of .Values.shards. Called with
+(dict "root" $ "shard" $shard).
+*/}}
+{{/* The name of an instance's Deployment and PodDisruptionBudget. */}}
+{{- define "konnect-operator.instanceName" -}}
+{{- $fullname := include "konnect-operator.fullname" .root }}
+{{- if .shard }}
+{{- printf "%s-%s" $fullname .shard | trunc 63 | trimSuffix "-" }}
+{{- else }}
+{{- $fullname }}
+{{- end }}
+{{- end }}
+
+{{/*
+Labels that select an instance's pods: the default instance's are those of
+earlier versions; a shard's pods are component operator-shard, so that the
+default instance's selector leaves them out.
+*/}}
+{{- define "konnect-operator.instanceSelectorLabels" -}}
+{{- if .shard }}
+app.kubernetes.io/name: {{ include "konnect-operator.name" .root }}
+app.kubernetes.io/instance: {{ .root.Release.Name }}
+app.kubernetes.io/component: operator-shard
+konnect.konghq.com/shard: {{ .shard }}
+{{- else }}
+{{- include "konnect-operator.selectorLabels" .root }}
+{{- end }}
+{{- end }}

@@ -61,6 +61,45 @@ const (
 	ConditionMembersReferenceResolved = "MembersReferenceResolved"
 )
 
+// The conditions tools that know nothing of Konnect read, with kstatus's
+// conventions (sigs.k8s.io/cli-utils/pkg/kstatus): Ready is normal-true,
+// Reconciling and Stalled are abnormal-true and absent when normal. They
+// are derived from Programmed (APIAuthValid on an auth configuration) in
+// one place, pkg/controller's SetReadiness.
+const (
+	// ConditionReady is True when the object is Programmed for its current
+	// generation: what `kubectl wait --for=condition=Ready` waits for.
+	ConditionReady = "Ready"
+	// ConditionReconciling is True while the operator works towards the
+	// spec: creating, updating, provisioning, deleting, retrying a failure
+	// that may pass, or waiting for references that may still come.
+	ConditionReconciling = "Reconciling"
+	// ConditionStalled is True when the object cannot progress without a
+	// change: Konnect refuses the spec, another cluster owns the entity, a
+	// reference is refused or fails in a way only its own change fixes (a
+	// token Konnect rejects), or the object is paused with changes not
+	// written.
+	ConditionStalled = "Stalled"
+)
+
+// The reasons of Programmed=False when references are not usable. Kong
+// Operator says ConditionWithStatusFalseExists for all of them; it is kept
+// for a reference that is refused or invalid as the object names it (no
+// KongReferenceGrant allows it, a control plane of the wrong type), which
+// only a change of the object, or a grant, fixes. The other two tell the
+// states that are not the object's own fault apart.
+const (
+	// ReasonWaitingForReferences: a reference does not exist yet, is on its
+	// way to Konnect, is being deleted, or fails for a while (its own
+	// failure is retried): the object goes on by itself once it is usable.
+	ReasonWaitingForReferences = "WaitingForReferences"
+	// ReasonBlockedByReference: a reference exists but cannot progress
+	// without a change of its own (it is Stalled: a control plane whose
+	// auth configuration holds a token Konnect rejects, a service Konnect
+	// refuses), and neither can the object.
+	ReasonBlockedByReference = "BlockedByReference"
+)
+
 // Condition reasons.
 const (
 	ReasonPending                             = "Pending"

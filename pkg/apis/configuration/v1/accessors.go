@@ -15,6 +15,12 @@ func (o *KongConsumer) GetConditions() []metav1.Condition { return o.Status.Cond
 // SetConditions replaces the status conditions.
 func (o *KongConsumer) SetConditions(conditions []metav1.Condition) { o.Status.Conditions = conditions }
 
+// SetObservedGeneration records the generation of the spec that the status
+// reports on.
+func (o *KongConsumer) SetObservedGeneration(generation int64) {
+	o.Status.ObservedGeneration = generation
+}
+
 // KonnectStatus returns the Konnect ID, server URL and organisation of the
 // entity; nil when absent unless init is true.
 func (o *KongConsumer) KonnectStatus(init bool) *commonv1alpha1.KonnectEntityStatus {

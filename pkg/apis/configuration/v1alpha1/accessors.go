@@ -15,6 +15,12 @@ func (o *KongService) GetConditions() []metav1.Condition { return o.Status.Condi
 // SetConditions replaces the status conditions.
 func (o *KongService) SetConditions(conditions []metav1.Condition) { o.Status.Conditions = conditions }
 
+// SetObservedGeneration records the generation of the spec that the status
+// reports on.
+func (o *KongService) SetObservedGeneration(generation int64) {
+	o.Status.ObservedGeneration = generation
+}
+
 // KonnectStatus returns the Konnect ID, server URL and organisation of the
 // entity; nil when absent unless init is true.
 func (o *KongService) KonnectStatus(init bool) *commonv1alpha1.KonnectEntityStatus {
@@ -41,6 +47,10 @@ func (o *KongRoute) GetConditions() []metav1.Condition { return o.Status.Conditi
 
 // SetConditions replaces the status conditions.
 func (o *KongRoute) SetConditions(conditions []metav1.Condition) { o.Status.Conditions = conditions }
+
+// SetObservedGeneration records the generation of the spec that the status
+// reports on.
+func (o *KongRoute) SetObservedGeneration(generation int64) { o.Status.ObservedGeneration = generation }
 
 // KonnectStatus returns the Konnect ID, server URL and organisation of the
 // entity; nil when absent unless init is true.
@@ -69,6 +79,12 @@ func (o *KongUpstream) GetConditions() []metav1.Condition { return o.Status.Cond
 // SetConditions replaces the status conditions.
 func (o *KongUpstream) SetConditions(conditions []metav1.Condition) { o.Status.Conditions = conditions }
 
+// SetObservedGeneration records the generation of the spec that the status
+// reports on.
+func (o *KongUpstream) SetObservedGeneration(generation int64) {
+	o.Status.ObservedGeneration = generation
+}
+
 // KonnectStatus returns the Konnect ID, server URL and organisation of the
 // entity; nil when absent unless init is true.
 func (o *KongUpstream) KonnectStatus(init bool) *commonv1alpha1.KonnectEntityStatus {
@@ -95,6 +111,12 @@ func (o *KongTarget) GetConditions() []metav1.Condition { return o.Status.Condit
 
 // SetConditions replaces the status conditions.
 func (o *KongTarget) SetConditions(conditions []metav1.Condition) { o.Status.Conditions = conditions }
+
+// SetObservedGeneration records the generation of the spec that the status
+// reports on.
+func (o *KongTarget) SetObservedGeneration(generation int64) {
+	o.Status.ObservedGeneration = generation
+}
 
 // KonnectStatus returns the Konnect ID, server URL and organisation of the
 // entity; nil when absent unless init is true.
@@ -123,6 +145,12 @@ func (o *KongCertificate) GetConditions() []metav1.Condition { return o.Status.C
 // SetConditions replaces the status conditions.
 func (o *KongCertificate) SetConditions(conditions []metav1.Condition) {
 	o.Status.Conditions = conditions
+}
+
+// SetObservedGeneration records the generation of the spec that the status
+// reports on.
+func (o *KongCertificate) SetObservedGeneration(generation int64) {
+	o.Status.ObservedGeneration = generation
 }
 
 // KonnectStatus returns the Konnect ID, server URL and organisation of the
@@ -154,6 +182,12 @@ func (o *KongCACertificate) SetConditions(conditions []metav1.Condition) {
 	o.Status.Conditions = conditions
 }
 
+// SetObservedGeneration records the generation of the spec that the status
+// reports on.
+func (o *KongCACertificate) SetObservedGeneration(generation int64) {
+	o.Status.ObservedGeneration = generation
+}
+
 // KonnectStatus returns the Konnect ID, server URL and organisation of the
 // entity; nil when absent unless init is true.
 func (o *KongCACertificate) KonnectStatus(init bool) *commonv1alpha1.KonnectEntityStatus {
@@ -180,6 +214,10 @@ func (o *KongSNI) GetConditions() []metav1.Condition { return o.Status.Condition
 
 // SetConditions replaces the status conditions.
 func (o *KongSNI) SetConditions(conditions []metav1.Condition) { o.Status.Conditions = conditions }
+
+// SetObservedGeneration records the generation of the spec that the status
+// reports on.
+func (o *KongSNI) SetObservedGeneration(generation int64) { o.Status.ObservedGeneration = generation }
 
 // KonnectStatus returns the Konnect ID, server URL and organisation of the
 // entity; nil when absent unless init is true.
@@ -208,6 +246,10 @@ func (o *KongKey) GetConditions() []metav1.Condition { return o.Status.Condition
 // SetConditions replaces the status conditions.
 func (o *KongKey) SetConditions(conditions []metav1.Condition) { o.Status.Conditions = conditions }
 
+// SetObservedGeneration records the generation of the spec that the status
+// reports on.
+func (o *KongKey) SetObservedGeneration(generation int64) { o.Status.ObservedGeneration = generation }
+
 // KonnectStatus returns the Konnect ID, server URL and organisation of the
 // entity; nil when absent unless init is true.
 func (o *KongKey) KonnectStatus(init bool) *commonv1alpha1.KonnectEntityStatus {
@@ -234,6 +276,12 @@ func (o *KongKeySet) GetConditions() []metav1.Condition { return o.Status.Condit
 
 // SetConditions replaces the status conditions.
 func (o *KongKeySet) SetConditions(conditions []metav1.Condition) { o.Status.Conditions = conditions }
+
+// SetObservedGeneration records the generation of the spec that the status
+// reports on.
+func (o *KongKeySet) SetObservedGeneration(generation int64) {
+	o.Status.ObservedGeneration = generation
+}
 
 // KonnectStatus returns the Konnect ID, server URL and organisation of the
 // entity; nil when absent unless init is true.
@@ -262,6 +310,10 @@ func (o *KongVault) GetConditions() []metav1.Condition { return o.Status.Conditi
 // SetConditions replaces the status conditions.
 func (o *KongVault) SetConditions(conditions []metav1.Condition) { o.Status.Conditions = conditions }
 
+// SetObservedGeneration records the generation of the spec that the status
+// reports on.
+func (o *KongVault) SetObservedGeneration(generation int64) { o.Status.ObservedGeneration = generation }
+
 // KonnectStatus returns the Konnect ID, server URL and organisation of the
 // entity; nil when absent unless init is true.
 func (o *KongVault) KonnectStatus(init bool) *commonv1alpha1.KonnectEntityStatus {
@@ -289,6 +341,12 @@ func (o *KongPluginBinding) GetConditions() []metav1.Condition { return o.Status
 // SetConditions replaces the status conditions.
 func (o *KongPluginBinding) SetConditions(conditions []metav1.Condition) {
 	o.Status.Conditions = conditions
+}
+
+// SetObservedGeneration records the generation of the spec that the status
+// reports on.
+func (o *KongPluginBinding) SetObservedGeneration(generation int64) {
+	o.Status.ObservedGeneration = generation
 }
 
 // KonnectStatus returns the Konnect ID, server URL and organisation of the
@@ -322,6 +380,12 @@ func (o *KongDataPlaneClientCertificate) SetConditions(conditions []metav1.Condi
 	o.Status.Conditions = conditions
 }
 
+// SetObservedGeneration records the generation of the spec that the status
+// reports on.
+func (o *KongDataPlaneClientCertificate) SetObservedGeneration(generation int64) {
+	o.Status.ObservedGeneration = generation
+}
+
 // KonnectStatus returns the Konnect ID, server URL and organisation of the
 // entity; nil when absent unless init is true.
 func (o *KongDataPlaneClientCertificate) KonnectStatus(init bool) *commonv1alpha1.KonnectEntityStatus {
@@ -349,6 +413,12 @@ func (o *KongCredentialBasicAuth) GetConditions() []metav1.Condition { return o.
 // SetConditions replaces the status conditions.
 func (o *KongCredentialBasicAuth) SetConditions(conditions []metav1.Condition) {
 	o.Status.Conditions = conditions
+}
+
+// SetObservedGeneration records the generation of the spec that the status
+// reports on.
+func (o *KongCredentialBasicAuth) SetObservedGeneration(generation int64) {
+	o.Status.ObservedGeneration = generation
 }
 
 // KonnectStatus returns the Konnect ID, server URL and organisation of the
@@ -380,6 +450,12 @@ func (o *KongCredentialAPIKey) SetConditions(conditions []metav1.Condition) {
 	o.Status.Conditions = conditions
 }
 
+// SetObservedGeneration records the generation of the spec that the status
+// reports on.
+func (o *KongCredentialAPIKey) SetObservedGeneration(generation int64) {
+	o.Status.ObservedGeneration = generation
+}
+
 // KonnectStatus returns the Konnect ID, server URL and organisation of the
 // entity; nil when absent unless init is true.
 func (o *KongCredentialAPIKey) KonnectStatus(init bool) *commonv1alpha1.KonnectEntityStatus {
@@ -407,6 +483,12 @@ func (o *KongCredentialACL) GetConditions() []metav1.Condition { return o.Status
 // SetConditions replaces the status conditions.
 func (o *KongCredentialACL) SetConditions(conditions []metav1.Condition) {
 	o.Status.Conditions = conditions
+}
+
+// SetObservedGeneration records the generation of the spec that the status
+// reports on.
+func (o *KongCredentialACL) SetObservedGeneration(generation int64) {
+	o.Status.ObservedGeneration = generation
 }
 
 // KonnectStatus returns the Konnect ID, server URL and organisation of the
@@ -438,6 +520,12 @@ func (o *KongCredentialJWT) SetConditions(conditions []metav1.Condition) {
 	o.Status.Conditions = conditions
 }
 
+// SetObservedGeneration records the generation of the spec that the status
+// reports on.
+func (o *KongCredentialJWT) SetObservedGeneration(generation int64) {
+	o.Status.ObservedGeneration = generation
+}
+
 // KonnectStatus returns the Konnect ID, server URL and organisation of the
 // entity; nil when absent unless init is true.
 func (o *KongCredentialJWT) KonnectStatus(init bool) *commonv1alpha1.KonnectEntityStatus {
@@ -465,6 +553,12 @@ func (o *KongCredentialHMAC) GetConditions() []metav1.Condition { return o.Statu
 // SetConditions replaces the status conditions.
 func (o *KongCredentialHMAC) SetConditions(conditions []metav1.Condition) {
 	o.Status.Conditions = conditions
+}
+
+// SetObservedGeneration records the generation of the spec that the status
+// reports on.
+func (o *KongCredentialHMAC) SetObservedGeneration(generation int64) {
+	o.Status.ObservedGeneration = generation
 }
 
 // KonnectStatus returns the Konnect ID, server URL and organisation of the

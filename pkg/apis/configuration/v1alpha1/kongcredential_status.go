@@ -10,6 +10,13 @@ import (
 // five credential kinds share it because they all live under a consumer and
 // inherit its control plane.
 type KongCredentialStatus struct {
+	// ObservedGeneration is the generation of the spec that the operator
+	// last reported on, read by kstatus and GitOps tools: a status older
+	// than the spec says that the object is still being reconciled.
+	//
+	// +optional
+	ObservedGeneration int64 `json:"observedGeneration,omitempty"`
+
 	// Konnect records where the credential lives in Konnect, including the
 	// Konnect IDs of its consumer and of the consumer's control plane.
 	//
@@ -23,7 +30,7 @@ type KongCredentialStatus struct {
 	// +listType=map
 	// +listMapKey=type
 	// +kubebuilder:validation:MinItems=1
-	// +kubebuilder:validation:MaxItems=8
+	// +kubebuilder:validation:MaxItems=16
 	// +optional
 	Conditions []metav1.Condition `json:"conditions,omitempty"`
 }

@@ -32,7 +32,7 @@ type KongDataPlaneClientCertificate struct {
 
 	// Status is the certificate as last seen in Konnect.
 	//
-	// +kubebuilder:default={conditions: {{type: "Programmed", status: "Unknown", reason: "Pending", message: "Waiting for controller", lastTransitionTime: "1970-01-01T00:00:00Z"}}}
+	// +kubebuilder:default={conditions: {{type: "Programmed", status: "Unknown", reason: "Pending", message: "Waiting for controller", lastTransitionTime: "1970-01-01T00:00:00Z"}, {type: "Reconciling", status: "True", reason: "Pending", message: "Waiting for controller", lastTransitionTime: "1970-01-01T00:00:00Z"}}}
 	// +optional
 	Status KongDataPlaneClientCertificateStatus `json:"status,omitempty"`
 }
@@ -73,6 +73,13 @@ type KongDataPlaneClientCertificateAPISpec struct {
 // KongDataPlaneClientCertificateStatus is the observed state of a
 // KongDataPlaneClientCertificate.
 type KongDataPlaneClientCertificateStatus struct {
+	// ObservedGeneration is the generation of the spec that the operator
+	// last reported on, read by kstatus and GitOps tools: a status older
+	// than the spec says that the object is still being reconciled.
+	//
+	// +optional
+	ObservedGeneration int64 `json:"observedGeneration,omitempty"`
+
 	// Konnect records where the certificate lives in Konnect.
 	//
 	// +optional
@@ -85,7 +92,7 @@ type KongDataPlaneClientCertificateStatus struct {
 	// +listType=map
 	// +listMapKey=type
 	// +kubebuilder:validation:MinItems=1
-	// +kubebuilder:validation:MaxItems=8
+	// +kubebuilder:validation:MaxItems=16
 	// +optional
 	Conditions []metav1.Condition `json:"conditions,omitempty"`
 }

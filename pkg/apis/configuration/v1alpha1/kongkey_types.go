@@ -30,7 +30,7 @@ type KongKey struct {
 
 	// Status is the key as last seen in Konnect.
 	//
-	// +kubebuilder:default={conditions: {{type: "Programmed", status: "Unknown", reason: "Pending", message: "Waiting for controller", lastTransitionTime: "1970-01-01T00:00:00Z"}}}
+	// +kubebuilder:default={conditions: {{type: "Programmed", status: "Unknown", reason: "Pending", message: "Waiting for controller", lastTransitionTime: "1970-01-01T00:00:00Z"}, {type: "Reconciling", status: "True", reason: "Pending", message: "Waiting for controller", lastTransitionTime: "1970-01-01T00:00:00Z"}}}
 	// +optional
 	Status KongKeyStatus `json:"status,omitempty"`
 }
@@ -146,6 +146,13 @@ type PEMKeyPair struct {
 
 // KongKeyStatus is the observed state of a KongKey.
 type KongKeyStatus struct {
+	// ObservedGeneration is the generation of the spec that the operator
+	// last reported on, read by kstatus and GitOps tools: a status older
+	// than the spec says that the object is still being reconciled.
+	//
+	// +optional
+	ObservedGeneration int64 `json:"observedGeneration,omitempty"`
+
 	// Konnect records where the key lives in Konnect, including the Konnect
 	// ID of its key set.
 	//
@@ -159,7 +166,7 @@ type KongKeyStatus struct {
 	// +listType=map
 	// +listMapKey=type
 	// +kubebuilder:validation:MinItems=1
-	// +kubebuilder:validation:MaxItems=8
+	// +kubebuilder:validation:MaxItems=16
 	// +optional
 	Conditions []metav1.Condition `json:"conditions,omitempty"`
 }

@@ -27,7 +27,7 @@ type KongKeySet struct {
 
 	// Status is the key set as last seen in Konnect.
 	//
-	// +kubebuilder:default={conditions: {{type: "Programmed", status: "Unknown", reason: "Pending", message: "Waiting for controller", lastTransitionTime: "1970-01-01T00:00:00Z"}}}
+	// +kubebuilder:default={conditions: {{type: "Programmed", status: "Unknown", reason: "Pending", message: "Waiting for controller", lastTransitionTime: "1970-01-01T00:00:00Z"}, {type: "Reconciling", status: "True", reason: "Pending", message: "Waiting for controller", lastTransitionTime: "1970-01-01T00:00:00Z"}}}
 	// +optional
 	Status KongKeySetStatus `json:"status,omitempty"`
 }
@@ -70,6 +70,13 @@ type KongKeySetAPISpec struct {
 
 // KongKeySetStatus is the observed state of a KongKeySet.
 type KongKeySetStatus struct {
+	// ObservedGeneration is the generation of the spec that the operator
+	// last reported on, read by kstatus and GitOps tools: a status older
+	// than the spec says that the object is still being reconciled.
+	//
+	// +optional
+	ObservedGeneration int64 `json:"observedGeneration,omitempty"`
+
 	// Konnect records where the key set lives in Konnect.
 	//
 	// +optional
@@ -82,7 +89,7 @@ type KongKeySetStatus struct {
 	// +listType=map
 	// +listMapKey=type
 	// +kubebuilder:validation:MinItems=1
-	// +kubebuilder:validation:MaxItems=8
+	// +kubebuilder:validation:MaxItems=16
 	// +optional
 	Conditions []metav1.Condition `json:"conditions,omitempty"`
 }

@@ -32,7 +32,7 @@ type KongRoute struct {
 
 	// Status is the route as last seen in Konnect.
 	//
-	// +kubebuilder:default={conditions: {{type: "Programmed", status: "Unknown", reason: "Pending", message: "Waiting for controller", lastTransitionTime: "1970-01-01T00:00:00Z"}}}
+	// +kubebuilder:default={conditions: {{type: "Programmed", status: "Unknown", reason: "Pending", message: "Waiting for controller", lastTransitionTime: "1970-01-01T00:00:00Z"}, {type: "Reconciling", status: "True", reason: "Pending", message: "Waiting for controller", lastTransitionTime: "1970-01-01T00:00:00Z"}}}
 	// +optional
 	Status KongRouteStatus `json:"status,omitempty"`
 }
@@ -210,6 +210,13 @@ type RouteEndpoint struct {
 
 // KongRouteStatus is the observed state of a KongRoute.
 type KongRouteStatus struct {
+	// ObservedGeneration is the generation of the spec that the operator
+	// last reported on, read by kstatus and GitOps tools: a status older
+	// than the spec says that the object is still being reconciled.
+	//
+	// +optional
+	ObservedGeneration int64 `json:"observedGeneration,omitempty"`
+
 	// Konnect records where the route lives in Konnect.
 	//
 	// +optional
@@ -222,7 +229,7 @@ type KongRouteStatus struct {
 	// +listType=map
 	// +listMapKey=type
 	// +kubebuilder:validation:MinItems=1
-	// +kubebuilder:validation:MaxItems=8
+	// +kubebuilder:validation:MaxItems=16
 	// +optional
 	Conditions []metav1.Condition `json:"conditions,omitempty"`
 }

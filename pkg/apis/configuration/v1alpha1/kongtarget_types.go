@@ -30,7 +30,7 @@ type KongTarget struct {
 
 	// Status is the target as last seen in Konnect.
 	//
-	// +kubebuilder:default={conditions: {{type: "Programmed", status: "Unknown", reason: "Pending", message: "Waiting for controller", lastTransitionTime: "1970-01-01T00:00:00Z"}}}
+	// +kubebuilder:default={conditions: {{type: "Programmed", status: "Unknown", reason: "Pending", message: "Waiting for controller", lastTransitionTime: "1970-01-01T00:00:00Z"}, {type: "Reconciling", status: "True", reason: "Pending", message: "Waiting for controller", lastTransitionTime: "1970-01-01T00:00:00Z"}}}
 	// +optional
 	Status KongTargetStatus `json:"status,omitempty"`
 }
@@ -79,6 +79,13 @@ type KongTargetAPISpec struct {
 
 // KongTargetStatus is the observed state of a KongTarget.
 type KongTargetStatus struct {
+	// ObservedGeneration is the generation of the spec that the operator
+	// last reported on, read by kstatus and GitOps tools: a status older
+	// than the spec says that the object is still being reconciled.
+	//
+	// +optional
+	ObservedGeneration int64 `json:"observedGeneration,omitempty"`
+
 	// Konnect records where the target lives in Konnect.
 	//
 	// +optional
@@ -91,7 +98,7 @@ type KongTargetStatus struct {
 	// +listType=map
 	// +listMapKey=type
 	// +kubebuilder:validation:MinItems=1
-	// +kubebuilder:validation:MaxItems=8
+	// +kubebuilder:validation:MaxItems=16
 	// +optional
 	Conditions []metav1.Condition `json:"conditions,omitempty"`
 }

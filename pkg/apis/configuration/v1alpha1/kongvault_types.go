@@ -127,6 +127,13 @@ type KonnectConfigStoreRef struct {
 
 // KongVaultStatus is the observed state of a KongVault.
 type KongVaultStatus struct {
+	// ObservedGeneration is the generation of the spec that the operator
+	// last reported on, read by kstatus and GitOps tools: a status older
+	// than the spec says that the object is still being reconciled.
+	//
+	// +optional
+	ObservedGeneration int64 `json:"observedGeneration,omitempty"`
+
 	// Konnect records where the vault lives in Konnect.
 	//
 	// +optional
@@ -139,7 +146,7 @@ type KongVaultStatus struct {
 	//
 	// +listType=map
 	// +listMapKey=type
-	// +kubebuilder:validation:MaxItems=8
+	// +kubebuilder:validation:MaxItems=16
 	// +kubebuilder:default={{type: "Programmed", status: "Unknown", reason: "Pending", message: "Waiting for controller", lastTransitionTime: "1970-01-01T00:00:00Z"}}
 	// +required
 	Conditions []metav1.Condition `json:"conditions"`

@@ -17,6 +17,12 @@ func (o *KongConsumerGroup) SetConditions(conditions []metav1.Condition) {
 	o.Status.Conditions = conditions
 }
 
+// SetObservedGeneration records the generation of the spec that the status
+// reports on.
+func (o *KongConsumerGroup) SetObservedGeneration(generation int64) {
+	o.Status.ObservedGeneration = generation
+}
+
 // KonnectStatus returns the Konnect ID, server URL and organisation of the
 // entity; nil when absent unless init is true.
 func (o *KongConsumerGroup) KonnectStatus(init bool) *commonv1alpha1.KonnectEntityStatus {

@@ -16,12 +16,24 @@ func (o *KonnectAPIAuthConfiguration) SetConditions(conditions []metav1.Conditio
 	o.Status.Conditions = conditions
 }
 
+// SetObservedGeneration records the generation of the spec that the status
+// reports on.
+func (o *KonnectAPIAuthConfiguration) SetObservedGeneration(generation int64) {
+	o.Status.ObservedGeneration = generation
+}
+
 // GetConditions returns the status conditions.
 func (o *KonnectCloudGatewayNetwork) GetConditions() []metav1.Condition { return o.Status.Conditions }
 
 // SetConditions replaces the status conditions.
 func (o *KonnectCloudGatewayNetwork) SetConditions(conditions []metav1.Condition) {
 	o.Status.Conditions = conditions
+}
+
+// SetObservedGeneration records the generation of the spec that the status
+// reports on.
+func (o *KonnectCloudGatewayNetwork) SetObservedGeneration(generation int64) {
+	o.Status.ObservedGeneration = generation
 }
 
 // KonnectStatus returns the network's Konnect ID, server URL and
@@ -39,6 +51,12 @@ func (o *KonnectCloudGatewayDataPlaneGroupConfiguration) GetConditions() []metav
 // SetConditions replaces the status conditions.
 func (o *KonnectCloudGatewayDataPlaneGroupConfiguration) SetConditions(conditions []metav1.Condition) {
 	o.Status.Conditions = conditions
+}
+
+// SetObservedGeneration records the generation of the spec that the status
+// reports on.
+func (o *KonnectCloudGatewayDataPlaneGroupConfiguration) SetObservedGeneration(generation int64) {
+	o.Status.ObservedGeneration = generation
 }
 
 // KonnectStatus returns the configuration's Konnect ID, server URL and
@@ -61,6 +79,12 @@ func (o *KonnectCloudGatewayTransitGateway) GetConditions() []metav1.Condition {
 // SetConditions replaces the status conditions.
 func (o *KonnectCloudGatewayTransitGateway) SetConditions(conditions []metav1.Condition) {
 	o.Status.Conditions = conditions
+}
+
+// SetObservedGeneration records the generation of the spec that the status
+// reports on.
+func (o *KonnectCloudGatewayTransitGateway) SetObservedGeneration(generation int64) {
+	o.Status.ObservedGeneration = generation
 }
 
 // KonnectStatus returns the transit gateway's Konnect ID, server URL and

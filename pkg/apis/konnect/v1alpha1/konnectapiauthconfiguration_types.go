@@ -97,6 +97,13 @@ type KonnectAPIAuthConfigurationSpec struct {
 // KonnectAPIAuthConfigurationStatus is the observed state of a
 // KonnectAPIAuthConfiguration.
 type KonnectAPIAuthConfigurationStatus struct {
+	// ObservedGeneration is the generation of the spec that the operator
+	// last reported on, read by kstatus and GitOps tools: a status older
+	// than the spec says that the object is still being reconciled.
+	//
+	// +optional
+	ObservedGeneration int64 `json:"observedGeneration,omitempty"`
+
 	// OrganizationID is the ID of the Konnect organization the token belongs
 	// to.
 	//
@@ -117,7 +124,7 @@ type KonnectAPIAuthConfigurationStatus struct {
 	// +listType=map
 	// +listMapKey=type
 	// +kubebuilder:validation:MinItems=1
-	// +kubebuilder:validation:MaxItems=8
+	// +kubebuilder:validation:MaxItems=16
 	// +kubebuilder:default={{type: "Valid", status: "Unknown", reason: "Pending", message: "Waiting for controller", lastTransitionTime: "1970-01-01T00:00:00Z"}}
 	// +optional
 	Conditions []metav1.Condition `json:"conditions,omitempty"`

@@ -54,7 +54,7 @@ type KonnectCloudGatewayDataPlaneGroupConfiguration struct {
 
 	// Status is the configuration as last seen in Konnect.
 	//
-	// +kubebuilder:default={conditions: {{type: "Programmed", status: "Unknown", reason: "Pending", message: "Waiting for controller", lastTransitionTime: "1970-01-01T00:00:00Z"}}}
+	// +kubebuilder:default={conditions: {{type: "Programmed", status: "Unknown", reason: "Pending", message: "Waiting for controller", lastTransitionTime: "1970-01-01T00:00:00Z"}, {type: "Reconciling", status: "True", reason: "Pending", message: "Waiting for controller", lastTransitionTime: "1970-01-01T00:00:00Z"}}}
 	// +optional
 	Status KonnectCloudGatewayDataPlaneGroupConfigurationStatus `json:"status,omitempty"`
 }
@@ -222,6 +222,13 @@ type ConfigurationDataPlaneGroupAutoscaleStatic struct {
 // KonnectCloudGatewayDataPlaneGroupConfigurationStatus is the observed
 // state of a KonnectCloudGatewayDataPlaneGroupConfiguration.
 type KonnectCloudGatewayDataPlaneGroupConfigurationStatus struct {
+	// ObservedGeneration is the generation of the spec that the operator
+	// last reported on, read by kstatus and GitOps tools: a status older
+	// than the spec says that the object is still being reconciled.
+	//
+	// +optional
+	ObservedGeneration int64 `json:"observedGeneration,omitempty"`
+
 	commonv1alpha1.KonnectEntityStatusWithControlPlaneRef `json:",inline"`
 
 	// DataPlaneGroups are the groups Konnect deployed, with their state.
@@ -236,7 +243,7 @@ type KonnectCloudGatewayDataPlaneGroupConfigurationStatus struct {
 	// +listType=map
 	// +listMapKey=type
 	// +kubebuilder:validation:MinItems=1
-	// +kubebuilder:validation:MaxItems=8
+	// +kubebuilder:validation:MaxItems=16
 	// +optional
 	Conditions []metav1.Condition `json:"conditions,omitempty"`
 }

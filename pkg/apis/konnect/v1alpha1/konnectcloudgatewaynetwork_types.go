@@ -55,7 +55,7 @@ type KonnectCloudGatewayNetwork struct {
 
 	// Status is the network as last seen in Konnect.
 	//
-	// +kubebuilder:default={conditions: {{type: "Programmed", status: "Unknown", reason: "Pending", message: "Waiting for controller", lastTransitionTime: "1970-01-01T00:00:00Z"}}}
+	// +kubebuilder:default={conditions: {{type: "Programmed", status: "Unknown", reason: "Pending", message: "Waiting for controller", lastTransitionTime: "1970-01-01T00:00:00Z"}, {type: "Reconciling", status: "True", reason: "Pending", message: "Waiting for controller", lastTransitionTime: "1970-01-01T00:00:00Z"}}}
 	// +optional
 	Status KonnectCloudGatewayNetworkStatus `json:"status,omitempty"`
 }
@@ -131,6 +131,13 @@ type KonnectCloudGatewayNetworkSpec struct {
 // KonnectCloudGatewayNetworkStatus is the observed state of a
 // KonnectCloudGatewayNetwork.
 type KonnectCloudGatewayNetworkStatus struct {
+	// ObservedGeneration is the generation of the spec that the operator
+	// last reported on, read by kstatus and GitOps tools: a status older
+	// than the spec says that the object is still being reconciled.
+	//
+	// +optional
+	ObservedGeneration int64 `json:"observedGeneration,omitempty"`
+
 	commonv1alpha1.KonnectEntityStatus `json:",inline"`
 
 	// State is the network's state in Konnect: created, initializing,
@@ -146,7 +153,7 @@ type KonnectCloudGatewayNetworkStatus struct {
 	// +listType=map
 	// +listMapKey=type
 	// +kubebuilder:validation:MinItems=1
-	// +kubebuilder:validation:MaxItems=8
+	// +kubebuilder:validation:MaxItems=16
 	// +optional
 	Conditions []metav1.Condition `json:"conditions,omitempty"`
 }

@@ -47,7 +47,7 @@ type KonnectCloudGatewayTransitGateway struct {
 
 	// Status is the transit gateway as last seen in Konnect.
 	//
-	// +kubebuilder:default={conditions: {{type: "Programmed", status: "Unknown", reason: "Pending", message: "Waiting for controller", lastTransitionTime: "1970-01-01T00:00:00Z"}}}
+	// +kubebuilder:default={conditions: {{type: "Programmed", status: "Unknown", reason: "Pending", message: "Waiting for controller", lastTransitionTime: "1970-01-01T00:00:00Z"}, {type: "Reconciling", status: "True", reason: "Pending", message: "Waiting for controller", lastTransitionTime: "1970-01-01T00:00:00Z"}}}
 	// +optional
 	Status KonnectCloudGatewayTransitGatewayStatus `json:"status,omitempty"`
 }
@@ -208,6 +208,13 @@ type AzureVNETPeeringAttachmentConfig struct {
 // KonnectCloudGatewayTransitGatewayStatus is the observed state of a
 // KonnectCloudGatewayTransitGateway.
 type KonnectCloudGatewayTransitGatewayStatus struct {
+	// ObservedGeneration is the generation of the spec that the operator
+	// last reported on, read by kstatus and GitOps tools: a status older
+	// than the spec says that the object is still being reconciled.
+	//
+	// +optional
+	ObservedGeneration int64 `json:"observedGeneration,omitempty"`
+
 	KonnectEntityStatusWithNetworkRef `json:",inline"`
 
 	// State is the transit gateway's state in Konnect: created,
@@ -224,7 +231,7 @@ type KonnectCloudGatewayTransitGatewayStatus struct {
 	// +listType=map
 	// +listMapKey=type
 	// +kubebuilder:validation:MinItems=1
-	// +kubebuilder:validation:MaxItems=8
+	// +kubebuilder:validation:MaxItems=16
 	// +optional
 	Conditions []metav1.Condition `json:"conditions,omitempty"`
 }

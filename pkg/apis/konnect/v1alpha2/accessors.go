@@ -14,6 +14,12 @@ func (o *KonnectGatewayControlPlane) SetConditions(conditions []metav1.Condition
 	o.Status.Conditions = conditions
 }
 
+// SetObservedGeneration records the generation of the spec that the status
+// reports on.
+func (o *KonnectGatewayControlPlane) SetObservedGeneration(generation int64) {
+	o.Status.ObservedGeneration = generation
+}
+
 // KonnectStatus returns the control plane's Konnect ID, server URL and
 // organisation. The block is part of the status itself, so init has no
 // effect.

@@ -228,6 +228,13 @@ type KonnectAPIAuthConfigurationRef struct {
 // KonnectGatewayControlPlaneStatus is the observed state of a
 // KonnectGatewayControlPlane.
 type KonnectGatewayControlPlaneStatus struct {
+	// ObservedGeneration is the generation of the spec that the operator
+	// last reported on, read by kstatus and GitOps tools: a status older
+	// than the spec says that the object is still being reconciled.
+	//
+	// +optional
+	ObservedGeneration int64 `json:"observedGeneration,omitempty"`
+
 	commonv1alpha1.KonnectEntityStatus `json:",inline"`
 
 	// ClusterType is the cluster type Konnect reports for the control plane.
@@ -246,7 +253,7 @@ type KonnectGatewayControlPlaneStatus struct {
 	//
 	// +listType=map
 	// +listMapKey=type
-	// +kubebuilder:validation:MaxItems=8
+	// +kubebuilder:validation:MaxItems=16
 	// +kubebuilder:default={{type: "Programmed", status: "Unknown", reason: "Pending", message: "Waiting for controller", lastTransitionTime: "1970-01-01T00:00:00Z"}}
 	// +optional
 	Conditions []metav1.Condition `json:"conditions,omitempty"`

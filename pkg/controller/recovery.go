@@ -1,0 +1,285 @@
+package controller
+
+import (
+	"context"
+	"slices"
+	"sync"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/konnect-operator/konnect-operator/pkg/konnect"
+)
+
+// An object whose status holds no Konnect ID may still have an entity: its
+// cluster was rebuilt from Git, or it was restored from a backup without
+// its status (with a new UID and a new creation time), or it is the same
+// object under a new operator. What survives is in Konnect: the kind,
+// namespace and name of the object and the cluster's identity, written on
+// every entity as tags (control planes: labels), and the entity's unique
+// name. So, before a create, the object looks for its entity there:
+//
+//   - Kinds whose listing shows those identities (Recovery.ByIdentity)
+//     list each listing scope once per process, when its first create comes
+//     (one request per 1,000 entities; a cold create of a new control plane
+//     costs one request per kind), and each object takes back the entity
+//     written for its kind, namespace and name: the normal create stays at
+//     one call.
+//   - Kinds that carry no tags find an entity by what it holds (a name and
+//     its settings, a certificate), with FindByUID before every create:
+//     they are few (cloud gateways, pinned certificates).
+//   - A create refused as a conflict looks the entity that holds the unique
+//     name up (Recovery.Holder), and says what it found instead of trying
+//     again every period.
+//
+// An entity written for the object in this cluster (or in none: by Kong
+// Operator, or before identities) is taken back, without a write when it
+// equals the spec. One that another cluster's operator wrote is left, and
+// the object says which cluster and how to take it over; one written for
+// another object, or by another tool, is a conflict that says how to adopt
+// it (takeback.go).
+
+// Recovery is how a kind's objects find their entities again when they no
+// longer know their IDs.
+type Recovery[T Entity, D any] struct {
+	// ByIdentity says that Kind.List shows every entity's Object and Owner
+	// (its identity tags or labels), so that the entities of a listing
+	// scope are listed once and found by their objects' kind, namespace and
+	// name. Without it, FindByUID finds an entity by what it holds rather
+	// than by a UID (the kind carries no tags), and runs before every
+	// create.
+	ByIdentity bool
+	// Read, when set, reads the entity with the given ID as a listing
+	// shows it: how an entity found to be another's is looked at again
+	// once a sync period, instead of a create tried again.
+	Read func(ctx context.Context, api konnect.API, obj T, p Placement, id string) (Listed[D], error)
+	// Holder, when set, returns the entity that holds the unique fields of
+	// desired (its name, a username), nil when none does: the one a create
+	// refused as a conflict clashed with.
+	Holder func(ctx context.Context, api konnect.API, obj T, p Placement, desired D) (*Listed[D], error)
+	// Record, when set, records in obj's status what Create records from
+	// Konnect's answer, from an entity taken back (Listed.Actual).
+	Record func(obj T, l Listed[D])
+}
+
+// findMode is how decide has a create look for an existing entity first.
+type findMode int
+
+const (
+	// findByUID: by its UID tag (FindByUID), when it may exist already.
+	findByUID findMode = iota
+	// findByIdentity: among the listed entities, by the object's kind,
+	// namespace and name; by its UID too after a create of unknown outcome.
+	findByIdentity
+	// findByContent: by what it holds (FindByUID), before every create.
+	findByContent
+)
+
+// findMode is how obj's create looks for an existing entity: a borrowed
+// entity (a mirror) is found by its ID only, and an object whose entity
+// the kind's listing does not show cannot be found in it.
+func (r *EntityReconciler[T, D]) findMode(obj T) findMode {
+	rec := r.kind.Recover
+	switch {
+	case rec == nil || r.kind.borrows(obj):
+		return findByUID
+	case !rec.ByIdentity:
+		return findByContent
+	case r.kind.List == nil || r.kind.Lists != nil && !r.kind.Lists(obj):
+		return findByUID
+	}
+	return findByIdentity
+}
+
+// decideCreate decides for an object with no entity known: a create that
+// first looks for the entity it may have, or, when the last one found
+// another entity in the way and nothing changed since, the report of it:
+// read again once a sync period (a conflict without a known holder waits
+// for a change), never a create tried again blindly.
+func (p policy) decideCreate(f facts, res Resolution, rec record, now time.Time) action {
+	if why := rec.refusal; why != nil && why.fingerprint == f.fingerprint && why.scope == scopeOf(res.Placement) {
+		if why.holder == "" {
+			return action{op: opReportRefusal}
+		}
+		if wait := why.at.Add(p.syncPeriod).Sub(now); wait > 0 {
+			return action{op: opReportRefusal, wait: wait}
+		}
+		return action{op: opCreate, holder: why.holder}
+	}
+	switch f.find {
+	case findByIdentity:
+		// The listing shows what earlier processes created; a create of
+		// this one whose outcome is unknown may not be in it yet.
+		return action{op: opCreate, byIdentity: true, lookFirst: rec.createOutcomeUnknown}
+	case findByContent:
+		return action{op: opCreate, lookFirst: true}
+	}
+	return action{op: opCreate, lookFirst: p.mayExistAlready(f, rec)}
+}
+
+// recoveryIndex holds, per listing scope, the entities of the kind that a
+// listing found and that no object of the cluster holds (by its status
+// ID), by the namespace and name their identity tags name. An object takes
+// its entity out when it takes it back.
+//
+// It is listed once per scope and process: what this process creates after
+// that is known to its objects. Only an object that goes while its entity
+// stays (its finalizer removed by hand, deletion-policy orphan) can leave
+// an entity the index does not show: forget then drops every scope, and the
+// next create lists again.
+type recoveryIndex[D any] struct {
+	mu     sync.Mutex
+	scopes map[string]*recoveryScope[D]
+}
+
+// recoveryScope is the index of one listing scope.
+type recoveryScope[D any] struct {
+	// listed is closed once entries (or err) are set.
+	listed chan struct{}
+	err    error
+	// entries are the entities by the namespace and name they were written
+	// for (indexKey); keys the key of each entity's ID.
+	entries map[string][]Listed[D]
+	keys    map[string]string
+}
+
+func newRecoveryIndex[D any]() *recoveryIndex[D] {
+	return &recoveryIndex[D]{scopes: map[string]*recoveryScope[D]{}}
+}
+
+// scope returns the index of a listing scope, listing it with list when no
+// index of it is kept (one caller lists; the others wait for it).
+func (x *recoveryIndex[D]) scope(ctx context.Context, name string, list func() (map[string][]Listed[D], error)) (*recoveryScope[D], error) {
+	x.mu.Lock()
+	s, ok := x.scopes[name]
+	if !ok {
+		s = &recoveryScope[D]{listed: make(chan struct{})}
+		x.scopes[name] = s
+	}
+	x.mu.Unlock()
+	if !ok {
+		s.entries, s.err = list()
+		s.keys = map[string]string{}
+		for key, entries := range s.entries {
+			for _, l := range entries {
+				s.keys[l.ID] = key
+			}
+		}
+		if s.err != nil {
+			x.mu.Lock()
+			if x.scopes[name] == s {
+				delete(x.scopes, name) // the next create lists again
+			}
+			x.mu.Unlock()
+		}
+		close(s.listed)
+	}
+	select {
+	case <-s.listed:
+		return s, s.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// find returns the entity written for obj, an object of kind, in a scope:
+// one this cluster wrote (or nobody) before another cluster's.
+func (x *recoveryIndex[D]) find(s *recoveryScope[D], kind string, obj metav1.Object, cluster string) (Listed[D], bool) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	var found Listed[D]
+	ok := false
+	for _, name := range cutNames(obj.GetName()) {
+		for _, l := range s.entries[indexKey(obj.GetNamespace(), name)] {
+			if !l.Object.Names(kind, obj) {
+				continue
+			}
+			if !ok || !ownedHere(found.Owner, cluster) && ownedHere(l.Owner, cluster) {
+				found, ok = l, true
+			}
+		}
+	}
+	return found, ok
+}
+
+// take removes an entity taken back from every scope's index.
+func (x *recoveryIndex[D]) take(id string) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	for _, s := range x.scopes {
+		select {
+		case <-s.listed:
+		default:
+			continue // being listed: not shared yet
+		}
+		key, ok := s.keys[id]
+		if !ok {
+			continue
+		}
+		delete(s.keys, id)
+		s.entries[key] = slices.DeleteFunc(s.entries[key], func(l Listed[D]) bool { return l.ID == id })
+	}
+}
+
+// forget drops every scope's index: an entity may have been left behind
+// that none shows.
+func (x *recoveryIndex[D]) forget() {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	clear(x.scopes)
+}
+
+func indexKey(namespace, name string) string { return namespace + "/" + name }
+
+// ownedHere reports whether an entity that names owner as its cluster is
+// this cluster's (cluster) to take: it names this one, or none.
+func ownedHere(owner, cluster string) bool {
+	return owner == "" || cluster == "" || owner == cluster
+}
+
+// listForRecovery lists the kind's entities of p's listing scope and
+// indexes those that no object of this cluster holds by the namespace and
+// name they were written for.
+func (r *EntityReconciler[T, D]) listForRecovery(ctx context.Context, api konnect.API, p Placement) (map[string][]Listed[D], error) {
+	listed, err := r.kind.List(ctx, api, p, false)
+	if err != nil {
+		return nil, err
+	}
+	r.metrics.EntityOperation(r.kind.KindName(), "list")
+	held := map[string]bool{}
+	for _, obj := range r.informer.List() {
+		if id := obj.KonnectStatus(false).GetKonnectID(); id != "" {
+			held[id] = true
+		}
+	}
+	entries := map[string][]Listed[D]{}
+	for i := range listed {
+		l := &listed[i]
+		if held[l.ID] {
+			continue // undecoded: the entities of a running cluster cost nothing
+		}
+		if err := l.decoded(); err != nil {
+			return nil, err
+		}
+		if l.Object.Kind != r.kind.KindName() || l.Object.Name == "" {
+			continue
+		}
+		key := indexKey(l.Object.Namespace, l.Object.Name)
+		entries[key] = append(entries[key], *l)
+	}
+	return entries, nil
+}
+
+// findByIdentity returns the entity written for the turn's object in its
+// listing scope, listing the scope first when no index of it is kept.
+func (r *EntityReconciler[T, D]) findByIdentity(ctx context.Context, t *turn[T, D], api konnect.API) (Listed[D], bool, error) {
+	p := t.res.Placement
+	s, err := r.recovery.scope(ctx, scopeOf(p), func() (map[string][]Listed[D], error) {
+		return r.listForRecovery(ctx, api, p)
+	})
+	if err != nil {
+		return Listed[D]{}, false, err
+	}
+	found, ok := r.recovery.find(s, r.kind.KindName(), t.obj, r.cluster)
+	return found, ok, nil
+}

@@ -1,0 +1,237 @@
+package controller
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/klog/v2/ktesting"
+
+	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
+	configurationv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/configuration/v1alpha1"
+	"github.com/konnect-operator/konnect-operator/pkg/konnect"
+)
+
+// konnectHolds stands in for what a control plane holds for a kind found
+// by identity: the listed entities, and what the reconciler asked of them.
+type konnectHolds struct {
+	entities []Listed[string]
+	// holder is what Recovery.Holder answers after a conflict.
+	holder                *Listed[string]
+	lists, reads, holders int
+}
+
+// entityFor is an entity written for the service ns/name by the operator
+// of cluster (none when ""), holding host.
+func entityFor(id, name, cluster, host string) Listed[string] {
+	return Listed[string]{
+		ID: id, Owner: cluster, Object: ObjectIdentity{Kind: "KongService", Namespace: "ns", Name: name},
+		Differences: func(desired string) []string {
+			if desired != host {
+				return []string{"host"}
+			}
+			return nil
+		},
+	}
+}
+
+// recoveryFixture is a reconciler over a kind found by identity, in cluster
+// "cluster-a".
+func recoveryFixture(t *testing.T, holds *konnectHolds, objects ...runtime.Object) *reconcilerFixture {
+	f := newReconcilerFixture(t, objects...)
+	k := f.reconciler.kind
+	k.List = func(context.Context, konnect.API, Placement, bool) ([]Listed[string], error) {
+		holds.lists++
+		return append([]Listed[string](nil), holds.entities...), nil
+	}
+	k.Recover = &Recovery[svc, string]{
+		ByIdentity: true,
+		Read: func(_ context.Context, _ konnect.API, _ svc, _ Placement, id string) (Listed[string], error) {
+			holds.reads++
+			for _, l := range holds.entities {
+				if l.ID == id {
+					return l, nil
+				}
+			}
+			return Listed[string]{}, &konnect.NotFoundError{Operation: "get service", Message: "not found"}
+		},
+		Holder: func(context.Context, konnect.API, svc, Placement, string) (*Listed[string], error) {
+			holds.holders++
+			return holds.holder, nil
+		},
+	}
+	f.reconciler.cluster = "cluster-a"
+	return f
+}
+
+func serviceNamed(name string, uid types.UID) *configurationv1alpha1.KongService {
+	s := newService(name)
+	s.UID = uid
+	return s
+}
+
+func (f *reconcilerFixture) statusID(t *testing.T, name string) string {
+	t.Helper()
+	got, err := f.client.ConfigurationV1alpha1().KongServices("ns").Get(context.Background(), name, metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got.KonnectStatus(false).GetKonnectID()
+}
+
+// Objects recreated without their status take back the entities written
+// for their names, listed once for all of them: no create, and no write
+// when Konnect holds what they declare.
+func TestObjectsTakeBackTheirEntitiesByIdentity(t *testing.T) {
+	holds := &konnectHolds{entities: []Listed[string]{
+		entityFor("e-same", "same", "cluster-a", "a.example.com"),
+		entityFor("e-changed", "changed", "", "old.example.com"), // no cluster: Kong Operator's, or before identities
+		entityFor("e-held", "held-by-other", "cluster-a", "a.example.com"),
+	}}
+	held := serviceNamed("holder", "uid-holder")
+	held.KonnectStatus(true).ID = "e-held"
+	f := recoveryFixture(t, holds, serviceNamed("same", "new-1"), serviceNamed("changed", "new-2"), serviceNamed("fresh", "new-3"),
+		serviceNamed("held-by-other", "new-4"), held)
+	_, ctx := ktesting.NewTestContext(t)
+	for _, name := range []string{"same", "changed", "fresh", "held-by-other"} {
+		if _, err := f.reconciler.Reconcile(ctx, cache.NewObjectName("ns", name)); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+	}
+	if holds.lists != 1 {
+		t.Errorf("the control plane was listed %d times, want once for every object", holds.lists)
+	}
+	for name, want := range map[string]string{"same": "e-same", "changed": "e-changed", "fresh": "entity-1", "held-by-other": "entity-1"} {
+		if got := f.statusID(t, name); got != want {
+			t.Errorf("%s: status ID %q, want %q", name, got, want)
+		}
+	}
+	// One create each for the object without an entity and the one whose
+	// entity another object holds (by its status); one write for the
+	// entity that differs.
+	if f.counts.creates != 2 || f.counts.updates != 1 {
+		t.Errorf("%d creates and %d updates, want 2 and 1", f.counts.creates, f.counts.updates)
+	}
+	if events := strings.Join(f.drainEvents(), "\n"); !strings.Contains(events, EventTookBack+" Took back KongService e-same") || !strings.Contains(events, "without a write") {
+		t.Errorf("no Event says the entity was taken back without a write: %s", events)
+	}
+}
+
+// An entity written for the object by another cluster's operator is left
+// alone: the object says whose it is and how to take it over, and reads it
+// again once a sync period instead of creating.
+func TestAnotherClustersEntityIsReportedNotCreatedOver(t *testing.T) {
+	holds := &konnectHolds{entities: []Listed[string]{entityFor("e-b", "svc", "cluster-b", "a.example.com")}}
+	f := recoveryFixture(t, holds, serviceNamed("svc", "new-1"))
+	_, ctx := ktesting.NewTestContext(t)
+	key := cache.NewObjectName("ns", "svc")
+	result, err := f.reconciler.Reconcile(ctx, key)
+	if err != nil || result.RequeueAfter != time.Minute {
+		t.Fatalf("result %+v, err %v; want a look again after the sync period", result, err)
+	}
+	c := f.programmedCondition(ctx, t, "svc")
+	if c.Status != metav1.ConditionFalse || c.Reason != commonv1alpha1.ReasonOwnedByOtherCluster ||
+		!strings.Contains(c.Message, "cluster cluster-b") || !strings.Contains(c.Message, "--cluster-identity=cluster-b") {
+		t.Fatalf("Programmed = %s/%s %q; want the owner and the flag named", c.Status, c.Reason, c.Message)
+	}
+	f.refresh(t, "svc")
+	f.clock.Step(30 * time.Second)
+	if _, err := f.reconciler.Reconcile(ctx, key); err != nil {
+		t.Fatal(err)
+	}
+	if f.counts.creates != 0 || holds.reads != 0 || holds.lists != 1 {
+		t.Fatalf("within the period: %d creates, %d reads, %d listings; want none but the first listing", f.counts.creates, holds.reads, holds.lists)
+	}
+	f.clock.Step(time.Minute)
+	if _, err := f.reconciler.Reconcile(ctx, key); err != nil {
+		t.Fatal(err)
+	}
+	if f.counts.creates != 0 || holds.reads != 1 {
+		t.Fatalf("after the period: %d creates, %d reads; want the entity read again and nothing created", f.counts.creates, holds.reads)
+	}
+	// The other cluster's entity goes: the object creates its own.
+	holds.entities = nil
+	f.clock.Step(time.Minute)
+	f.refresh(t, "svc")
+	if _, err := f.reconciler.Reconcile(ctx, key); err != nil {
+		t.Fatal(err)
+	}
+	if f.counts.creates != 1 || f.statusID(t, "svc") != "entity-1" {
+		t.Fatalf("%d creates, status ID %q; want the entity created once it was gone", f.counts.creates, f.statusID(t, "svc"))
+	}
+}
+
+// A create refused as a conflict finds the entity that holds the name,
+// says what it is and how to adopt it, and is not tried again while the
+// spec stays the same.
+func TestConflictIsExplainedNotRetried(t *testing.T) {
+	ui := Listed[string]{ID: "e-ui"} // made in Konnect's UI: no identity tags
+	holds := &konnectHolds{entities: []Listed[string]{ui}, holder: &ui}
+	f := recoveryFixture(t, holds, serviceNamed("svc", "new-1"))
+	f.reconciler.kind.Adopt = &Adoption[svc, string]{Options: func(svc) *commonv1alpha1.AdoptOptions { return nil }}
+	f.counts.createErr = &konnect.ConflictError{Operation: "create service", StatusCode: 400, Message: "data constraint error"}
+	_, ctx := ktesting.NewTestContext(t)
+	key := cache.NewObjectName("ns", "svc")
+	if _, err := f.reconciler.Reconcile(ctx, key); err != nil {
+		t.Fatal(err)
+	}
+	c := f.programmedCondition(ctx, t, "svc")
+	if c.Reason != commonv1alpha1.ReasonConflictsWithExistingEntity || !strings.Contains(c.Message, "e-ui") || !strings.Contains(c.Message, "spec.adopt") {
+		t.Fatalf("Programmed = %s/%s %q; want the conflict with e-ui and how to adopt it", c.Status, c.Reason, c.Message)
+	}
+	for range 3 {
+		f.refresh(t, "svc")
+		f.clock.Step(time.Minute)
+		if _, err := f.reconciler.Reconcile(ctx, key); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if f.counts.creates != 1 {
+		t.Fatalf("the create was tried %d times over three sync periods, want once", f.counts.creates)
+	}
+	if holds.reads != 3 {
+		t.Fatalf("the entity in the way was read %d times, want once a period", holds.reads)
+	}
+}
+
+// An object that goes while its entity stays (its finalizer removed by
+// hand) makes the next create list again: the entity it left is shown.
+func TestAnObjectGoneWithItsEntityInKonnectListsAgain(t *testing.T) {
+	holds := &konnectHolds{}
+	f := recoveryFixture(t, holds, serviceNamed("first", "uid-1"))
+	_, ctx := ktesting.NewTestContext(t)
+	if _, err := f.reconciler.Reconcile(ctx, cache.NewObjectName("ns", "first")); err != nil {
+		t.Fatal(err)
+	}
+	if holds.lists != 1 || f.counts.creates != 1 {
+		t.Fatalf("%d listings, %d creates", holds.lists, f.counts.creates)
+	}
+	// Restored under the same name, with a new UID and no status, while
+	// the entity stays in Konnect.
+	holds.entities = []Listed[string]{entityFor("entity-1", "first", "cluster-a", "a.example.com")}
+	if err := f.client.ConfigurationV1alpha1().KongServices("ns").Delete(ctx, "first", metav1.DeleteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.client.ConfigurationV1alpha1().KongServices("ns").Create(ctx, serviceNamed("first", "uid-2"), metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	err := wait.PollUntilContextTimeout(ctx, 10*time.Millisecond, 30*time.Second, true, func(context.Context) (bool, error) {
+		obj, exists, err := f.informer.GetIndexer().GetByKey("ns/first")
+		return err == nil && exists && obj.(svc).UID == "uid-2", nil
+	})
+	if err != nil {
+		t.Fatalf("the informer never showed the restored object: %v", err)
+	}
+	if _, err := f.reconciler.Reconcile(ctx, cache.NewObjectName("ns", "first")); err != nil {
+		t.Fatal(err)
+	}
+	if holds.lists != 2 || f.counts.creates != 1 || f.statusID(t, "first") != "entity-1" {
+		t.Fatalf("%d listings, %d creates, status ID %q; want a second listing and the entity taken back", holds.lists, f.counts.creates, f.statusID(t, "first"))
+	}
+}
