@@ -218,9 +218,9 @@ const forced429s = 3
 // not; both count the same objects from their caches. It returns the
 // leader's scrape.
 func checkMetrics(ctx context.Context, t *testing.T, ops []*operatorProcess, lead *operatorProcess) scrapeResult {
-	var orgs []simOrg
-	if err := suite.sim.get(ctx, "/_sim/orgs", false, &orgs); err != nil || len(orgs) != 1 {
-		t.Fatalf("the simulator's organisations: %v, %v", orgs, err)
+	orgs, err := suite.sim.ownOrganizations(ctx)
+	if err != nil || len(orgs) != 1 {
+		t.Fatalf("the simulator's organisations besides the neighbours: %v, %v", orgs, err)
 	}
 	org := map[string]string{"organization": orgs[0].ID}
 	programmed := map[string]string{"kind": "KongService", "condition": "Programmed", "status": "True"}

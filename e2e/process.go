@@ -248,6 +248,27 @@ func (s *simulator) entities(ctx context.Context) (int, error) {
 	return n, nil
 }
 
+// ownOrganizations lists the simulator's organisations besides the
+// neighbours, which only the multi-organisation measurements use: the
+// suite's own token's one.
+func (s *simulator) ownOrganizations(ctx context.Context) ([]simOrg, error) {
+	var orgs []simOrg
+	if err := s.get(ctx, "/_sim/orgs", false, &orgs); err != nil {
+		return nil, err
+	}
+	neighbour := map[string]bool{}
+	for i := range s.neighbours {
+		neighbour[neighbourName(i)] = true
+	}
+	own := orgs[:0]
+	for _, o := range orgs {
+		if !neighbour[o.Name] {
+			own = append(own, o)
+		}
+	}
+	return own, nil
+}
+
 // violations lists the OpenAPI violations the simulator saw.
 func (s *simulator) violations(ctx context.Context) ([]string, error) {
 	var out []string
