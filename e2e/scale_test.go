@@ -95,17 +95,23 @@ func TestScaleOfTheBuiltOperator(t *testing.T) {
 		t.Fatal(err)
 	}
 	// KONNECT_SCALE_PROFILE names a file for a CPU profile of the idle
-	// period (go tool pprof reads it).
+	// period, KONNECT_SCALE_HEAP_PROFILE a prefix for heap profiles at its
+	// end and after the restart (go tool pprof reads them). The profiler
+	// also tells the live heap, which is always printed.
 	profile := os.Getenv("KONNECT_SCALE_PROFILE")
-	var profilerFlags []string
+	heapProfile := os.Getenv("KONNECT_SCALE_HEAP_PROFILE")
+	heapProfileOf := func(phase string) string {
+		if heapProfile == "" {
+			return ""
+		}
+		return heapProfile + "-" + phase + ".pprof"
+	}
 	profilerPort, err := freePort()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if profile != "" {
-		profilerFlags = append(profilerFlags, "--profiler-address=127.0.0.1:"+strconv.Itoa(profilerPort))
-	}
-	op, err := startDefaultOperator("scale-operator", kubeconfig, profilerFlags...)
+	profiler := fmt.Sprintf("http://127.0.0.1:%d", profilerPort)
+	op, err := startDefaultOperator("scale-operator", kubeconfig, "--profiler-address=127.0.0.1:"+strconv.Itoa(profilerPort))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,6 +147,10 @@ func TestScaleOfTheBuiltOperator(t *testing.T) {
 		t.Fatal(err)
 	}
 	atStart, err := readProc(sampler.pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	startHeap, err := liveHeap(ctx, profiler, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -210,7 +220,7 @@ func TestScaleOfTheBuiltOperator(t *testing.T) {
 	profiled := make(chan error, 1)
 	if profile != "" {
 		go func() {
-			profiled <- cpuProfile(ctx, fmt.Sprintf("http://127.0.0.1:%d", profilerPort), scaleIdle-10*time.Second, profile)
+			profiled <- cpuProfile(ctx, profiler, scaleIdle-10*time.Second, profile)
 		}()
 	}
 	if err := sleepWatching(ctx, op, scaleIdle); err != nil {
@@ -228,6 +238,10 @@ func TestScaleOfTheBuiltOperator(t *testing.T) {
 		t.Fatal(err)
 	}
 	idleCallsTo, err := simTotals(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	idleHeap, err := liveHeap(ctx, profiler, heapProfileOf("idle"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -269,7 +283,12 @@ func TestScaleOfTheBuiltOperator(t *testing.T) {
 		t.Fatal(err)
 	}
 	restartedAt := time.Now()
-	second, err := startDefaultOperator("scale-operator-restarted", kubeconfig)
+	secondProfilerPort, err := freePort()
+	if err != nil {
+		t.Fatal(err)
+	}
+	secondProfiler := fmt.Sprintf("http://127.0.0.1:%d", secondProfilerPort)
+	second, err := startDefaultOperator("scale-operator-restarted", kubeconfig, "--profiler-address=127.0.0.1:"+strconv.Itoa(secondProfilerPort))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -300,6 +319,10 @@ func TestScaleOfTheBuiltOperator(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	restartedHeap, err := liveHeap(ctx, secondProfiler, heapProfileOf("restarted"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := sampler.failure(); err != nil {
 		t.Logf("sampling /proc of the first process: %v", err)
 	}
@@ -318,6 +341,7 @@ func TestScaleOfTheBuiltOperator(t *testing.T) {
 		"changes made in Konnect: %d of %d overwritten, the last %s after the change (sync period %s)\n"+
 		"restart (killed, started again): ready after %s; %d Konnect writes, %v status writes, %d Konnect reads in %s; every object's drift checked %s; RSS peak %s, now %s\n"+
 		"operator RSS: peak %s, idle %s; CPU while creating %.1f s (%.2f cores)\n"+
+		"live heap after a collection: %s before the create, %s idle (%.2f KiB an object more), %s after the restart\n"+
 		"| Objects | Cold create | Share of the budget | Spec change p99 (during / after) | Peak RSS | RSS idle | CPU idle | Restart: writes, drift checked |\n"+
 		"|---:|---:|---:|---:|---:|---:|---:|---:|\n"+
 		"| %d | %s | %.1f%% | %s / %s | %s | %s | %.1f%% | %d, %s |",
@@ -333,6 +357,7 @@ func TestScaleOfTheBuiltOperator(t *testing.T) {
 		readyAfter.Round(time.Second), restartCalls.writes, restartStatus, restartCalls.reads, (2*scaleSyncPeriod + 30*time.Second).String(), checkedText,
 		mebibytes(restarted.peakRSS), mebibytes(restarted.rss),
 		mebibytes(peakRSS), mebibytes(idleTo.rss), (atProgrammed.cpu - atStart.cpu).Seconds(), (atProgrammed.cpu-atStart.cpu).Seconds()/create.Seconds(),
+		mebibytes(startHeap), mebibytes(idleHeap), float64(idleHeap-startHeap)/1024/float64(objects), mebibytes(restartedHeap),
 		objects, create.Round(time.Second), 100*perMinute(createCalls.total(), create)/simRateLimitPerMinute,
 		duringCreate.p99(), afterCreate.p99(), mebibytes(peakRSS), mebibytes(idleTo.rss), 100*idleCPU, restartCalls.writes, checkedText)
 }
