@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -43,36 +42,18 @@ func scaleOrgs(ctx context.Context, t *testing.T, name string, tokens []string) 
 	if _, err := c.kubectl(ctx, manifest, "apply", "-f", "-"); err != nil {
 		t.Fatal(err)
 	}
-	dir := filepath.Join(suite.workDir, name)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	kubeconfig := filepath.Join(dir, "serviceaccount.kubeconfig")
-	if err := writeServiceAccountKubeconfig(ctx, c, kubeconfig); err != nil {
-		t.Fatal(err)
-	}
-	op, err := startDefaultOperator(name+"-operator", kubeconfig)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if t.Failed() {
-			t.Logf("%s log:\n%s", op.name, op.tail(4000))
-		}
-		op.stop(20 * time.Second)
-	})
-	if err := op.waitReady(ctx, 90*time.Second); err != nil {
-		t.Fatal(err)
-	}
+	op := startMeasuredOperator(ctx, t, c, name)
 	readyAt := time.Now()
 	sampler := &procSampler{pid: op.cmd.Process.Pid}
 	go sampler.run(ctx)
 	orgs := make([]*scaleOrg, len(tokens))
 	for i := range tokens {
 		orgs[i] = &scaleOrg{namespace: orgScaleNamespace(i)}
-		if orgs[i].id, err = organizationOf(ctx, c, orgs[i].namespace); err != nil {
+		id, err := organizationOf(ctx, c, orgs[i].namespace)
+		if err != nil {
 			t.Fatal(err)
 		}
+		orgs[i].id = id
 		if _, err := scaleControlPlaneIDsIn(ctx, c, orgs[i].namespace); err != nil {
 			t.Fatal(err)
 		}

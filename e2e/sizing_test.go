@@ -63,30 +63,10 @@ func TestSizingOfTheBuiltOperator(t *testing.T) {
 	if _, err := c.kubectl(ctx, exportAuth(sizingNamespace, suite.sim.url, suite.sim.token)+sizingControlPlaneManifest, "apply", "-f", "-"); err != nil {
 		t.Fatal(err)
 	}
-	dir := filepath.Join(suite.workDir, "sizing")
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	kubeconfig := filepath.Join(dir, "serviceaccount.kubeconfig")
-	if err := writeServiceAccountKubeconfig(ctx, c, kubeconfig); err != nil {
-		t.Fatal(err)
-	}
-	op, err := startDefaultOperator("sizing-operator", kubeconfig)
-	if err != nil {
-		t.Fatal(err)
-	}
 	// The namespace is left as it is: deleting thousands of entities would
 	// take minutes of Konnect's budget, and the control plane goes with the
 	// suite.
-	t.Cleanup(func() {
-		if t.Failed() {
-			t.Logf("%s log:\n%s", op.name, op.tail(4000))
-		}
-		op.stop(20 * time.Second)
-	})
-	if err := op.waitReady(ctx, 90*time.Second); err != nil {
-		t.Fatal(err)
-	}
+	op := startMeasuredOperator(ctx, t, c, "sizing")
 	sampler := &procSampler{pid: op.cmd.Process.Pid}
 	go sampler.run(ctx)
 	err = eventually(ctx, time.Minute, func(ctx context.Context) error {
@@ -188,6 +168,37 @@ spec:
     authRef:
       name: konnect
 `
+
+// startMeasuredOperator runs the operator binary that a measurement
+// measures, named name+"-operator": its default flags (and extra, see
+// startDefaultOperator), the ServiceAccount's rights through a kubeconfig
+// in the suite's folder name, its log shown if the test fails, and stopped
+// when it ends. It returns once the operator is ready.
+func startMeasuredOperator(ctx context.Context, t *testing.T, c *clusterEnv, name string, extra ...string) *operatorProcess {
+	t.Helper()
+	dir := filepath.Join(suite.workDir, name)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	kubeconfig := filepath.Join(dir, "serviceaccount.kubeconfig")
+	if err := writeServiceAccountKubeconfig(ctx, c, kubeconfig); err != nil {
+		t.Fatal(err)
+	}
+	op, err := startDefaultOperator(name+"-operator", kubeconfig, extra...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("%s log:\n%s", op.name, op.tail(4000))
+		}
+		op.stop(20 * time.Second)
+	})
+	if err := op.waitReady(ctx, 90*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	return op
+}
 
 // startDefaultOperator runs the operator binary as a user would outside a
 // cluster: its default flags, with only what it cannot run without here
