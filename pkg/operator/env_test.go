@@ -634,15 +634,27 @@ func programmed(obj conditioned) error {
 	return conditionIs(obj, commonv1alpha1.ConditionProgrammed, metav1.ConditionTrue, commonv1alpha1.ReasonProgrammed)
 }
 
-// events returns the Events about the named object of the given kind.
+// events returns the Events about the named object of the given kind. A
+// list that fails on its way (the API server once reset the stream of one
+// under load) is tried again; the operator's clock stays where it is.
 func (e *env) events(kind, name string) []corev1.Event {
-	list, err := e.kube.CoreV1().Events(e.ns).List(e.ctx, metav1.ListOptions{
-		FieldSelector: "involvedObject.kind=" + kind + ",involvedObject.name=" + name,
+	e.t.Helper()
+	var items []corev1.Event
+	var last error
+	err := wait.PollUntilContextTimeout(e.ctx, pollPeriod, patience, true, func(ctx context.Context) (bool, error) {
+		list, err := e.kube.CoreV1().Events(e.ns).List(ctx, metav1.ListOptions{
+			FieldSelector: "involvedObject.kind=" + kind + ",involvedObject.name=" + name,
+		})
+		if last = err; err != nil {
+			return false, nil
+		}
+		items = list.Items
+		return true, nil
 	})
 	if err != nil {
-		e.t.Fatal(err)
+		e.t.Fatalf("listing the Events of %s %s: %v (last: %v)", kind, name, err, last)
 	}
-	return list.Items
+	return items
 }
 
 // eventuallyEvent waits for an Event with the given type and reason.
