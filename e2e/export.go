@@ -405,7 +405,7 @@ func toService(s components.ServiceOutput) components.Service {
 // cleanUpExport deletes what the test applied, an operator running to
 // delete the entities: the namespace, and the cluster-scoped vaults.
 func cleanUpExport(t *testing.T, c *clusterEnv, ns string, start func(string) *operatorProcess) {
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), patience+time.Minute)
 	defer cancel()
 	start("export-cleanup")
 	vaults := schema.GroupVersionKind{Group: configurationGroup, Version: "v1alpha1", Kind: "KongVault"}
@@ -418,7 +418,7 @@ func cleanUpExport(t *testing.T, c *clusterEnv, ns string, start func(string) *o
 		}
 	}
 	_ = c.kube.CoreV1().Namespaces().Delete(ctx, ns, metav1.DeleteOptions{})
-	err := waitFor(ctx, time.Minute, func(ctx context.Context) error {
+	err := waitFor(ctx, patience, func(ctx context.Context) error {
 		if _, err := c.kube.CoreV1().Namespaces().Get(ctx, ns, metav1.GetOptions{}); err == nil {
 			return fmt.Errorf("namespace %s is still there", ns)
 		}
