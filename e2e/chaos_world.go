@@ -480,7 +480,7 @@ func waitFor(ctx context.Context, limit time.Duration, check func(ctx context.Co
 // finalizers of what is stuck (reported), so that the tests that follow
 // start from a clean cluster.
 func (w *chaosWorld) cleanUp() {
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), patience)
 	defer cancel()
 	if w.namespaceGone(ctx) {
 		return

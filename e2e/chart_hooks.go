@@ -12,7 +12,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -114,7 +113,7 @@ func applyProbeService(ctx context.Context, c *clusterEnv) (string, error) {
 // command's output.
 func playKubelet(ctx context.Context, c *clusterEnv, podName, healthURL string) (string, error) {
 	var pod *corev1.Pod
-	err := eventually(ctx, time.Minute, func(ctx context.Context) error {
+	err := eventually(ctx, patience, func(ctx context.Context) error {
 		var err error
 		pod, err = c.kube.CoreV1().Pods(operatorNamespace).Get(ctx, podName, metav1.GetOptions{})
 		return err

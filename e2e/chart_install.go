@@ -133,9 +133,7 @@ func HelmChartInstallUpgradeUninstall(t *testing.T) {
 			t.Fatal("helm install printed the token")
 		}
 		t.Logf("helm install:\n%s", out)
-		if _, err := c.kubectl(ctx, "", "wait", "--for=condition=Established", "crd", "--all", "--timeout="+patience.String()); err != nil {
-			t.Fatal(err)
-		}
+		waitCRDsEstablished(ctx, t, c)
 		checkCRDsInstalled(ctx, t, c)
 		checkCRDsOfTheRelease(ctx, t, c)
 		checkDeployment(ctx, t, c)
@@ -216,9 +214,7 @@ metrics:
 		if _, err := c.kubectl(ctx, monitoringCRDs, "apply", "--server-side", "-f", "-"); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := c.kubectl(ctx, "", "wait", "--for=condition=Established", "crd", "--all", "--timeout="+patience.String()); err != nil {
-			t.Fatal(err)
-		}
+		waitCRDsEstablished(ctx, t, c)
 		out, err := h.run(ctx, "upgrade", "konnect-operator", chartDir, "--namespace", operatorNamespace, "--values", values, "--values", upgrade)
 		if err != nil {
 			t.Fatal(err)
@@ -279,7 +275,7 @@ metrics:
 			t.Fatal(err)
 		}
 		generation := svc.GetGeneration() + 1
-		err = eventually(ctx, time.Minute, func(ctx context.Context) error {
+		err = eventually(ctx, patience, func(ctx context.Context) error {
 			obj, err := c.get(ctx, serviceKind, "team-a", "orders")
 			if err != nil {
 				return err
@@ -347,7 +343,7 @@ metrics:
 		if _, err := c.kubectl(ctx, helmObjects, "delete", "-f", "-", "--timeout="+patience.String()); err != nil {
 			t.Fatal(err)
 		}
-		err := eventually(ctx, time.Minute, func(ctx context.Context) error {
+		err := eventually(ctx, patience, func(ctx context.Context) error {
 			n, err := suite.sim.entities(ctx)
 			if err != nil {
 				return err
@@ -428,7 +424,7 @@ func tokenSecretHeld(c *clusterEnv, want bool) func(context.Context) error {
 // Programmed (APIAuthValid for the auth configuration).
 func waitReady(ctx context.Context, t *testing.T, c *clusterEnv, pairs ...any) {
 	t.Helper()
-	err := eventually(ctx, time.Minute, func(ctx context.Context) error {
+	err := eventually(ctx, patience, func(ctx context.Context) error {
 		for i := 0; i < len(pairs); i += 2 {
 			if err := ready(ctx, c, pairs[i].(schema.GroupVersionKind), "team-a", pairs[i+1].(string), nil); err != nil {
 				return err

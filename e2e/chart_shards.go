@@ -62,7 +62,7 @@ func startShard(ctx context.Context, t *testing.T, c *clusterEnv, shard string) 
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := op.waitReady(ctx, 90*time.Second); err != nil {
+	if err := op.waitReady(ctx, patience); err != nil {
 		t.Fatalf("shard %s is not ready: %v", shard, err)
 	}
 	lease := leaseName + "-" + shard

@@ -155,7 +155,7 @@ func quietWrites(ctx context.Context, t *testing.T, sim *simulator, since time.T
 	t.Helper()
 	time.Sleep(3*exportSyncPeriod + time.Second)
 	var writes []string
-	for deadline := time.Now().Add(time.Minute); ; {
+	for deadline := time.Now().Add(patience); ; {
 		var log []simRequest
 		if err := sim.get(ctx, "/_sim/requests", false, &log); err != nil {
 			t.Fatal(err)

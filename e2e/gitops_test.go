@@ -193,7 +193,7 @@ func TestGitOpsUsersWaitForReadyAndAskWhy(t *testing.T) {
 // cleanUpGitOps deletes the test's objects while its operator runs and
 // waits until the suite's simulator holds what it held before.
 func cleanUpGitOps(t *testing.T, c *clusterEnv, entitiesBefore int) {
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), patience)
 	defer cancel()
 	if _, err := c.kubectl(ctx, "", "delete", "kong,konnect", "--all", "-n", gitopsNamespace, "--wait=false"); err != nil {
 		t.Error(err)

@@ -2,12 +2,15 @@ package e2e
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"testing"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
@@ -20,7 +23,46 @@ func install(ctx context.Context, t *testing.T, c *clusterEnv, kustomization str
 		t.Fatalf("kubectl apply --server-side -k %s: %v", kustomization, err)
 	}
 	t.Logf("kubectl apply --server-side -k %s:\n%s", kustomization, out)
-	if _, err := c.kubectl(ctx, "", "wait", "--for=condition=Established", "crd", "--all", "--timeout="+patience.String()); err != nil {
+	waitCRDsEstablished(ctx, t, c)
+}
+
+// waitCRDsEstablished waits until every CRD on the API server is
+// Established. It reads the CRDs itself rather than running `kubectl wait
+// --for=condition=Established crd --all`: that command fails at once, with
+// "accessor error: <nil>", when it meets a CRD whose status has no
+// conditions yet, which a loaded API server shows for a moment after the
+// CRD is created.
+func waitCRDsEstablished(ctx context.Context, t *testing.T, c *clusterEnv) {
+	t.Helper()
+	err := eventually(ctx, patience, func(ctx context.Context) error {
+		out, err := c.kubectl(ctx, "", "get", "customresourcedefinitions", "-o", "json")
+		if err != nil {
+			return err
+		}
+		var list struct {
+			Items []struct {
+				Metadata struct {
+					Name string `json:"name"`
+				} `json:"metadata"`
+				Status struct {
+					Conditions []metav1.Condition `json:"conditions"`
+				} `json:"status"`
+			} `json:"items"`
+		}
+		if err := json.Unmarshal([]byte(out), &list); err != nil {
+			return fmt.Errorf("kubectl get customresourcedefinitions -o json: %w", err)
+		}
+		if len(list.Items) == 0 {
+			return errors.New("no CRDs on the API server")
+		}
+		for _, crd := range list.Items {
+			if !meta.IsStatusConditionTrue(crd.Status.Conditions, "Established") {
+				return fmt.Errorf("CRD %s is not Established yet", crd.Metadata.Name)
+			}
+		}
+		return nil
+	})
+	if err != nil {
 		t.Fatal(err)
 	}
 }

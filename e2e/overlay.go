@@ -94,7 +94,7 @@ func NamespacedOverlay(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := eventually(ctx, time.Minute, func(ctx context.Context) error { return readySample(ctx, c, watched) }); err != nil {
+	if err := eventually(ctx, patience, func(ctx context.Context) error { return readySample(ctx, c, watched) }); err != nil {
 		t.Fatalf("the sample in the watched namespace team-a: %v", err)
 	}
 	for _, o := range unwatched.reconciled() {

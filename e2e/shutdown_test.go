@@ -90,7 +90,7 @@ func waitExit(t *testing.T, p *process, since time.Time, bound time.Duration) (t
 // leadingOn waits until the operator holds lease and its caches synced.
 func leadingOn(ctx context.Context, t *testing.T, op *operatorProcess, lease string) {
 	t.Helper()
-	if err := op.waitReady(ctx, time.Minute); err != nil {
+	if err := op.waitReady(ctx, patience); err != nil {
 		t.Fatal(err)
 	}
 	err := eventually(ctx, patience, func(ctx context.Context) error {
@@ -187,7 +187,5 @@ func installCRDs(ctx context.Context, t *testing.T, c *clusterEnv) {
 	if _, err := c.kubectl(ctx, "", "apply", "--server-side", "-k", filepath.Join(suite.root, "manifests", "crd")); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.kubectl(ctx, "", "wait", "--for=condition=Established", "--timeout="+patience.String(), "customresourcedefinitions", "--all"); err != nil {
-		t.Fatal(err)
-	}
+	waitCRDsEstablished(ctx, t, c)
 }

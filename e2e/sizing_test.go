@@ -69,7 +69,7 @@ func TestSizingOfTheBuiltOperator(t *testing.T) {
 	op := startMeasuredOperator(ctx, t, c, "sizing")
 	sampler := &procSampler{pid: op.cmd.Process.Pid}
 	go sampler.run(ctx)
-	err = eventually(ctx, time.Minute, func(ctx context.Context) error {
+	err = eventually(ctx, patience, func(ctx context.Context) error {
 		cp, err := c.get(ctx, controlPlaneKind, sizingNamespace, sizingControlPlane)
 		if err != nil {
 			return err

@@ -219,7 +219,21 @@ fi
 
 say "Installing the CRDs (kubectl apply --server-side -k manifests/crd)"
 k apply --server-side -k "${ROOT}/manifests/crd" >/dev/null
-k wait --for=condition=Established crd --all --timeout=60s >/dev/null
+# Not `kubectl wait --for=condition=Established crd --all`: that fails at once
+# on a CRD whose status has no conditions yet, which a busy API server shows
+# for a moment after creating it.
+crds_pending() {
+  k get customresourcedefinitions -o jsonpath='{range .items[*]}{.metadata.name}{" "}{.status.conditions[?(@.type=="Established")].status}{"\n"}{end}' |
+    awk '$2 != "True" { print $1 }'
+}
+deadline=$((SECONDS + 180))
+until pending=$(crds_pending) && [[ -z "${pending}" ]]; do
+  if ((SECONDS >= deadline)); then
+    echo "the CRDs are not all Established after 3 minutes: ${pending:-kubectl get failed}" >&2
+    exit 1
+  fi
+  sleep 0.2
+done
 
 say "Running the operator (log: ${OPERATOR_LOG})"
 setsid "${BIN_DIR}/konnect-operator" "${operator_args[@]}" >"${OPERATOR_LOG}" 2>&1 </dev/null &
