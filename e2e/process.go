@@ -161,7 +161,7 @@ func startSimulator(ctx context.Context, dir, token string, neighbours []string)
 		"--provider-account=aws="+sampleProviderAccount); err != nil {
 		return nil, err
 	}
-	err = eventually(ctx, time.Minute, func(ctx context.Context) error {
+	err = eventually(ctx, patience, func(ctx context.Context) error {
 		if !s.process.running() {
 			return errors.New("exited: " + s.process.tail(2000))
 		}
@@ -232,6 +232,10 @@ type simOrg struct {
 	ID       string `json:"id"`
 	Name     string `json:"name"`
 	Entities int    `json:"entities"`
+	// Requests and RateLimited count what the organisation's budget
+	// allowed and refused since the simulator started.
+	Requests    int `json:"requests"`
+	RateLimited int `json:"rateLimited"`
 }
 
 // entities counts what the simulator holds: control planes and everything

@@ -1,7 +1,9 @@
 package konnectsim
 
 import (
+	"encoding/json"
 	"net/http"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -98,6 +100,18 @@ func TestRateLimit(t *testing.T) {
 	newClient(t, ts, otherToken).do("GET", "/v3/organizations/me", nil).must(t, 200)
 	clk.SetTime(clk.Now().Add(50 * time.Second))
 	c.do("GET", "/v3/organizations/me", nil).must(t, 200)
+	// /_sim/orgs counts each organisation's requests over every window.
+	var orgs []orgSummary
+	if err := json.Unmarshal(newClient(t, ts, "").do("GET", "/_sim/orgs", nil).raw, &orgs); err != nil {
+		t.Fatal(err)
+	}
+	spent := map[string][2]int{}
+	for _, o := range orgs {
+		spent[o.Name] = [2]int{o.Requests, o.RateLimited}
+	}
+	if want := map[string][2]int{"org-a": {4, 1}, "org-b": {1, 0}}; !reflect.DeepEqual(spent, want) {
+		t.Errorf("/_sim/orgs requests and 429s = %v, want %v", spent, want)
+	}
 
 	_, quiet := startSim(t, Options{RateLimitPerMinute: 1, Clock: clk, OmitRetryAfter: true})
 	quiet.do("GET", "/v3/organizations/me", nil).must(t, 200)

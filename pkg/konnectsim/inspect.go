@@ -62,6 +62,11 @@ type orgSummary struct {
 	ID       string `json:"id"`
 	Name     string `json:"name"`
 	Entities int    `json:"entities"`
+	// Requests and RateLimited count the authenticated requests the
+	// organisation's budget allowed and refused (429) since the start,
+	// when the simulator enforces a budget.
+	Requests    int `json:"requests"`
+	RateLimited int `json:"rateLimited"`
 }
 
 func (s *Server) serveInspect(w http.ResponseWriter, r *http.Request) {
@@ -177,6 +182,8 @@ func (s *Server) orgSummaries() []orgSummary {
 	s.store.mu.RUnlock()
 	for i := range out {
 		out[i].Entities = s.Count(out[i].ID)
+		spent := s.limiter.requestsOf(out[i].ID)
+		out[i].Requests, out[i].RateLimited = spent.allowed, spent.refused
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out

@@ -17,6 +17,14 @@ type rateLimiter struct {
 	clock clock.PassiveClock
 	mu    sync.Mutex
 	used  map[string]*window
+	// spent counts, per organisation, the requests allowed and refused
+	// since the start, over every window.
+	spent map[string]*orgRequests
+}
+
+// orgRequests is what one organisation has asked of its budget.
+type orgRequests struct {
+	allowed, refused int
 }
 
 type window struct {
@@ -25,7 +33,7 @@ type window struct {
 }
 
 func newRateLimiter(perMinute int, clk clock.PassiveClock) *rateLimiter {
-	return &rateLimiter{limit: perMinute, clock: clk, used: map[string]*window{}}
+	return &rateLimiter{limit: perMinute, clock: clk, used: map[string]*window{}, spent: map[string]*orgRequests{}}
 }
 
 // allow spends one request of orgID's budget and writes the headers. When
@@ -43,8 +51,16 @@ func (l *rateLimiter) allow(orgID string, h http.Header) (bool, time.Duration) {
 		l.used[orgID] = w
 	}
 	allowed := w.count < l.limit
+	spent := l.spent[orgID]
+	if spent == nil {
+		spent = &orgRequests{}
+		l.spent[orgID] = spent
+	}
 	if allowed {
 		w.count++
+		spent.allowed++
+	} else {
+		spent.refused++
 	}
 	remaining := l.limit - w.count
 	l.mu.Unlock()
@@ -52,6 +68,16 @@ func (l *rateLimiter) allow(orgID string, h http.Header) (bool, time.Duration) {
 	reset := start.Add(time.Minute).Sub(now)
 	writeRateLimitHeaders(h, l.limit, remaining, reset)
 	return allowed, reset
+}
+
+// requestsOf returns the requests orgID has been allowed and refused so far.
+func (l *rateLimiter) requestsOf(orgID string) orgRequests {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if spent := l.spent[orgID]; spent != nil {
+		return *spent
+	}
+	return orgRequests{}
 }
 
 // rateLimitHeaders are the headers writeRateLimitHeaders and a 429 with a
