@@ -159,6 +159,18 @@ KONNECT_NOISE_KIND ?= pair
 bench-noisy-neighbour: control-plane ## The built operator with its default flags while another client spends organisation B's whole window for KONNECT_NOISE (default 3m): organisation A creates KONNECT_NOISE_N objects (default 3,000) and B has KONNECT_NOISE_WAITING (default 1,500) waiting, the simulator at 3,000 requests/minute per organisation answering KONNECT_NOISE_LATENCY late (default 0s). A's share of its budget, spec-change latency in A meanwhile, B's finish after the noise and its Warnings (fails on any), the longest a worker waited on a Konnect limiter (fails beyond a second), an idle period's writes.
 	KONNECT_SCALE_NOISE=$(KONNECT_NOISE) KONNECT_SCALE_N=$(KONNECT_NOISE_N) KONNECT_SCALE_NOISE_WAITING=$(KONNECT_NOISE_WAITING) KONNECT_SCALE_LATENCY=$(KONNECT_NOISE_LATENCY) KONNECT_SCALE_KIND=$(KONNECT_NOISE_KIND) $(GO) test -timeout 60m -count=1 -v -run '^TestNoisyNeighbour$$' ./e2e
 
+# What make bench-shards measures: the objects of each shard, the objects
+# moved from one shard to the other, how late the simulator answers and
+# the objects' kind.
+KONNECT_SHARDS_N ?= 5000
+KONNECT_SHARDS_MOVE ?= 1000
+KONNECT_SHARDS_LATENCY ?= 100ms
+KONNECT_SHARDS_KIND ?= pair
+
+.PHONY: bench-shards
+bench-shards: control-plane ## The built operator with its default flags as two shards (a with a standby, b), each with KONNECT_SHARDS_N objects (default 5,000) in its own organisation, created at once, the simulator at 3,000 requests/minute per organisation answering KONNECT_SHARDS_LATENCY late (default 100ms): each shard's creates a minute and share of its budget, shard a's leader killed midway (b's rate before and after, a's takeover), an idle period's writes in both, RSS; KONNECT_SHARDS_MOVE objects (default 1,000) moved from a to b (Konnect writes, entities before and after, time until b holds them); then two shards sharing one organisation's budget (its share and 429s).
+	KONNECT_SCALE_SHARDS_N=$(KONNECT_SHARDS_N) KONNECT_SCALE_SHARDS_MOVE=$(KONNECT_SHARDS_MOVE) KONNECT_SCALE_LATENCY=$(KONNECT_SHARDS_LATENCY) KONNECT_SCALE_KIND=$(KONNECT_SHARDS_KIND) $(GO) test -timeout 90m -count=1 -v -run '^TestScaleShards' ./e2e
+
 .PHONY: test-stress
 test-stress: ## make test while CPU hogs keep every core busy (STRESS_HOGS, default one per core): no verdict may depend on how fast the machine is.
 	hack/stress.sh $(MAKE) test
