@@ -2,6 +2,7 @@ package controller
 
 import (
 	"fmt"
+	"sync"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -25,6 +26,10 @@ type Informer[T Object] struct {
 	named *namedWatches[T]
 	// elsewhere finds objects of other shards (see SetElsewhere).
 	elsewhere Locate
+	// fanOuts holds, per underlying informer, the one handler registered
+	// with it that passes every event on to the handlers added through
+	// AddEventHandler.
+	fanOuts *fanOuts[T]
 }
 
 // NewInformer returns a view over informers, keyed by the namespace each
@@ -42,7 +47,8 @@ func NewInformer[T Object](resource schema.GroupResource, informers map[string]c
 // (key "" for every namespace), each holding a disjoint or overlapping
 // selection of the kind's objects.
 func NewUnionInformer[T Object](resource schema.GroupResource, informers map[string][]cache.SharedIndexInformer) *Informer[T] {
-	i := &Informer[T]{resource: resource, namespaced: map[string][]cache.SharedIndexInformer{}, refs: &referrers{}}
+	i := &Informer[T]{resource: resource, namespaced: map[string][]cache.SharedIndexInformer{}, refs: &referrers{},
+		fanOuts: &fanOuts[T]{byInformer: map[cache.SharedIndexInformer]*fanOut[T]{}}}
 	for ns, infs := range informers {
 		if ns == "" {
 			i.clusterWide = append(i.clusterWide, infs...)
@@ -157,16 +163,104 @@ func (i *Informer[T]) AddIndex(name string, keys func(obj T) []string) error {
 // AddEventHandler registers a typed handler on every underlying informer.
 // synced reports whether the handler has been given every object of the
 // informers' initial lists.
+//
+// The handlers added before an informer passes on its first event share
+// one registration with it (see fanOut); one added later gets its own.
 func (i *Informer[T]) AddEventHandler(handler cache.TypedResourceEventHandler[T]) (synced func() bool, err error) {
 	var registrations []cache.ResourceEventHandlerRegistration
 	for _, inf := range i.all() {
-		registration, err := cache.NewTypedSharedIndexInformer[T](inf).AddTypedEventHandler(handler)
+		registration, err := i.fanOuts.add(inf, handler)
 		if err != nil {
 			return nil, fmt.Errorf("adding an event handler to the %s informer: %w", i.resource, err)
 		}
 		registrations = append(registrations, registration)
 	}
 	return allSynced(registrations), nil
+}
+
+// fanOuts are the fanOut of each underlying informer of a view.
+type fanOuts[T Object] struct {
+	mu         sync.Mutex
+	byInformer map[cache.SharedIndexInformer]*fanOut[T]
+}
+
+// add registers handler with inf: through inf's fanOut while that has
+// passed on no event yet, on its own otherwise.
+func (f *fanOuts[T]) add(inf cache.SharedIndexInformer, handler cache.TypedResourceEventHandler[T]) (cache.ResourceEventHandlerRegistration, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	typed := cache.NewTypedSharedIndexInformer[T](inf)
+	fan, ok := f.byInformer[inf]
+	if !ok {
+		fan = &fanOut[T]{handlers: []cache.TypedResourceEventHandler[T]{handler}}
+		registration, err := typed.AddTypedEventHandler(fan)
+		if err != nil {
+			return nil, err
+		}
+		fan.registration = registration
+		f.byInformer[inf] = fan
+		return registration, nil
+	}
+	if fan.join(handler) {
+		return fan.registration, nil
+	}
+	return typed.AddTypedEventHandler(handler)
+}
+
+// fanOut is one handler registration that passes each event on to several
+// handlers, in the order they were added, one after the other.
+//
+// Each registration with a shared informer has a buffer of the events its
+// handler has not taken yet, which grows to hold an initial list that
+// arrives faster than the handler takes it and never shrinks: with
+// 100,000 objects, a few MiB per registration, for the process's life. The
+// handlers of this package only look up and enqueue, so one registration
+// per informer serves them all. The registration's HasSynced covers every
+// handler that shares it: they all joined before its first event.
+type fanOut[T Object] struct {
+	mu       sync.Mutex
+	handlers []cache.TypedResourceEventHandler[T]
+	// passing says that an event has been passed on: a handler that joined
+	// now would miss what came before, so none may.
+	passing      bool
+	registration cache.ResourceEventHandlerRegistration
+}
+
+// join adds handler unless an event has been passed on already.
+func (f *fanOut[T]) join(handler cache.TypedResourceEventHandler[T]) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.passing {
+		return false
+	}
+	f.handlers = append(f.handlers, handler)
+	return true
+}
+
+// targets returns the handlers, which no longer change once it is called.
+func (f *fanOut[T]) targets() []cache.TypedResourceEventHandler[T] {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.passing = true
+	return f.handlers
+}
+
+func (f *fanOut[T]) OnAdd(obj T, isInInitialList bool) {
+	for _, h := range f.targets() {
+		h.OnAdd(obj, isInInitialList)
+	}
+}
+
+func (f *fanOut[T]) OnUpdate(oldObj, newObj T) {
+	for _, h := range f.targets() {
+		h.OnUpdate(oldObj, newObj)
+	}
+}
+
+func (f *fanOut[T]) OnDelete(obj cache.DeletedObject[T]) {
+	for _, h := range f.targets() {
+		h.OnDelete(obj)
+	}
 }
 
 func allSynced(registrations []cache.ResourceEventHandlerRegistration) func() bool {
