@@ -90,6 +90,26 @@ func windowOf(from, to orgSample, org string) orgWindow {
 	return orgWindow{took: to.at.Sub(from.at), created: b.Entities - a.Entities, requests: b.Requests - a.Requests, limits: b.RateLimited - a.RateLimited}
 }
 
+// perMinute is the window's creates a minute.
+func (w orgWindow) perMinute() float64 {
+	if w.took <= 0 {
+		return 0
+	}
+	return float64(w.created) / w.took.Minutes()
+}
+
+// minutes returns org's requests in each whole clock minute between from
+// and to: Konnect's budget is a window of a clock minute, so these show
+// how much of each window was spent (to a second's requests, the
+// sampling's grain).
+func (o *orgTimeline) minutes(from, to time.Time, org string) []int {
+	var out []int
+	for m := from.Truncate(time.Minute).Add(time.Minute); !m.Add(time.Minute).After(to); m = m.Add(time.Minute) {
+		out = append(out, o.at(m.Add(time.Minute)).orgs[org].Requests-o.at(m).orgs[org].Requests)
+	}
+	return out
+}
+
 func (w orgWindow) String() string {
 	if w.took <= 0 {
 		return "no time"
@@ -184,18 +204,19 @@ func metricSum(ctx context.Context, t *testing.T, op *operatorProcess, name stri
 }
 
 // TestScaleShards measures two shards, a and b, each its own operator
-// process with its default flags and each with KONNECT_SCALE_SHARDS_N
-// objects (default 5,000) in an organisation of its own, created at once;
-// shard a runs a standby too. Midway through the create, shard a's leader
-// is killed. It reports each organisation's creates a minute and share of
-// its budget while both run, shard b's before and after the kill, how long
-// shard a's standby took to lead and to create again, an idle period's
-// writes in both; then moves KONNECT_SCALE_SHARDS_MOVE objects (default
-// 1,000: an auth configuration's whole tree, in a third organisation) from
-// shard a to shard b and reports the Konnect writes that made, the
-// entities the organisation holds after it, and how long until shard b
-// had taken all of them. It fails on a Konnect write during the move or
-// an idle period, or on an entity more or less after the move.
+// process with its default flags and each with an organisation of its
+// own; shard a runs a standby too. In two rounds, each shard gets
+// KONNECT_SCALE_SHARDS_N objects (default 5,000) at once; in the second,
+// shard a's leader is killed once a quarter of its objects are in Konnect.
+// It reports each shard's creates a minute and share of its budget, shard
+// b's rate and spec-change latency in both rounds, how long shard a's
+// standby took to lead and to create again, an idle period's writes in
+// both; then moves KONNECT_SCALE_SHARDS_MOVE objects (default 1,000: an
+// auth configuration's whole tree, in a third organisation) from shard a
+// to shard b and reports the Konnect writes that made, the entities the
+// organisation holds after it, and how long until shard b had taken all
+// of them. It fails on a Konnect write during the move or an idle period,
+// or on an entity more or less after the move.
 func TestScaleShards(t *testing.T) {
 	if os.Getenv("KONNECT_SCALE_SHARDS_N") == "" {
 		t.Skip("set KONNECT_SCALE_SHARDS_N to a number of objects per shard (make bench-shards)")
@@ -243,36 +264,50 @@ func TestScaleShards(t *testing.T) {
 	log := &requestFollower{}
 	go log.run(ctx, time.Now())
 
-	// The cold create in both shards at once, shard a's leader killed
-	// when half of its objects are in Konnect.
+	// Round 1: both shards create n objects at once.
 	oa, ob := orgs[0], orgs[1]
 	if err := sleepWatching(ctx, b, 2*time.Second); err != nil {
 		t.Fatal(err)
 	}
-	start := timeline.latest()
-	changer := &specChanger{c: c, namespace: ob.namespace}
-	changing, stopChanging := context.WithCancel(ctx)
-	changerDone := make(chan struct{})
-	go func() {
-		defer close(changerDone)
-		changer.duringCreate(changing, n)
-	}()
-	created := make(chan error, 2)
-	for i, o := range []*scaleOrg{oa, ob} {
-		groups, objects, groupOf := shardGroups(mode, n, o.namespace, shardOf[i])
-		o.groups, o.objects = groups, objects
-		go func() { created <- createInGroups(ctx, c, o.namespace, groups, scaleCreators/2, groupOf) }()
+	start1 := timeline.latest()
+	changer1 := &specChanger{c: c, namespace: ob.namespace}
+	stopChanging := changeDuring(ctx, changer1, 2*n)
+	created := createShardObjects(ctx, mode, n, 0, []*scaleOrg{oa, ob}, shardOf)
+	if err := <-created; err != nil {
+		t.Fatal(err)
 	}
+	for _, o := range []struct {
+		org *scaleOrg
+		op  *operatorProcess
+	}{{oa, a1}, {ob, b}} {
+		if err := waitOrgsProgrammed(ctx, o.op, []*scaleOrg{o.org}, 5*time.Minute+time.Duration(n)*40*time.Millisecond); err != nil {
+			t.Fatal(err)
+		}
+	}
+	stopChanging()
+	round1 := changer1.latencies(ctx, t, log, 30*time.Second)
+	a1Window, b1Window := windowOf(start1, timeline.at(oa.finished), oa.id), windowOf(start1, timeline.at(ob.finished), ob.id)
+	a1Minutes, b1Minutes := timeline.minutes(start1.at, oa.finished, oa.id), timeline.minutes(start1.at, ob.finished, ob.id)
+
+	// Round 2: both create n more; shard a's leader is killed once a
+	// quarter of its objects are in Konnect.
+	perOrg := oa.objects
+	oa.finished, ob.finished = time.Time{}, time.Time{}
+	start2 := timeline.latest()
+	changer2 := &specChanger{c: c, namespace: ob.namespace, next: changer1.next}
+	stopChanging = changeDuring(ctx, changer2, 2*n)
+	created = createShardObjects(ctx, mode, n, oa.groups, []*scaleOrg{oa, ob}, shardOf)
 	var killed time.Time
 	for killed.IsZero() {
 		if err := sleepWatching(ctx, b, time.Second); err != nil {
 			t.Fatal(err)
 		}
-		if timeline.latest().orgs[oa.id].Entities-scaleControlPlanes >= oa.objects/2 {
+		if timeline.latest().orgs[oa.id].Entities-start2.orgs[oa.id].Entities >= perOrg/4 {
 			a1.kill()
 			killed = time.Now()
 		}
 	}
+	aKilled, _ := a1Sampler.last()
 	atKill := timeline.at(killed)
 	var tookOver, createsAgain time.Time
 	for tookOver.IsZero() || createsAgain.IsZero() {
@@ -291,29 +326,22 @@ func TestScaleShards(t *testing.T) {
 			t.Fatal("shard a's standby did not take over within 5 minutes of the kill")
 		}
 	}
-	for range 2 {
-		if err := <-created; err != nil {
-			t.Fatal(err)
-		}
+	if err := <-created; err != nil {
+		t.Fatal(err)
 	}
-	for _, o := range []*scaleOrg{oa, ob} {
-		op := b
-		if o == oa {
-			op = a2
-		}
-		if err := waitOrgsProgrammed(ctx, op, []*scaleOrg{o}, 5*time.Minute+time.Duration(n)*40*time.Millisecond); err != nil {
+	for _, o := range []struct {
+		org *scaleOrg
+		op  *operatorProcess
+	}{{oa, a2}, {ob, b}} {
+		if err := waitOrgsProgrammed(ctx, o.op, []*scaleOrg{o.org}, 5*time.Minute+time.Duration(n)*40*time.Millisecond); err != nil {
 			t.Fatal(err)
 		}
 	}
 	stopChanging()
-	<-changerDone
-	finishedA, finishedB := timeline.at(oa.finished), timeline.at(ob.finished)
-	duringCreate := changer.latencies(ctx, t, log, 30*time.Second)
-	bBefore, bAfter := windowOf(start, atKill, ob.id), windowOf(atKill, finishedB, ob.id)
-	aBefore, aAfter := windowOf(start, atKill, oa.id), windowOf(timeline.at(createsAgain), finishedA, oa.id)
-	if bAfter.took > 0 && bBefore.took > 0 && bAfter.requests > 0 {
-		t.Logf("shard b's request rate after the kill: %.0f%% of before", 100*(float64(bAfter.requests)/bAfter.took.Minutes())/(float64(bBefore.requests)/bBefore.took.Minutes()))
-	}
+	round2 := changer2.latencies(ctx, t, log, 30*time.Second)
+	b2Window := windowOf(start2, timeline.at(ob.finished), ob.id)
+	b2Minutes := timeline.minutes(start2.at, ob.finished, ob.id)
+	aAfter := windowOf(timeline.at(createsAgain), timeline.at(oa.finished), oa.id)
 
 	// An idle period in both shards: reads only.
 	idleFrom, err := simTotals(ctx)
@@ -335,7 +363,6 @@ func TestScaleShards(t *testing.T) {
 	}
 	aIdle, _ := a2Sampler.last()
 	bIdle, _ := bSampler.last()
-	aKilled, _ := a1Sampler.last()
 
 	// The move: a tree of moveN objects made in shard a, relabelled to b.
 	om := orgs[2]
@@ -398,29 +425,69 @@ func TestScaleShards(t *testing.T) {
 	}
 	moveStatus := metricSum(ctx, t, b, "konnect_operator_status_writes_total", nil) - statusB
 
-	t.Logf("shard figures (KONNECT_SCALE_SHARDS_N=%d per shard: %s each; default flags and --shard, leader election on; simulator at %d requests/min per organisation, answering %s; load average before %s):\n"+
-		"both creating, until shard a's leader was killed: a: %s; b: %s\n"+
-		"shard b after the kill, until its last create: %s\n"+
-		"shard a: standby led %s after the kill and created again %s after it; then: %s\n"+
-		"cold create: a's last object Programmed %s after the start, b's %s\n"+
-		"spec changes in b during the create: %s\n"+
+	t.Logf("shard figures (KONNECT_SCALE_SHARDS_N=%d per shard and round: %s each; default flags and --shard, leader election on; simulator at %d requests/min per organisation, answering %s; load average before %s):\n"+
+		"round 1, both shards creating at once: a: %s, requests in each whole clock minute %v; b: %s, %v\n"+
+		"  spec changes in b: %s\n"+
+		"round 2, shard a's leader killed once a quarter of a's objects were in Konnect: b: %s, %v (its creates a minute %.0f%% of round 1's)\n"+
+		"  spec changes in b: %s\n"+
+		"  shard a: the standby led %s after the kill and created again %s after it; from then: %s\n"+
 		"idle %s in both: %d Konnect writes, %d reads, %v status writes\n"+
 		"RSS: shard b peak %s, idle %s; shard a's standby peak %s, idle %s; shard a's first leader %s when killed\n"+
 		"move of %v objects (an auth configuration, %d control planes, %s) from shard a to b: kubectl label took %s; shard b held them all, reconciled, %s after it began; "+
 		"%d Konnect writes and %d reads in the next %s; %v status writes by b; organisation c holds %d entities, %d before",
 		n, mode.objects(oa.groups), simRateLimitPerMinute, mode.answering(), mode.load,
-		aBefore, bBefore, bAfter,
+		a1Window, a1Minutes, b1Window, b1Minutes, round1,
+		b2Window, b2Minutes, 100*b2Window.perMinute()/b1Window.perMinute(), round2,
 		tookOver.Sub(killed).Round(time.Second), createsAgain.Sub(killed).Round(time.Second), aAfter,
-		oa.finished.Sub(start.at).Round(time.Second), ob.finished.Sub(start.at).Round(time.Second),
-		duringCreate,
 		scaleIdle, idle.writes, idle.reads, idleStatus,
 		mebibytes(bIdle.peakRSS), mebibytes(bIdle.rss), mebibytes(aIdle.peakRSS), mebibytes(aIdle.rss), mebibytes(aKilled.peakRSS),
 		moved, scaleControlPlanes, mode.objects(om.groups), labelTook.Round(time.Second), taken.Round(time.Second),
-		move.writes, move.reads, taken+scaleSyncPeriod+10*time.Second, moveStatus, after, entities)
+		move.writes, move.reads, (taken + scaleSyncPeriod + 10*time.Second).Round(time.Second), moveStatus, after, entities)
+}
+
+// changeDuring changes consumers with changer every scaleChangeEvery
+// until the returned function is called, which waits for it to stop.
+func changeDuring(ctx context.Context, changer *specChanger, pairs int) (stop func()) {
+	changing, stopChanging := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		changer.duringCreate(changing, pairs)
+	}()
+	return func() {
+		stopChanging()
+		<-done
+	}
+}
+
+// createShardObjects creates, in each organisation's namespace and with
+// its shard's label, the groups of n objects after the first from, the
+// organisations at once. It adds them to each organisation's groups and
+// objects and sends the outcome once all are created.
+func createShardObjects(ctx context.Context, mode scaleMode, n, from int, orgs []*scaleOrg, shardOf []string) <-chan error {
+	out := make(chan error, 1)
+	errs := make(chan error, len(orgs))
+	for i, o := range orgs {
+		groups, objects, groupOf := shardGroups(mode, n, o.namespace, shardOf[i])
+		o.groups, o.objects = o.groups+groups, o.objects+objects
+		go func() {
+			errs <- createInGroups(ctx, suite.cluster, o.namespace, groups, scaleCreators/len(orgs), func(i int) []*unstructured.Unstructured { return groupOf(from + i) })
+		}()
+	}
+	go func() {
+		var first error
+		for range orgs {
+			if err := <-errs; err != nil && first == nil {
+				first = err
+			}
+		}
+		out <- first
+	}()
+	return out
 }
 
 // TestScaleShardsOneOrganisation measures two shards that talk to one
-// organisation, each with KONNECT_SCALE_SHARDS_N/2 objects under an auth
+// organisation, each with KONNECT_SCALE_SHARDS_N objects under an auth
 // configuration of its own (one token): together they must stay within
 // the organisation's budget, each following RateLimit-Remaining. It
 // reports the organisation's creates a minute, its share of the budget and
@@ -477,7 +544,7 @@ func TestScaleShardsOneOrganisation(t *testing.T) {
 	parts := make([]*scaleOrg, len(shards))
 	for i, shard := range shards {
 		parts[i] = &scaleOrg{namespace: orgScaleNamespace(3 + i), id: org}
-		groups, objects, groupOf := shardGroups(mode, n/2, parts[i].namespace, shard)
+		groups, objects, groupOf := shardGroups(mode, n, parts[i].namespace, shard)
 		parts[i].groups, parts[i].objects = groups, objects
 		go func() { g <- createInGroups(ctx, c, parts[i].namespace, groups, scaleCreators/2, groupOf) }()
 	}
@@ -519,6 +586,7 @@ func TestScaleShardsOneOrganisation(t *testing.T) {
 	}
 	end := timeline.at(finished)
 	w := windowOf(start, end, org)
+	minutes := timeline.minutes(start.at, finished, org)
 	var each []string
 	for i, op := range ops {
 		after, err := op.metrics(ctx)
@@ -530,7 +598,7 @@ func TestScaleShardsOneOrganisation(t *testing.T) {
 		each = append(each, fmt.Sprintf("%s: %.0f requests, %.0f 429s, %.0f calls deferred, RSS peak %s", shards[i], share.requests, share.rateLimited, share.deferred, mebibytes(rss.peakRSS)))
 	}
 	t.Logf("one organisation, two shards (%d objects each: %s; default flags and --shard; simulator at %d requests/min, answering %s; load average before %s):\n"+
-		"the organisation: %s\n%s",
+		"the organisation: %s; requests in each whole clock minute (its budget's window): %v\n%s",
 		parts[0].objects, mode.objects(parts[0].groups), simRateLimitPerMinute, mode.answering(), mode.load,
-		w, strings.Join(each, "\n"))
+		w, minutes, strings.Join(each, "\n"))
 }
