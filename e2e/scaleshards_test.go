@@ -308,19 +308,24 @@ func TestScaleShards(t *testing.T) {
 		}
 	}
 	aKilled, _ := a1Sampler.last()
-	atKill := timeline.at(killed)
+	// What the killed leader had sent is answered within a second or two
+	// of the kill; the first sample after that is what it left.
+	if err := sleepWatching(ctx, b, 3*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	left := timeline.latest()
 	var tookOver, createsAgain time.Time
 	for tookOver.IsZero() || createsAgain.IsZero() {
-		if err := sleepWatching(ctx, b, time.Second); err != nil {
-			t.Fatal(err)
-		}
 		if tookOver.IsZero() && leads(ctx, a2) {
 			tookOver = time.Now()
 		}
 		if createsAgain.IsZero() {
-			if s := timeline.latest(); s.orgs[oa.id].Entities > atKill.orgs[oa.id].Entities+10 {
+			if s := timeline.latest(); s.orgs[oa.id].Entities > left.orgs[oa.id].Entities {
 				createsAgain = s.at
 			}
+		}
+		if err := sleepWatching(ctx, b, time.Second); err != nil {
+			t.Fatal(err)
 		}
 		if time.Since(killed) > 5*time.Minute {
 			t.Fatal("shard a's standby did not take over within 5 minutes of the kill")
