@@ -1,10 +1,13 @@
 package operator
 
 import (
+	"slices"
 	"sync"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
 )
 
 // trimForCache keeps out of the informers' caches what the operator never
@@ -17,7 +20,8 @@ import (
 // The operator writes its objects' metadata with patches and their status
 // through the status subresource, which leave both on the server as they
 // are; the hash of what a Konnect write depends on is taken on these
-// trimmed objects alike, at every start.
+// trimmed objects alike, at every start. The conditions are kept in a
+// slice of their length (see internConditions).
 func trimForCache(obj any) (any, error) {
 	m, ok := obj.(metav1.Object)
 	if !ok {
@@ -26,7 +30,10 @@ func trimForCache(obj any) (any, error) {
 	m.SetManagedFields(nil)
 	internMeta(m)
 	if c, ok := obj.(conditioned); ok {
-		internConditions(c.GetConditions())
+		c.SetConditions(internConditions(c.GetConditions()))
+	}
+	if k, ok := obj.(placed); ok {
+		internPlacement(k)
 	}
 	if annotations := m.GetAnnotations(); annotations != nil {
 		if _, ok := annotations[corev1.LastAppliedConfigAnnotation]; ok {
@@ -43,6 +50,17 @@ func trimForCache(obj any) (any, error) {
 // conditioned is a cached object with status conditions.
 type conditioned interface {
 	GetConditions() []metav1.Condition
+	SetConditions([]metav1.Condition)
+}
+
+// placed is a cached object with a Konnect status.
+type placed interface {
+	KonnectStatus(init bool) *commonv1alpha1.KonnectEntityStatus
+}
+
+// inControlPlane is a cached object whose status names its control plane.
+type inControlPlane interface {
+	ControlPlaneStatus(init bool) *commonv1alpha1.KonnectEntityStatusWithControlPlaneRef
 }
 
 // The strings that most cached objects repeat (their namespace, labels,
@@ -104,11 +122,35 @@ func internMeta(m metav1.Object) {
 	}
 }
 
-// internConditions shares the repeated strings of conditions, in place.
-func internConditions(conditions []metav1.Condition) {
+// internConditions shares the repeated strings of conditions and returns
+// them in a slice of their length: the decoder grows a slice by doubling,
+// so six conditions arrive in room for eight (two thirds of a KiB a
+// cached object would hold for nothing).
+func internConditions(conditions []metav1.Condition) []metav1.Condition {
+	if len(conditions) == 0 {
+		return conditions
+	}
+	if cap(conditions) > len(conditions) {
+		conditions = slices.Clone(conditions)
+	}
 	for i := range conditions {
 		c := &conditions[i]
 		c.Type, c.Reason, c.Message = intern(c.Type), intern(c.Reason), intern(c.Message)
 		c.Status = metav1.ConditionStatus(intern(string(c.Status)))
+	}
+	return conditions
+}
+
+// internPlacement shares the strings that every entity of an
+// organisation or control plane repeats in its status: the server URL,
+// the organisation's ID and the control plane's.
+func internPlacement(k placed) {
+	if s := k.KonnectStatus(false); s != nil {
+		s.ServerURL, s.OrgID = intern(s.ServerURL), intern(s.OrgID)
+	}
+	if cp, ok := k.(inControlPlane); ok {
+		if s := cp.ControlPlaneStatus(false); s != nil {
+			s.ControlPlaneID = intern(s.ControlPlaneID)
+		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unsafe"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/client-go/tools/cache"
@@ -35,7 +36,13 @@ func TestCachesLeaveOutWhatTheOperatorNeverReads(t *testing.T) {
 			commonv1alpha1.AnnotationTags:      "team-a",
 		}
 	})
-	e.eventually("the service Programmed", func() error { return programmed(e.service("applied")) })
+	e.createService("other")
+	e.eventually("the services Programmed", func() error {
+		if err := programmed(e.service("applied")); err != nil {
+			return err
+		}
+		return programmed(e.service("other"))
+	})
 	e.settle()
 
 	onServer := e.service("applied")
@@ -79,6 +86,25 @@ func TestCachesLeaveOutWhatTheOperatorNeverReads(t *testing.T) {
 	}
 	if cached.ManagedFields != nil {
 		t.Errorf("the cached copy holds managedFields: %v", cached.ManagedFields)
+	}
+	// No room for conditions the decoder grew the slice for, and one copy
+	// of the strings every entity of the control plane repeats.
+	if n := len(cached.Status.Conditions); n < 2 || cap(cached.Status.Conditions) != n {
+		t.Errorf("the cached copy holds %d conditions in room for %d", n, cap(cached.Status.Conditions))
+	}
+	other, err := lister.KongServices(e.ns).Get("other")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for field, pair := range map[string][2]string{
+		"serverURL":          {cached.Status.Konnect.ServerURL, other.Status.Konnect.ServerURL},
+		"organizationID":     {cached.Status.Konnect.OrgID, other.Status.Konnect.OrgID},
+		"controlPlaneID":     {cached.Status.Konnect.ControlPlaneID, other.Status.Konnect.ControlPlaneID},
+		"a condition's type": {cached.Status.Conditions[0].Type, other.Status.Conditions[0].Type},
+	} {
+		if pair[0] == "" || pair[0] != pair[1] || unsafe.StringData(pair[0]) != unsafe.StringData(pair[1]) {
+			t.Errorf("the two cached services do not share one copy of their status's %s (%q, %q)", field, pair[0], pair[1])
+		}
 	}
 
 	statusWrites := e.statusWrites("KongService")
