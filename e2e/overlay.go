@@ -186,16 +186,29 @@ func checkRightsBindingWrites(ctx context.Context, t *testing.T, c *clusterEnv, 
 		_, err := asOperator.Patch(ctx, name, types.MergePatchType, []byte(body), metav1.PatchOptions{})
 		return err
 	}
-	planted := `{"subjects":[{"kind":"ServiceAccount","name":"konnect-operator","namespace":"konnect-operator-system"},{"kind":"ServiceAccount","name":"default","namespace":"` + namespace + `"}]}`
-	// A new policy takes a moment to be enforced.
+	const operatorSubject = `{"kind":"ServiceAccount","name":"konnect-operator","namespace":"konnect-operator-system"}`
+	// A new policy takes a moment to be enforced. Each attempt adds a new
+	// subject: one that came before the policy was in force added its
+	// subject, and adding the same again would change nothing, which the
+	// policy rightly allows.
+	attempt := 0
 	err = eventually(ctx, patience, func(context.Context) error {
+		attempt++
+		planted := fmt.Sprintf(`{"subjects":[%s,{"kind":"ServiceAccount","name":"planted-%d","namespace":%q}]}`, operatorSubject, attempt, namespace)
 		if err := patch(rightsBinding, planted); !apierrors.IsInvalid(err) {
-			return fmt.Errorf("the operator's ServiceAccount added a subject to its RoleBinding (%w)", err)
+			return fmt.Errorf("the operator's ServiceAccount added a subject to its RoleBinding (%v)", err)
 		}
 		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if attempt > 1 {
+		// What the attempts before the policy was in force planted goes.
+		if _, err := c.kube.RbacV1().RoleBindings(namespace).Patch(ctx, rightsBinding, types.MergePatchType,
+			[]byte(`{"subjects":[`+operatorSubject+`]}`), metav1.PatchOptions{}); err != nil {
+			t.Fatal(err)
+		}
 	}
 	if err := patch(rightsBinding, `{"metadata":{"labels":{"planted":"yes"}}}`); !apierrors.IsInvalid(err) {
 		t.Errorf("a new label on its RoleBinding by the operator's ServiceAccount was not refused: %v", err)

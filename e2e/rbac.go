@@ -3,6 +3,7 @@ package e2e
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"io"
@@ -146,21 +147,26 @@ func checkSecretWrites(ctx context.Context, t *testing.T, c *clusterEnv) {
 	}
 	const ours = `{"metadata":{"finalizers":["gateway.konghq.com/secret-in-use-by-konnect-resource"]}}`
 	refused := []struct{ what, patch string }{
-		{"a change of the data", `{"data":{"token":"cGxhbnRlZA=="}}`},
 		{"a new label", `{"metadata":{"labels":{"planted":"yes"}}}`},
 		{"another finalizer", `{"metadata":{"finalizers":["gateway.konghq.com/secret-in-use-by-konnect-resource","example.com/other"]}}`},
 	}
-	// A new policy takes a moment to be enforced.
+	// A new policy takes a moment to be enforced. Each attempt writes new
+	// data: one that came before the policy was in force changed the data,
+	// and writing the same again would change nothing, which the policy
+	// rightly allows.
+	attempt := 0
 	err = eventually(ctx, patience, func(context.Context) error {
-		if err := patch(refused[0].patch); !apierrors.IsInvalid(err) {
-			return fmt.Errorf("the operator's ServiceAccount changed a Secret's data (%w)", err)
+		attempt++
+		planted := base64.StdEncoding.EncodeToString(fmt.Appendf(nil, "planted-%d", attempt))
+		if err := patch(`{"data":{"token":"` + planted + `"}}`); !apierrors.IsInvalid(err) {
+			return fmt.Errorf("the operator's ServiceAccount changed a Secret's data (%v)", err)
 		}
 		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, r := range refused[1:] {
+	for _, r := range refused {
 		if err := patch(r.patch); !apierrors.IsInvalid(err) {
 			t.Errorf("%s by the operator's ServiceAccount was not refused: %v", r.what, err)
 		}
