@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -195,8 +196,11 @@ func checkRightsBindingWrites(ctx context.Context, t *testing.T, c *clusterEnv, 
 	err = eventually(ctx, patience, func(context.Context) error {
 		attempt++
 		planted := fmt.Sprintf(`{"subjects":[%s,{"kind":"ServiceAccount","name":"planted-%d","namespace":%q}]}`, operatorSubject, attempt, namespace)
-		if err := patch(rightsBinding, planted); !apierrors.IsInvalid(err) {
-			return fmt.Errorf("the operator's ServiceAccount added a subject to its RoleBinding (%v)", err)
+		switch err := patch(rightsBinding, planted); {
+		case err == nil:
+			return errors.New("the operator's ServiceAccount added a subject to its RoleBinding")
+		case !apierrors.IsInvalid(err):
+			return fmt.Errorf("adding a subject to its RoleBinding as the operator's ServiceAccount: %w", err)
 		}
 		return nil
 	})

@@ -158,8 +158,11 @@ func checkSecretWrites(ctx context.Context, t *testing.T, c *clusterEnv) {
 	err = eventually(ctx, patience, func(context.Context) error {
 		attempt++
 		planted := base64.StdEncoding.EncodeToString(fmt.Appendf(nil, "planted-%d", attempt))
-		if err := patch(`{"data":{"token":"` + planted + `"}}`); !apierrors.IsInvalid(err) {
-			return fmt.Errorf("the operator's ServiceAccount changed a Secret's data (%v)", err)
+		switch err := patch(`{"data":{"token":"` + planted + `"}}`); {
+		case err == nil:
+			return errors.New("the operator's ServiceAccount changed a Secret's data")
+		case !apierrors.IsInvalid(err):
+			return fmt.Errorf("changing a Secret's data as the operator's ServiceAccount: %w", err)
 		}
 		return nil
 	})
