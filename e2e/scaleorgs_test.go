@@ -48,20 +48,26 @@ func scaleOrgs(ctx context.Context, t *testing.T, name string, tokens []string) 
 	go sampler.run(ctx)
 	orgs := make([]*scaleOrg, len(tokens))
 	for i := range tokens {
-		orgs[i] = &scaleOrg{namespace: orgScaleNamespace(i)}
-		id, err := organizationOf(ctx, c, orgs[i].namespace)
-		if err != nil {
-			t.Fatal(err)
-		}
-		orgs[i].id = id
-		if _, err := scaleControlPlaneIDsIn(ctx, c, orgs[i].namespace); err != nil {
-			t.Fatal(err)
-		}
+		orgs[i] = readyScaleOrg(ctx, t, c, orgScaleNamespace(i))
 	}
 	if err := pastReadySecond(ctx, op, readyAt); err != nil {
 		t.Fatal(err)
 	}
 	return op, sampler, orgs
+}
+
+// readyScaleOrg waits until the auth configuration of namespace knows its
+// organisation and the namespace's control planes are Programmed.
+func readyScaleOrg(ctx context.Context, t *testing.T, c *clusterEnv, namespace string) *scaleOrg {
+	t.Helper()
+	id, err := organizationOf(ctx, c, namespace)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := scaleControlPlaneIDsIn(ctx, c, namespace); err != nil {
+		t.Fatal(err)
+	}
+	return &scaleOrg{namespace: namespace, id: id}
 }
 
 // createOrgObjects creates n objects (as mode says) in each organisation

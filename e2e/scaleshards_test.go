@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -123,15 +122,7 @@ func (w orgWindow) String() string {
 // operator is ready (it leads); a standby is returned at once.
 func shardOperator(ctx context.Context, t *testing.T, name, shard string, ready bool) (*operatorProcess, *procSampler) {
 	t.Helper()
-	dir := filepath.Join(suite.workDir, name)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	kubeconfig := filepath.Join(dir, "serviceaccount.kubeconfig")
-	if err := writeServiceAccountKubeconfig(ctx, suite.cluster, kubeconfig); err != nil {
-		t.Fatal(err)
-	}
-	op, err := startDefaultOperator(name, kubeconfig, "--shard="+shard, "--leader-elect=true")
+	op, err := startDefaultOperator(name, serviceAccountKubeconfig(ctx, t, suite.cluster, name), "--shard="+shard, "--leader-elect=true")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -240,15 +231,7 @@ func TestScaleShards(t *testing.T) {
 	a2, a2Sampler := shardOperator(ctx, t, "shard-a-2", "a", false)
 	orgs := make([]*scaleOrg, len(tokens))
 	for i := range tokens {
-		orgs[i] = &scaleOrg{namespace: orgScaleNamespace(i)}
-		id, err := organizationOf(ctx, c, orgs[i].namespace)
-		if err != nil {
-			t.Fatal(err)
-		}
-		orgs[i].id = id
-		if _, err := scaleControlPlaneIDsIn(ctx, c, orgs[i].namespace); err != nil {
-			t.Fatal(err)
-		}
+		orgs[i] = readyScaleOrg(ctx, t, c, orgScaleNamespace(i))
 	}
 	if !leads(ctx, a1) || leads(ctx, a2) || !leads(ctx, b) {
 		t.Fatal("shard-a-1 and shard-b should lead, shard-a-2 wait")
@@ -276,14 +259,7 @@ func TestScaleShards(t *testing.T) {
 	if err := <-created; err != nil {
 		t.Fatal(err)
 	}
-	for _, o := range []struct {
-		org *scaleOrg
-		op  *operatorProcess
-	}{{oa, a1}, {ob, b}} {
-		if err := waitOrgsProgrammed(ctx, o.op, []*scaleOrg{o.org}, 5*time.Minute+time.Duration(n)*40*time.Millisecond); err != nil {
-			t.Fatal(err)
-		}
-	}
+	waitShardRound(ctx, t, n, oa, a1, ob, b)
 	stopChanging()
 	round1 := changer1.latencies(ctx, t, log, 30*time.Second)
 	a1Window, b1Window := windowOf(start1, timeline.at(oa.finished), oa.id), windowOf(start1, timeline.at(ob.finished), ob.id)
@@ -334,14 +310,7 @@ func TestScaleShards(t *testing.T) {
 	if err := <-created; err != nil {
 		t.Fatal(err)
 	}
-	for _, o := range []struct {
-		org *scaleOrg
-		op  *operatorProcess
-	}{{oa, a2}, {ob, b}} {
-		if err := waitOrgsProgrammed(ctx, o.op, []*scaleOrg{o.org}, 5*time.Minute+time.Duration(n)*40*time.Millisecond); err != nil {
-			t.Fatal(err)
-		}
-	}
+	waitShardRound(ctx, t, n, oa, a2, ob, b)
 	stopChanging()
 	round2 := changer2.latencies(ctx, t, log, 30*time.Second)
 	b2Window := windowOf(start2, timeline.at(ob.finished), ob.id)
@@ -448,6 +417,20 @@ func TestScaleShards(t *testing.T) {
 		mebibytes(bIdle.peakRSS), mebibytes(bIdle.rss), mebibytes(aIdle.peakRSS), mebibytes(aIdle.rss), mebibytes(aKilled.peakRSS),
 		moved, scaleControlPlanes, mode.objects(om.groups), labelTook.Round(time.Second), taken.Round(time.Second),
 		move.writes, move.reads, (taken + scaleSyncPeriod + 10*time.Second).Round(time.Second), moveStatus, after, entities)
+}
+
+// waitShardRound waits until each organisation's objects are Programmed,
+// a by its shard's operator opA and b by opB.
+func waitShardRound(ctx context.Context, t *testing.T, n int, a *scaleOrg, opA *operatorProcess, b *scaleOrg, opB *operatorProcess) {
+	t.Helper()
+	for _, o := range []struct {
+		org *scaleOrg
+		op  *operatorProcess
+	}{{a, opA}, {b, opB}} {
+		if err := waitOrgsProgrammed(ctx, o.op, []*scaleOrg{o.org}, 5*time.Minute+time.Duration(n)*40*time.Millisecond); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
 
 // changeDuring changes consumers with changer every scaleChangeEvery

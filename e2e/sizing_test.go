@@ -176,15 +176,7 @@ spec:
 // when it ends. It returns once the operator is ready.
 func startMeasuredOperator(ctx context.Context, t *testing.T, c *clusterEnv, name string, extra ...string) *operatorProcess {
 	t.Helper()
-	dir := filepath.Join(suite.workDir, name)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	kubeconfig := filepath.Join(dir, "serviceaccount.kubeconfig")
-	if err := writeServiceAccountKubeconfig(ctx, c, kubeconfig); err != nil {
-		t.Fatal(err)
-	}
-	op, err := startDefaultOperator(name+"-operator", kubeconfig, extra...)
+	op, err := startDefaultOperator(name+"-operator", serviceAccountKubeconfig(ctx, t, c, name), extra...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -198,6 +190,21 @@ func startMeasuredOperator(ctx context.Context, t *testing.T, c *clusterEnv, nam
 		t.Fatal(err)
 	}
 	return op
+}
+
+// serviceAccountKubeconfig writes a kubeconfig with the operator's
+// ServiceAccount's rights into the suite's folder name and returns its path.
+func serviceAccountKubeconfig(ctx context.Context, t *testing.T, c *clusterEnv, name string) string {
+	t.Helper()
+	dir := filepath.Join(suite.workDir, name)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	kubeconfig := filepath.Join(dir, "serviceaccount.kubeconfig")
+	if err := writeServiceAccountKubeconfig(ctx, c, kubeconfig); err != nil {
+		t.Fatal(err)
+	}
+	return kubeconfig
 }
 
 // startDefaultOperator runs the operator binary as a user would outside a
