@@ -172,6 +172,9 @@ func run() error {
 	if limit := setMemoryLimit(cgroupMemoryFiles); limit > 0 {
 		logger.Info("Go memory limit set from the container's", "bytes", limit, "share", memoryLimitShare)
 	}
+	if percent := setGCPercent(); percent > 0 {
+		logger.V(2).Info("Go collector's target set", "GOGC", percent)
+	}
 
 	restConfig, inCluster, err := kubeConfig(o.kubeconfig)
 	if err != nil {

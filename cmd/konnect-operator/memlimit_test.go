@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"testing"
 )
 
@@ -40,5 +41,22 @@ func TestGOMEMLIMITWinsOverTheContainerLimit(t *testing.T) {
 	}
 	if got := setMemoryLimit([]string{path}); got != 0 {
 		t.Errorf("a limit of %d was set although GOMEMLIMIT is", got)
+	}
+}
+
+func TestTheCollectorsTargetSuitsCaches(t *testing.T) {
+	previous := debug.SetGCPercent(100)
+	t.Cleanup(func() { debug.SetGCPercent(previous) })
+
+	t.Setenv("GOGC", "100")
+	if got := setGCPercent(); got != 0 || debug.SetGCPercent(100) != 100 {
+		t.Errorf("the collector's target was set to %d although GOGC is", got)
+	}
+
+	if err := os.Unsetenv("GOGC"); err != nil {
+		t.Fatal(err)
+	}
+	if got := setGCPercent(); got != cacheGCPercent || debug.SetGCPercent(100) != cacheGCPercent {
+		t.Errorf("without GOGC the collector's target is %d, want %d", got, cacheGCPercent)
 	}
 }

@@ -70,6 +70,9 @@ func SnapshotOf(entity any) (Snapshot, error) {
 		}
 	}
 	slices.SortFunc(s.fields, func(a, b fieldSum) int { return strings.Compare(a.name.Value(), b.name.Value()) })
+	// A record keeps its snapshot as long as the object lives: the room
+	// left for up to 16 fields would stay with it.
+	s.fields = slices.Clone(s.fields)
 	return s, nil
 }
 

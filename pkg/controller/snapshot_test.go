@@ -73,6 +73,18 @@ func TestSnapshotIsKnownOnlyWhenTaken(t *testing.T) {
 	}
 }
 
+// A record holds its snapshot for as long as the object lives, so a
+// snapshot holds no room for fields it does not have.
+func TestSnapshotHoldsOnlyItsFields(t *testing.T) {
+	s, err := SnapshotOf(map[string]any{"id": "c1", "username": "u", "tags": []string{"a"}, "created_at": 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.fields) != 3 || cap(s.fields) != len(s.fields) {
+		t.Errorf("a snapshot of 3 fields holds %d with room for %d", len(s.fields), cap(s.fields))
+	}
+}
+
 func TestSnapshotWithAddsAComparedField(t *testing.T) {
 	base := MustSnapshot(map[string]any{"id": "c1", "username": "alice"})
 	for _, tt := range []struct {
