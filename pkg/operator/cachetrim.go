@@ -1,6 +1,8 @@
 package operator
 
 import (
+	"encoding/binary"
+	"hash/fnv"
 	"slices"
 	"sync"
 
@@ -125,20 +127,88 @@ func internMeta(m metav1.Object) {
 // internConditions shares the repeated strings of conditions and returns
 // them in a slice of their length: the decoder grows a slice by doubling,
 // so six conditions arrive in room for eight (two thirds of a KiB a
-// cached object would hold for nothing).
+// cached object would hold for nothing). Conditions equal to those of an
+// object cached shortly before are shared with it (see sharedConditions).
 func internConditions(conditions []metav1.Condition) []metav1.Condition {
 	if len(conditions) == 0 {
 		return conditions
-	}
-	if cap(conditions) > len(conditions) {
-		conditions = slices.Clone(conditions)
 	}
 	for i := range conditions {
 		c := &conditions[i]
 		c.Type, c.Reason, c.Message = intern(c.Type), intern(c.Reason), intern(c.Message)
 		c.Status = metav1.ConditionStatus(intern(string(c.Status)))
 	}
+	if shared := recentConditions.share(conditions); shared != nil {
+		return shared
+	}
+	if cap(conditions) > len(conditions) {
+		conditions = slices.Clone(conditions)
+	}
+	recentConditions.remember(conditions)
 	return conditions
+}
+
+// maxSharedConditions bounds how many sets of conditions are remembered
+// for sharing; once as many are, the memory starts afresh.
+const maxSharedConditions = 4096
+
+// sharedConditions remembers the conditions of recently cached objects.
+// Objects of one kind that one operator made at about the same time
+// often carry equal conditions (transitions in the same second, with the
+// same messages), and six conditions weigh more than half a KiB; equal
+// ones are kept once. The operator never changes a cached object (it
+// changes copies), so a shared slice is never written.
+//
+// Only the last few thousand are remembered, and never looked up
+// otherwise: conditions no object holds any more are let go once the
+// memory starts afresh.
+type sharedConditions struct {
+	sync.Mutex
+	bySum map[uint64][]metav1.Condition
+}
+
+var recentConditions = sharedConditions{bySum: map[uint64][]metav1.Condition{}}
+
+// share returns remembered conditions equal to conditions, nil if none.
+func (s *sharedConditions) share(conditions []metav1.Condition) []metav1.Condition {
+	s.Lock()
+	defer s.Unlock()
+	shared, ok := s.bySum[conditionsSum(conditions)]
+	if !ok || !slices.EqualFunc(shared, conditions, equalConditions) {
+		return nil
+	}
+	return shared
+}
+
+// remember keeps conditions to share with objects cached after.
+func (s *sharedConditions) remember(conditions []metav1.Condition) {
+	s.Lock()
+	defer s.Unlock()
+	if len(s.bySum) >= maxSharedConditions {
+		clear(s.bySum)
+	}
+	s.bySum[conditionsSum(conditions)] = conditions
+}
+
+func conditionsSum(conditions []metav1.Condition) uint64 {
+	h := fnv.New64a()
+	var number [8]byte
+	for _, c := range conditions {
+		for _, part := range []string{c.Type, string(c.Status), c.Reason, c.Message} {
+			_, _ = h.Write([]byte(part))
+			_, _ = h.Write([]byte{0})
+		}
+		binary.LittleEndian.PutUint64(number[:], uint64(c.ObservedGeneration))
+		_, _ = h.Write(number[:])
+		binary.LittleEndian.PutUint64(number[:], uint64(c.LastTransitionTime.UnixNano()))
+		_, _ = h.Write(number[:])
+	}
+	return h.Sum64()
+}
+
+func equalConditions(a, b metav1.Condition) bool {
+	return a.Type == b.Type && a.Status == b.Status && a.ObservedGeneration == b.ObservedGeneration &&
+		a.LastTransitionTime.Equal(&b.LastTransitionTime) && a.Reason == b.Reason && a.Message == b.Message
 }
 
 // internPlacement shares the strings that every entity of an
