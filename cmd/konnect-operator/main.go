@@ -83,12 +83,12 @@ type options struct {
 
 func parseFlags(fs *flag.FlagSet, args []string) (*options, error) {
 	o := &options{}
-	fs.StringVar(&o.kubeconfig, "kubeconfig", os.Getenv("KUBECONFIG"), "Path to a kubeconfig. Empty: the in-cluster configuration.")
+	fs.StringVar(&o.kubeconfig, "kubeconfig", os.Getenv("KUBECONFIG"), "Path to a kubeconfig (default: $KUBECONFIG). Empty: the in-cluster configuration.")
 	fs.StringVar(&o.watchNamespaces, "watch-namespaces", "", "Comma-separated namespaces to watch. Empty: every namespace.")
 	fs.StringVar(&o.shard, "shard", "", "The shard this process runs: it watches and reconciles only the objects labelled konnect.konghq.com/shard=<name>, under a Lease of its own (--leader-elect-resource-name followed by -<name>), and serves its metrics with the label shard=<name>. Empty: the default shard, the objects without that label. A DNS label of at most 30 characters.")
 	fs.StringVar(&o.rightsBinding, "namespace-rights-binding", "", "With --watch-namespaces, the name of the RoleBinding that grants the operator its rights in each watched namespace: the operator keeps it (finalizer konnect.konghq.com/namespace-rights-in-use) while the namespace holds its objects, so that a namespace deleted at once is still cleaned up. Empty: none is kept.")
 	fs.DurationVar(&o.syncPeriod, "sync-period", time.Minute, "How often changes made in Konnect outside the cluster are looked for and overwritten (see --drift-detection).")
-	fs.StringVar(&o.driftDetection, "drift-detection", controller.DriftList, "How changes made in Konnect outside the cluster are found and overwritten each sync period: list (list each control plane's entities in pages of 1,000 and write only those that differ from what the operator last wrote, or are missing) or update (write every entity again every period, as the seed algorithm does).")
+	fs.StringVar(&o.driftDetection, "drift-detection", controller.DriftList, "How changes made in Konnect outside the cluster are found and overwritten each sync period: list (list each control plane's entities in pages of 1,000 and write only those that differ from what the operator last wrote, or are missing) or update (write every entity again every period, whether it changed or not).")
 	fs.IntVar(&o.workersPerKind, "workers-per-kind", operator.DefaultWorkersPerKind, "The most objects of one kind reconciled at once: a ceiling that protects the API server and the process, not a pool (workers start as work comes). Konnect's pace is set per organisation by its budget and latency, not by this.")
 	fs.StringVar(&o.deletionPolicy, "default-deletion-policy", string(commonv1alpha1.DeletionPolicyDelete), "What deleting an object does to its Konnect entity when its konnect.konghq.com/deletion-policy annotation says nothing: delete, or orphan (leave the entity in Konnect, untouched).")
 	fs.StringVar(&o.reconcilePolicy, "default-reconcile-policy", string(commonv1alpha1.ReconcilePolicyEnforce), "How the operator keeps an entity equal to its object when its konnect.konghq.com/reconcile-policy annotation says nothing: enforce (overwrite changes made in Konnect), report (report them in the Drifted condition and leave them), or pause (no Konnect call at all).")
@@ -116,7 +116,7 @@ func parseFlags(fs *flag.FlagSet, args []string) (*options, error) {
 	fs.DurationVar(&o.leaseRetryPeriod, "leader-elect-retry-period", 2*time.Second, "How often candidates try to acquire or renew the lease.")
 	fs.StringVar(&o.logFormat, "log-format", "text", "Log format: text or json.")
 	fs.BoolVar(&o.printVersion, "version", false, "Print the version, the commit and the Go version, then exit.")
-	fs.StringVar(&o.checkReadyURL, "check-ready", "", "Instead of running the operator, GET this URL (a replica's /readyz) until it answers 200, then exit 0; exit 1 if it has not within --check-ready-timeout. What the chart's `helm test` runs.")
+	fs.StringVar(&o.checkReadyURL, "check-ready", "", "Instead of running the operator, GET this URL (a replica's /readyz) until it answers 200, then exit 0; exit 1 if it has not within --check-ready-timeout. What the chart's helm test runs.")
 	fs.DurationVar(&o.checkReadyTimeout, "check-ready-timeout", time.Minute, "How long --check-ready waits for a 200.")
 	fs.DurationVar(&o.shutdownTimeout, "shutdown-timeout", 20*time.Second, "How long to wait, once stopping (SIGTERM or a fatal error), for work in progress before exiting anyway.")
 	klog.InitFlags(fs)

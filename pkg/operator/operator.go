@@ -13,7 +13,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
 	"golang.org/x/sync/errgroup"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -87,7 +86,7 @@ type Config struct {
 	// process holds the lease.
 	LeaderElection LeaderElection
 	// Registry collects the metrics; nil means a new one.
-	Registry *prometheus.Registry
+	Registry *metrics.Registry
 	// Identity names this process in the lease and in Events; defaults to
 	// the host name.
 	Identity string
@@ -135,7 +134,7 @@ var eventScheme = func() *runtime.Scheme {
 type Operator struct {
 	cfg            Config
 	kube           kubernetes.Interface
-	registry       *prometheus.Registry
+	registry       *metrics.Registry
 	factories      *informerFactories
 	controllers    []runnable
 	broadcaster    record.EventBroadcaster
@@ -454,4 +453,4 @@ func (o *Operator) healthMux() http.Handler {
 func (o *Operator) Leading() bool { return o.leading.Load() }
 
 // Registry returns the operator's metrics registry.
-func (o *Operator) Registry() *prometheus.Registry { return o.registry }
+func (o *Operator) Registry() *metrics.Registry { return o.registry }
