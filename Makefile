@@ -63,6 +63,10 @@ image: ## The operator image for linux/amd64 and linux/arm64, reproducible, as a
 generate: ## Regenerate clients, deepcopy and CRDs (and the chart's copies).
 	hack/update-codegen.sh
 
+.PHONY: docs
+docs: ## Regenerate docs/reference from the code: flags, metrics, conditions and Events, packages, make targets, alerts, the API reference (crd-ref-docs) and the chart's values (helm-docs).
+	hack/update-docs.sh
+
 .PHONY: tools
 tools: ## Build helm and promtool into .cache/bin (once), for the chart and alert tests.
 	hack/build-tools.sh >/dev/null
@@ -74,11 +78,15 @@ control-plane: ## Build kube-apiserver, kube-controller-manager, etcd and kubect
 ##@ Verify and test
 
 .PHONY: verify
-verify: verify-codegen fmt-check vet lint ## Codegen freshness, gofmt, go vet and the linter.
+verify: verify-codegen verify-docs fmt-check vet lint ## Codegen and docs/reference freshness, gofmt, go vet and the linter.
 
 .PHONY: verify-codegen
 verify-codegen:
 	hack/verify-codegen.sh
+
+.PHONY: verify-docs
+verify-docs:
+	hack/verify-docs.sh
 
 .PHONY: fmt-check
 fmt-check:

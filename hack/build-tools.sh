@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Builds the tools the chart, dashboard and alert tests run — helm and
-# promtool — from the Go module proxy into $CACHE_DIR/bin, once, at the
+# promtool — and those that generate docs/reference — crd-ref-docs and
+# helm-docs — from the Go module proxy into $CACHE_DIR/bin, once, at the
 # versions pinned in hack/versions.sh, and prints the path of each one asked
 # for on standard output (progress goes to standard error).
 #
-#   hack/build-tools.sh [helm] [promtool]     # no argument: both
+#   hack/build-tools.sh [helm] [promtool] [crd-ref-docs] [helm-docs]   # no argument: helm and promtool
 #
 # A binary's name carries its version (helm-v4.3.1), so worktrees pinning
 # different versions share the cache folder, and an existing file is never
@@ -30,7 +31,9 @@ tool_path() {
   case "$1" in
     helm) echo "${BIN_DIR}/helm-${HELM_VERSION}" ;;
     promtool) echo "${BIN_DIR}/promtool-${PROMETHEUS_VERSION}" ;;
-    *) echo "unknown tool $1 (want helm or promtool)" >&2; return 1 ;;
+    crd-ref-docs) echo "${BIN_DIR}/crd-ref-docs-${CRD_REF_DOCS_VERSION}" ;;
+    helm-docs) echo "${BIN_DIR}/helm-docs-${HELM_DOCS_VERSION}" ;;
+    *) echo "unknown tool $1 (want helm, promtool, crd-ref-docs or helm-docs)" >&2; return 1 ;;
   esac
 }
 
@@ -55,6 +58,16 @@ build() {
       GOBIN="${gobin}" CGO_ENABLED=0 go install -trimpath -tags remove_all_sd \
         -ldflags "-s -w -X github.com/prometheus/common/version.Version=$(prometheus_release)" \
         "github.com/prometheus/prometheus/cmd/promtool@${PROMETHEUS_VERSION}" >&2
+      ;;
+    crd-ref-docs)
+      echo ">> building crd-ref-docs ${CRD_REF_DOCS_VERSION} (once)" >&2
+      GOBIN="${gobin}" CGO_ENABLED=0 go install -trimpath -ldflags "-s -w" \
+        "github.com/elastic/crd-ref-docs@${CRD_REF_DOCS_VERSION}" >&2
+      ;;
+    helm-docs)
+      echo ">> building helm-docs ${HELM_DOCS_VERSION} (once)" >&2
+      GOBIN="${gobin}" CGO_ENABLED=0 go install -trimpath -ldflags "-s -w" \
+        "github.com/norwoodj/helm-docs/cmd/helm-docs@${HELM_DOCS_VERSION}" >&2
       ;;
   esac
   mv -f "${gobin}/${tool}" "${target}"

@@ -7,3 +7,7 @@ GOLANGCI_LINT_VERSION=v2.15.0
 # versions are Prometheus 3.XX.Y.
 HELM_VERSION=v4.3.1
 PROMETHEUS_VERSION=v0.316.0
+# The generators of docs/reference: the API reference from pkg/apis and the
+# chart's values from manifests/chart/values.yaml.
+CRD_REF_DOCS_VERSION=v0.3.0
+HELM_DOCS_VERSION=v1.14.2

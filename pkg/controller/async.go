@@ -15,9 +15,15 @@ import (
 
 // Event reasons of entities that Konnect provisions asynchronously.
 const (
-	EventProvisioned        = "Provisioned"
+	// EventProvisioned: Konnect finished provisioning the entity (a
+	// cloud-gateway network, say), which is now ready.
+	EventProvisioned = "Provisioned"
+	// EventProvisioningFailed: Konnect reports that it could not provision
+	// the entity.
 	EventProvisioningFailed = "ProvisioningFailed"
-	EventDeleting           = "Deleting"
+	// EventDeleting: Konnect was asked to delete the entity; the object
+	// stays until Konnect has finished.
+	EventDeleting = "Deleting"
 )
 
 // Async describes an entity that Konnect provisions, changes and deletes

@@ -13,11 +13,18 @@ import (
 	"github.com/konnect-operator/konnect-operator/pkg/konnect"
 )
 
-// Event reasons of borrowing objects.
+// Event reasons of objects that use an entity made outside the operator (a
+// mirrored control plane), and of deletions that wait.
 const (
-	EventBorrowed             = "Borrowed"
+	// EventBorrowed: the object uses an entity that exists in Konnect,
+	// which the operator never changes or deletes.
+	EventBorrowed = "Borrowed"
+	// EventWaitingForDependents: the object being deleted is kept until
+	// the objects that use it (named) are deleted.
 	EventWaitingForDependents = "WaitingForDependents"
-	EventReleased             = "Released"
+	// EventReleased: a borrowed entity's object was deleted; the entity
+	// stays in Konnect.
+	EventReleased = "Released"
 )
 
 // delete finishes the deletion of an object: its entity is deleted from

@@ -14,10 +14,20 @@ import (
 
 // Event reasons of the day-2 controls.
 const (
-	EventPaused        = "Paused"
+	// EventPaused: the reconcile policy pause holds the object's changes.
+	EventPaused = "Paused"
+	// EventDriftReported: under the report policy, the entity was found
+	// changed or missing in Konnect and left as it is.
 	EventDriftReported = "DriftReported"
-	EventOrphaned      = "Orphaned"
-	EventForeign       = "OwnedByAnotherCluster"
+	// EventOrphaned: the object was deleted and its entity left in
+	// Konnect, untouched (deletion policy orphan, a protected object in a
+	// deleted namespace, or another cluster's entity).
+	EventOrphaned = "Orphaned"
+	// EventForeign: the entity names another cluster's identity; nothing
+	// is written.
+	EventForeign = "OwnedByAnotherCluster"
+	// EventInvalidPolicy: a policy annotation holds a value the operator
+	// does not know.
 	EventInvalidPolicy = "InvalidPolicy"
 )
 

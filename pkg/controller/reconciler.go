@@ -19,12 +19,20 @@ import (
 	"github.com/konnect-operator/konnect-operator/pkg/metrics"
 )
 
-// Event reasons.
+// Event reasons of the entity's life in Konnect.
 const (
-	EventCreated         = "Created"
-	EventUpdated         = "Updated"
-	EventDeleted         = "Deleted"
-	EventFound           = "FoundByUID"
+	// EventCreated: the operator created the entity in Konnect.
+	EventCreated = "Created"
+	// EventUpdated: the operator wrote the spec over the entity.
+	EventUpdated = "Updated"
+	// EventDeleted: the operator deleted the entity from Konnect.
+	EventDeleted = "Deleted"
+	// EventFound: an entity the operator had created, but whose ID it had
+	// not recorded (a crash between the create and the status write), was
+	// found by its k8s-uid tag and taken over instead of created twice.
+	EventFound = "FoundByUID"
+	// EventReferenceFailed: a reference has not been usable for a while
+	// (10 seconds); the message follows it to its cause.
 	EventReferenceFailed = "ReferencesNotReady"
 )
 

@@ -27,6 +27,8 @@ type authConfig = *konnectv1alpha1.KonnectAPIAuthConfiguration
 
 // Event reasons of KonnectAPIAuthConfigurations.
 const (
+	// EventTokenValid: Konnect accepted the token; the message names the
+	// organisation.
 	EventTokenValid = "TokenValid"
 	// EventTokenInvalid: Konnect rejected the token, or it cannot be sent
 	// as it is (it ends with a newline).
@@ -37,16 +39,23 @@ const (
 	// EventKonnectAPIOpFailed: Konnect could not be asked (unreachable,
 	// timed out, or answered 5xx); nothing is known about the token.
 	EventKonnectAPIOpFailed = commonv1alpha1.ReasonKonnectAPIOpFailed
-	// EventDeletionBlocked: a configuration being deleted waits for the
-	// control planes that still use it.
+	// EventDeletionBlocked: what is being deleted waits for what still
+	// uses it, which the message names: an auth configuration for its
+	// control planes and networks (a Warning), a token Secret for its auth
+	// configurations, a watched namespace's RoleBinding for the objects
+	// the operator must still clean up.
 	EventDeletionBlocked = "DeletionBlocked"
 )
 
 // The condition a KonnectAPIAuthConfiguration being deleted carries while
 // control planes still use it.
 const (
+	// ConditionDeletionBlocked is True on an auth configuration being
+	// deleted while control planes or networks still refer to it.
 	ConditionDeletionBlocked = "DeletionBlocked"
-	ReasonInUse              = "InUse"
+	// ReasonInUse: the auth configuration is still used; the message names
+	// by what.
+	ReasonInUse = "InUse"
 )
 
 const (

@@ -65,7 +65,7 @@ func NewControllerMetrics(reg prometheus.Registerer) *ControllerMetrics {
 		}, []string{"kind"}),
 		konnectOps: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Namespace: Namespace, Name: "entity_operations_total",
-			Help: "Konnect entity operations the reconciler performed, by kind and operation (create, update, delete, adopt), whatever their outcome.",
+			Help: "Konnect entity operations the reconciler performed, by kind and operation (create, update, delete, adopt; read: a provisioning entity read again; list: one listing of a control plane's entities of the kind), whatever their outcome.",
 		}, []string{"kind", "operation"}),
 		driftCorrections: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: MetricDriftCorrections,

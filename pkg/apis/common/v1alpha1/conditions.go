@@ -102,32 +102,85 @@ const (
 
 // Condition reasons.
 const (
-	ReasonPending                             = "Pending"
-	ReasonProgrammed                          = "Programmed"
-	ReasonFailedToCreate                      = "FailedToCreate"
-	ReasonFailedToUpdate                      = "FailedToUpdate"
-	ReasonFailedToAdopt                       = "FailedToAdopt"
-	ReasonKonnectAPIOpFailed                  = "KonnectAPIOpFailed"
-	ReasonConditionWithStatusFalseExists      = "ConditionWithStatusFalseExists"
+	// ReasonPending: the operator has not reported on the object's current
+	// spec yet (what the schema seeds on a new object).
+	ReasonPending = "Pending"
+	// ReasonProgrammed: Programmed=True, Konnect holds what the object
+	// declares.
+	ReasonProgrammed = "Programmed"
+	// ReasonFailedToCreate: Konnect refused to create the entity, or could
+	// not be asked; the message is Konnect's.
+	ReasonFailedToCreate = "FailedToCreate"
+	// ReasonFailedToUpdate: Konnect refused to update the entity, or could
+	// not be asked; the message is Konnect's.
+	ReasonFailedToUpdate = "FailedToUpdate"
+	// ReasonFailedToAdopt: spec.adopt could not take the entity over; the
+	// Adopted condition says why.
+	ReasonFailedToAdopt = "FailedToAdopt"
+	// ReasonKonnectAPIOpFailed: Konnect could not be reached or answered
+	// with a server error (or a delete failed); retried with backoff.
+	ReasonKonnectAPIOpFailed = "KonnectAPIOpFailed"
+	// ReasonConditionWithStatusFalseExists: a reference is refused or
+	// invalid as the object names it (no KongReferenceGrant allows it, a
+	// control plane of the wrong type, a Secret without the data it needs);
+	// Kong Operator's reason, which only a change of the object, or a
+	// grant, fixes.
+	ReasonConditionWithStatusFalseExists = "ConditionWithStatusFalseExists"
+	// ReasonFailedToSetControlPlaneGroupMembers: the members of a
+	// control-plane group could not be set in Konnect, or a member is not
+	// usable.
 	ReasonFailedToSetControlPlaneGroupMembers = "FailedToSetControlPlaneGroupMembers"
-	ReasonFailedToAttachConsumerToGroup       = "FailedToAttachConsumerToConsumerGroup"
-	ReasonResolvedRef                         = "ResolvedRef"
-	ReasonRefNotFound                         = "RefNotFound"
-	ReasonRefNotPermitted                     = "RefNotPermitted"
-	ReasonRefInvalid                          = "RefInvalid"
-	ReasonValid                               = "Valid"
-	ReasonInvalid                             = "Invalid"
-	ReasonNotProgrammed                       = "NotProgrammed"
-	ReasonResolvedRefs                        = "ResolvedRefs"
-	ReasonAdopted                             = "Adopted"
-	ReasonFetchFailed                         = "FetchFailed"
-	ReasonUIDConflict                         = "UIDConflict"
-	ReasonNotMatch                            = "NotMatch"
-	ReasonMirrored                            = "Mirrored"
-	ReasonFailed                              = "Failed"
-	ReasonResolved                            = "Resolved"
-	ReasonSomeMemberNotResolved               = "SomeMemberNotResolved"
-	ReasonSetGroupMemberFailed                = "SetGroupMemberFailed"
+	// ReasonFailedToAttachConsumerToGroup: a consumer could not be added to
+	// (or removed from) one of its consumer groups in Konnect.
+	ReasonFailedToAttachConsumerToGroup = "FailedToAttachConsumerToConsumerGroup"
+	// ReasonResolvedRef: the reference (an auth configuration) was found
+	// and may be used.
+	ReasonResolvedRef = "ResolvedRef"
+	// ReasonRefNotFound: the object a reference names does not exist.
+	ReasonRefNotFound = "RefNotFound"
+	// ReasonRefNotPermitted: a reference into another namespace that no
+	// KongReferenceGrant there allows.
+	ReasonRefNotPermitted = "RefNotPermitted"
+	// ReasonRefInvalid: the reference names something that cannot be used
+	// as named (for example an auth configuration of the wrong type).
+	ReasonRefInvalid = "RefInvalid"
+	// ReasonValid: the reference, or the token, is usable.
+	ReasonValid = "Valid"
+	// ReasonInvalid: the reference, the Secret, or the token cannot be used
+	// as it is (Konnect rejects the token, a Secret lacks a key or label);
+	// the message says which.
+	ReasonInvalid = "Invalid"
+	// ReasonNotProgrammed: the referenced object exists but is not
+	// Programmed (not in Konnect yet).
+	ReasonNotProgrammed = "NotProgrammed"
+	// ReasonResolvedRefs: every cross-namespace reference is allowed.
+	ReasonResolvedRefs = "ResolvedRefs"
+	// ReasonAdopted: spec.adopt took the entity over (Adopted=True).
+	ReasonAdopted = "Adopted"
+	// ReasonFetchFailed: the entity spec.adopt names could not be read from
+	// Konnect.
+	ReasonFetchFailed = "FetchFailed"
+	// ReasonUIDConflict: the entity spec.adopt names carries the k8s-uid
+	// tag of another object.
+	ReasonUIDConflict = "UIDConflict"
+	// ReasonNotMatch: in match mode, the entity spec.adopt names differs
+	// from the spec in the fields the message lists.
+	ReasonNotMatch = "NotMatch"
+	// ReasonMirrored: the control plane a mirror names was found
+	// (Mirrored=True).
+	ReasonMirrored = "Mirrored"
+	// ReasonFailed: the control plane a mirror names could not be read
+	// (Mirrored=False).
+	ReasonFailed = "Failed"
+	// ReasonResolved: every member of a control-plane group was found and
+	// set (MembersReferenceResolved=True).
+	ReasonResolved = "Resolved"
+	// ReasonSomeMemberNotResolved: a member of a control-plane group does
+	// not exist or is not Programmed yet.
+	ReasonSomeMemberNotResolved = "SomeMemberNotResolved"
+	// ReasonSetGroupMemberFailed: Konnect refused the members of a
+	// control-plane group.
+	ReasonSetGroupMemberFailed = "SetGroupMemberFailed"
 	// ReasonProvisioning: Konnect is still provisioning the entity (or
 	// changing it); the operator reads it again shortly.
 	ReasonProvisioning = "Provisioning"

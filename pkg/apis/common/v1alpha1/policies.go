@@ -67,11 +67,24 @@ const (
 	// something else than the operator last wrote.
 	ConditionDrifted = "Drifted"
 
-	ReasonPaused              = "Paused"
-	ReasonDriftReported       = "ChangedInKonnect"
-	ReasonMissingInKonnect    = "MissingInKonnect"
-	ReasonInSync              = "InSync"
-	ReasonInvalidPolicy       = "InvalidPolicy"
+	// ReasonPaused: the reconcile policy pause holds every Konnect call of
+	// the object (Paused=True).
+	ReasonPaused = "Paused"
+	// ReasonDriftReported: under the report policy, the entity was changed
+	// in Konnect outside the cluster (Drifted=True names the fields).
+	ReasonDriftReported = "ChangedInKonnect"
+	// ReasonMissingInKonnect: under the report policy, the entity is gone
+	// from Konnect (Drifted=True).
+	ReasonMissingInKonnect = "MissingInKonnect"
+	// ReasonInSync: Konnect holds what the operator last wrote
+	// (Drifted=False).
+	ReasonInSync = "InSync"
+	// ReasonInvalidPolicy: a policy annotation holds a value the operator
+	// does not know; nothing is done until it is fixed.
+	ReasonInvalidPolicy = "InvalidPolicy"
+	// ReasonOwnedByOtherCluster: the entity names another cluster's
+	// identity (the k8s-cluster tag); it is never written or deleted from
+	// here.
 	ReasonOwnedByOtherCluster = "OwnedByAnotherCluster"
 )
 
