@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # Builds the tools the chart, dashboard and alert tests run — helm and
-# promtool — from the Go module proxy into $CACHE_DIR/bin, once, at the
-# versions pinned in hack/versions.sh, and prints the path of each one asked
-# for on standard output (progress goes to standard error).
+# promtool — and those of the image's SBOM and the vulnerability check —
+# cyclonedx-gomod, govulncheck and the vulnerability database's indexer
+# (vulndb-indexdb) — from the Go module proxy into $CACHE_DIR/bin, once, at
+# the versions pinned in hack/versions.sh, and prints the path of each one
+# asked for on standard output (progress goes to standard error).
 #
-#   hack/build-tools.sh [helm] [promtool]     # no argument: both
+#   hack/build-tools.sh [helm] [promtool] [cyclonedx-gomod] [govulncheck] [vulndb-indexdb]
+#                                           # no argument: helm and promtool
 #
 # A binary's name carries its version (helm-v4.3.1), so worktrees pinning
 # different versions share the cache folder, and an existing file is never
@@ -30,7 +33,10 @@ tool_path() {
   case "$1" in
     helm) echo "${BIN_DIR}/helm-${HELM_VERSION}" ;;
     promtool) echo "${BIN_DIR}/promtool-${PROMETHEUS_VERSION}" ;;
-    *) echo "unknown tool $1 (want helm or promtool)" >&2; return 1 ;;
+    cyclonedx-gomod) echo "${BIN_DIR}/cyclonedx-gomod-${CYCLONEDX_GOMOD_VERSION}" ;;
+    govulncheck) echo "${BIN_DIR}/govulncheck-${GOVULNCHECK_VERSION}" ;;
+    vulndb-indexdb) echo "${BIN_DIR}/vulndb-indexdb-${VULNDB_VERSION}" ;;
+    *) echo "unknown tool $1 (want helm, promtool, cyclonedx-gomod, govulncheck or vulndb-indexdb)" >&2; return 1 ;;
   esac
 }
 
@@ -55,6 +61,24 @@ build() {
       GOBIN="${gobin}" CGO_ENABLED=0 go install -trimpath -tags remove_all_sd \
         -ldflags "-s -w -X github.com/prometheus/common/version.Version=$(prometheus_release)" \
         "github.com/prometheus/prometheus/cmd/promtool@${PROMETHEUS_VERSION}" >&2
+      ;;
+    cyclonedx-gomod)
+      echo ">> building cyclonedx-gomod ${CYCLONEDX_GOMOD_VERSION} (once)" >&2
+      GOBIN="${gobin}" CGO_ENABLED=0 go install -trimpath \
+        "github.com/CycloneDX/cyclonedx-gomod/cmd/cyclonedx-gomod@${CYCLONEDX_GOMOD_VERSION}" >&2
+      ;;
+    govulncheck)
+      echo ">> building govulncheck ${GOVULNCHECK_VERSION} (once)" >&2
+      GOBIN="${gobin}" CGO_ENABLED=0 go install -trimpath \
+        "golang.org/x/vuln/cmd/govulncheck@${GOVULNCHECK_VERSION}" >&2
+      ;;
+    vulndb-indexdb)
+      # The Go team's tool that turns a folder of OSV reports into the
+      # database layout govulncheck reads (index/, ID/).
+      echo ">> building the vulnerability database's indexer ${VULNDB_VERSION} (once)" >&2
+      GOBIN="${gobin}" CGO_ENABLED=0 go install -trimpath \
+        "golang.org/x/vulndb/cmd/indexdb@${VULNDB_VERSION}" >&2
+      mv -f "${gobin}/indexdb" "${gobin}/${tool}"
       ;;
   esac
   mv -f "${gobin}/${tool}" "${target}"
