@@ -116,8 +116,11 @@ func readCycloneDX(file string) ([]byte, error) {
 	var doc struct {
 		BOMFormat string `json:"bomFormat"`
 	}
-	if err := json.Unmarshal(data, &doc); err != nil || doc.BOMFormat != "CycloneDX" {
-		return nil, fmt.Errorf("%s is not a CycloneDX JSON document (bomFormat %q, %v)", file, doc.BOMFormat, err)
+	if err := json.Unmarshal(data, &doc); err != nil {
+		return nil, fmt.Errorf("%s is not a CycloneDX JSON document: %w", file, err)
+	}
+	if doc.BOMFormat != "CycloneDX" {
+		return nil, fmt.Errorf("%s is not a CycloneDX JSON document (bomFormat %q)", file, doc.BOMFormat)
 	}
 	return data, nil
 }

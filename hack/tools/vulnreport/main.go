@@ -30,22 +30,40 @@ func main() {
 		fmt.Fprintln(os.Stderr, "vulnreport:", err)
 		os.Exit(2)
 	}
-	if failed := scan.report(os.Stdout, *failOnStdlib, *verbose); failed {
+	failed, err := scan.report(os.Stdout, *failOnStdlib, *verbose)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "vulnreport:", err)
+		os.Exit(2)
+	}
+	if failed {
 		os.Exit(1)
 	}
 }
 
+// printer writes lines until the first error, which it keeps.
+type printer struct {
+	w   io.Writer
+	err error
+}
+
+func (p *printer) printf(format string, args ...any) {
+	if p.err == nil {
+		_, p.err = fmt.Fprintf(p.w, format, args...)
+	}
+}
+
 // report writes the summary to w and returns whether the check fails.
-func (s *scan) report(w io.Writer, failOnStdlib, verbose bool) bool {
-	fmt.Fprintf(w, "govulncheck %s, %s, database %s (modified %s)\n", s.config.ScannerVersion, s.config.GoVersion, s.config.DB, s.config.DBLastModified)
+func (s *scan) report(w io.Writer, failOnStdlib, verbose bool) (bool, error) {
+	p := &printer{w: w}
+	p.printf("govulncheck %s, %s, database %s (modified %s)\n", s.config.ScannerVersion, s.config.GoVersion, s.config.DB, s.config.DBLastModified)
 	called, calledStd, other := s.byLevel()
 	section := func(title string, findings []finding) {
 		if len(findings) == 0 {
 			return
 		}
-		fmt.Fprintln(w, title)
+		p.printf("%s\n", title)
 		for _, f := range findings {
-			fmt.Fprintf(w, "  %s  %s %s, fixed in %s: %s\n", f.id, f.module, f.version, orNone(f.fixed), s.summaries[f.id])
+			p.printf("  %s  %s %s, fixed in %s: %s\n", f.id, f.module, f.version, orNone(f.fixed), s.summaries[f.id])
 		}
 	}
 	section("Called by the code, in modules of the module graph (go get the fixed version):", called)
@@ -53,18 +71,18 @@ func (s *scan) report(w io.Writer, failOnStdlib, verbose bool) bool {
 	if verbose {
 		section("Imported or required, not called:", other)
 	} else if len(other) > 0 {
-		fmt.Fprintf(w, "%d more in packages imported or modules required whose vulnerable code is not called (-v lists them)\n", len(other))
+		p.printf("%d more in packages imported or modules required whose vulnerable code is not called (-v lists them)\n", len(other))
 	}
 	failed := len(called) > 0 || failOnStdlib && len(calledStd) > 0
 	switch {
 	case failed:
-		fmt.Fprintf(w, "vulncheck: FAILED: the code calls %d vulnerable function(s) of the module graph and %d of the standard library\n", len(called), len(calledStd))
+		p.printf("vulncheck: FAILED: the code calls %d vulnerable function(s) of the module graph and %d of the standard library\n", len(called), len(calledStd))
 	case len(calledStd) > 0:
-		fmt.Fprintf(w, "vulncheck: passed for the module graph; the standard library of %s has %d vulnerability(ies) the code calls (above)\n", s.config.GoVersion, len(calledStd))
+		p.printf("vulncheck: passed for the module graph; the standard library of %s has %d vulnerability(ies) the code calls (above)\n", s.config.GoVersion, len(calledStd))
 	default:
-		fmt.Fprintln(w, "vulncheck: passed: the code calls no known vulnerable function")
+		p.printf("vulncheck: passed: the code calls no known vulnerable function\n")
 	}
-	return failed
+	return failed, p.err
 }
 
 func orNone(s string) string {

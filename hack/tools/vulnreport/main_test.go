@@ -44,7 +44,11 @@ func TestVerdictFollowsWhatTheCodeCalls(t *testing.T) {
 				t.Fatal(err)
 			}
 			var out bytes.Buffer
-			if failed := s.report(&out, tt.failOnStdlib, false); failed != tt.fails {
+			failed, err := s.report(&out, tt.failOnStdlib, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if failed != tt.fails {
 				t.Errorf("failed = %v, want %v\n%s", failed, tt.fails, out.String())
 			}
 			for _, want := range tt.says {
