@@ -65,7 +65,7 @@ sbom: image-binaries ## A CycloneDX SBOM (JSON) of the image's binary for each p
 	@cyclonedx=$$(hack/build-tools.sh cyclonedx-gomod); \
 	for platform in $(IMAGE_PLATFORMS); do \
 	  binary=$(BIN_DIR)/$${platform%/*}_$${platform#*/}/konnect-operator; \
-	  "$$cyclonedx" bin -json -std -noserial -notimestamp -version $(VERSION) -output $$binary.cdx.json $$binary; \
+	  GOOS=$${platform%/*} GOARCH=$${platform#*/} "$$cyclonedx" bin -json -std -noserial -notimestamp -version $(VERSION) -output $$binary.cdx.json $$binary; \
 	  echo ">> SBOM of konnect-operator for $$platform: $$binary.cdx.json"; \
 	done
 

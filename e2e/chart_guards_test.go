@@ -203,3 +203,18 @@ networkPolicy:
 		}
 	})
 }
+
+// TestHelmChartPinsTheImageByDigest renders the values make
+// release-manifests writes: the operator and the `helm test` pod run the
+// image by its digest, which wins over a tag.
+func TestHelmChartPinsTheImageByDigest(t *testing.T) {
+	const digest = "sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+	values := writeValues(t, "values-image.yaml", "image:\n  repository: registry.example.com/konnect-operator\n  digest: "+digest+"\n  tag: v9.9.9\n")
+	r := newHelm(t, nil).template(t.Context(), t, []string{values})
+	want := "registry.example.com/konnect-operator@" + digest
+	_, operator := renderedOperator(t, r)
+	containers, _, _ := unstructured.NestedSlice(r.get(t, "Pod", operatorNamespace, "konnect-operator-test-readyz").Object, "spec", "containers")
+	if operator.Image != want || len(containers) != 1 || containers[0].(map[string]any)["image"] != want {
+		t.Errorf("the operator runs %s and the test pod %v, want %s", operator.Image, containers, want)
+	}
+}
