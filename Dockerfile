@@ -10,13 +10,17 @@
 # (CGO_ENABLED=0, -trimpath); e2e/build_test.go runs this stage's commands and
 # checks that the binary is statically linked.
 #
-# Base images are pinned to exact versions. Pin them to digests as well when
-# you build (resolve them with `docker buildx imagetools inspect <image>` or
-# `crane digest <image>`):
-#   docker build --build-arg GO_IMAGE=golang:1.26.8-bookworm@sha256:<digest> \
-#     --build-arg BASE_IMAGE=gcr.io/distroless/static-debian12:nonroot@sha256:<digest> .
-ARG GO_IMAGE=golang:1.26.8-bookworm
-ARG BASE_IMAGE=gcr.io/distroless/static-debian12:nonroot
+# Base images are pinned to exact versions and to the digests of their
+# multi-platform indexes, so that a tag moved in the registry changes
+# nothing here. The digests are those the registries served for these tags
+# (golang: docker-library/repo-info's record of golang:1.26.8-bookworm;
+# distroless: gcr.io/distroless/static-debian12:nonroot as of 2026-09).
+# When you bump a tag, resolve its digest again, e.g.:
+#   crane digest golang:1.26.8-bookworm
+#   docker buildx imagetools inspect gcr.io/distroless/static-debian12:nonroot
+# or pass other images as build arguments (GO_IMAGE, BASE_IMAGE).
+ARG GO_IMAGE=golang:1.26.8-bookworm@sha256:9fdc884aacc3bec89b20ffc69f4bb369c78210e3e4f600387b5128b12c199f81
+ARG BASE_IMAGE=gcr.io/distroless/static-debian12:nonroot@sha256:afa5c872c891853ca7fcf1f12c3edb23f7eeef36189728842dd51042ff57f7ab
 
 FROM ${GO_IMAGE} AS builder
 ARG BIN_DIR=/out

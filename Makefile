@@ -1,7 +1,8 @@
 # konnect-operator
 #
-# make test    every test: codegen freshness, formatting, vet, lint, unit,
-#              integration (real kube-apiserver + etcd) and e2e.
+# make test    every test: codegen freshness, formatting, vet, lint, the
+#              vulnerability check of the module graph, unit, integration
+#              (real kube-apiserver + etcd) and e2e.
 # make run     the operator against a local control plane and the Konnect
 #              simulator (or against a real cluster and Konnect when
 #              configured).
@@ -40,24 +41,48 @@ build: ## Build every binary into bin/ (static; the Dockerfile runs this too).
 
 # The image: one static binary per platform on a minimal non-root root
 # filesystem, written by hack/tools/ociimage (no container engine, no base
-# image to pull). Every timestamp in it is the commit's time, so that one
-# commit always gives the same digests.
+# image to pull), with each binary's SBOM attached. Every timestamp in it is
+# the commit's time, so that one commit always gives the same digests.
 IMAGE_DIR ?= $(BIN_DIR)/image
 IMAGE_ARCHIVE ?= $(BIN_DIR)/konnect-operator-image.tar
 IMAGE_PLATFORMS ?= linux/amd64 linux/arm64
 IMAGE_SOURCE ?= https://$(MODULE)
 SOURCE_DATE_EPOCH ?= $(or $(shell git log -1 --format=%ct 2>/dev/null),0)
+# The binary of each image platform, bin/<os>_<arch>/konnect-operator, and
+# its SBOM beside it.
+image_binary = $(abspath $(BIN_DIR))/$(subst /,_,$(1))/konnect-operator
 
-.PHONY: image
-image: ## The operator image for linux/amd64 and linux/arm64, reproducible, as an OCI layout in bin/image and an OCI archive bin/konnect-operator-image.tar.
+.PHONY: image-binaries
+image-binaries:
 	@for platform in $(IMAGE_PLATFORMS); do \
 	  echo ">> konnect-operator for $$platform"; \
 	  CGO_ENABLED=0 GOOS=$${platform%/*} GOARCH=$${platform#*/} $(GO) build -trimpath -buildvcs=false -ldflags '$(LDFLAGS)' \
 	    -o $(BIN_DIR)/$${platform%/*}_$${platform#*/}/konnect-operator ./cmd/konnect-operator; \
 	done
+
+.PHONY: sbom
+sbom: image-binaries ## A CycloneDX SBOM (JSON) of the image's binary for each platform, beside it: bin/linux_amd64/konnect-operator.cdx.json, bin/linux_arm64/…; every module linked in, with its version, and the Go standard library. make image attaches them to the image.
+	@cyclonedx=$$(hack/build-tools.sh cyclonedx-gomod); \
+	for platform in $(IMAGE_PLATFORMS); do \
+	  binary=$(BIN_DIR)/$${platform%/*}_$${platform#*/}/konnect-operator; \
+	  GOOS=$${platform%/*} GOARCH=$${platform#*/} "$$cyclonedx" bin -json -std -noserial -notimestamp -version $(VERSION) -output $$binary.cdx.json $$binary; \
+	  echo ">> SBOM of konnect-operator for $$platform: $$binary.cdx.json"; \
+	done
+
+.PHONY: image
+image: sbom ## The operator image for linux/amd64 and linux/arm64, reproducible, with each binary's SBOM attached (OCI artifacts), as an OCI layout in bin/image and an OCI archive bin/konnect-operator-image.tar.
 	$(GO) run -C hack/tools ./ociimage --out $(abspath $(IMAGE_DIR)) --archive $(abspath $(IMAGE_ARCHIVE)) \
-	  $(foreach p,$(IMAGE_PLATFORMS),--binary $(p)=$(abspath $(BIN_DIR))/$(subst /,_,$(p))/konnect-operator) \
+	  $(foreach p,$(IMAGE_PLATFORMS),--binary $(p)=$(call image_binary,$(p)) --sbom $(p)=$(call image_binary,$(p)).cdx.json) \
 	  --version $(VERSION) --revision $(COMMIT) --created $(SOURCE_DATE_EPOCH) --source $(IMAGE_SOURCE)
+
+# Where a release pushes the image, and where make release-manifests writes
+# the manifests pinned to it.
+IMAGE_REPOSITORY ?= konnect-operator
+RELEASE_DIR ?= $(BIN_DIR)/release
+
+.PHONY: release-manifests
+release-manifests: control-plane ## The install manifests of a release, pinned by digest to the image make image wrote in bin/image once pushed to IMAGE_REPOSITORY: bin/release/konnect-operator.yaml (kubectl apply --server-side -f) and bin/release/values-image.yaml (helm install --values).
+	hack/release-manifests.sh "$(abspath $(IMAGE_DIR))" "$(IMAGE_REPOSITORY)" "$(abspath $(RELEASE_DIR))"
 
 .PHONY: generate
 generate: ## Regenerate clients, deepcopy and CRDs (and the chart's copies).
@@ -102,8 +127,12 @@ vet:
 lint:
 	hack/lint.sh
 
+.PHONY: vulncheck
+vulncheck: ## govulncheck over the module graph against the Go vulnerability database (GOVULNDB, or golang.org/x/vulndb from the module proxy, built once): fails when the code calls a vulnerable function of a module; lists those of the Go standard library. Skipped, saying so, when no database can be had.
+	hack/vulncheck.sh
+
 .PHONY: test
-test: verify control-plane tools test-unit ## Run every test.
+test: verify vulncheck control-plane tools test-unit ## Run every test.
 
 # The longest packages are named first, so that go test (two at a time on two
 # cores) starts them first and the short ones fill in beside them: ./... alone

@@ -14,9 +14,9 @@ import (
 	"golang.org/x/mod/semver"
 )
 
-// TestDockerfile checks the image recipe: pinned images, the builder runs
-// `make build`, the image holds only the operator binary and runs it as a
-// non-root user.
+// TestDockerfile checks the image recipe: images pinned by version and
+// digest, the builder runs `make build`, the image holds only the operator
+// binary and runs it as a non-root user.
 func TestDockerfile(t *testing.T) {
 	df, err := parseDockerfile(filepath.Join(suite.root, "Dockerfile"))
 	if err != nil {
@@ -40,7 +40,7 @@ func TestDockerfile(t *testing.T) {
 		name string
 		ok   bool
 	}{
-		{"every base image is pinned to an exact version", pinned(builder.image) && pinned(final.image)},
+		{"every base image is pinned to an exact version and its digest", pinnedByDigest(builder.image) && pinnedByDigest(final.image)},
 		{"the builder's Go is at least go.mod's", goVersion != nil && semver.Compare("v"+goVersion[1], "v"+mod.Go.Version) >= 0},
 		{"the builder runs make build into BIN_DIR", slices.Contains(builder.all("RUN"), "make build BIN_DIR=${BIN_DIR}")},
 		{"the image is distroless", strings.HasPrefix(final.image, "gcr.io/distroless/static")},

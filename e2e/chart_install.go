@@ -57,7 +57,7 @@ var (
 
 // HelmChartInstallUpgradeUninstall is the Helm user's journey on a
 // control plane of its own: install the chart (with an auth configuration
-// and its token Secret), run two replicas out of cluster as the release's
+// and its token Secret, a NetworkPolicy and a PodDisruptionBudget), run two replicas out of cluster as the release's
 // ServiceAccount, serving /metrics to Prometheus's ServiceAccount alone and
 // holding the token Secret with their finalizer, and reconcile a control
 // plane and a service; upgrade to one replica watching one namespace with
@@ -124,7 +124,7 @@ func HelmChartInstallUpgradeUninstall(t *testing.T) {
 		suite.sim.url, suite.sim.token, prometheusNamespace, prometheusServiceAccount)+platformValues)
 	createPlatformObjects(ctx, t, c)
 
-	step("helm install installs the CRDs, the operator and the auth configuration", func(t *testing.T) {
+	step("helm install installs the CRDs, the operator, its NetworkPolicy and PodDisruptionBudget, and the auth configuration", func(t *testing.T) {
 		out, err := h.run(ctx, "install", "konnect-operator", chartDir, "--namespace", operatorNamespace, "--values", values)
 		if err != nil {
 			t.Fatal(err)
@@ -137,6 +137,7 @@ func HelmChartInstallUpgradeUninstall(t *testing.T) {
 		checkCRDsInstalled(ctx, t, c)
 		checkCRDsOfTheRelease(ctx, t, c)
 		checkDeployment(ctx, t, c)
+		checkInstallGuards(ctx, t, c, operatorNamespace)
 		checkPlatformValues(ctx, t, c)
 		checkAccess(ctx, t, c, accessTable("team-a", "team-b"))
 		checkSecretWrites(ctx, t, c)
@@ -315,6 +316,8 @@ metrics:
 				t.Fatal(err)
 			}
 		}
+		// The NetworkPolicy selects the shards' pods too.
+		checkInstallGuards(ctx, t, c, operatorNamespace)
 		// The default instance leads on, with its Lease.
 		if _, err := leader(ctx, c, ops, 30*time.Second); err != nil {
 			t.Fatal(err)
@@ -384,7 +387,7 @@ metrics:
 			t.Fatal(err)
 		}
 		t.Logf("helm uninstall: %s", strings.TrimSpace(out))
-		left, err := c.kubectl(ctx, "", "get", "deployments,serviceaccounts,services,poddisruptionbudgets,roles,rolebindings,configmaps,secrets,"+
+		left, err := c.kubectl(ctx, "", "get", "deployments,serviceaccounts,services,poddisruptionbudgets,networkpolicies,roles,rolebindings,configmaps,secrets,"+
 			"clusterroles,clusterrolebindings,validatingadmissionpolicies,validatingadmissionpolicybindings,"+
 			"servicemonitors,prometheusrules,konnectapiauthconfigurations",
 			"--all-namespaces", "-l", releaseSelector, "-o", "name")

@@ -147,3 +147,13 @@ func pinned(image string) bool {
 	name, tag, ok := strings.Cut(filepath.Base(image), ":")
 	return ok && (regexp.MustCompile(`^\d+\.\d+\.\d+`).MatchString(tag) || regexp.MustCompile(`\d`).MatchString(name))
 }
+
+// digestPinned matches a reference pinned to a content digest.
+var digestPinned = regexp.MustCompile(`@sha256:[0-9a-f]{64}$`)
+
+// pinnedByDigest reports whether image names an exact version and, beside
+// it, the digest of its content, which a tag moved in the registry cannot
+// change.
+func pinnedByDigest(image string) bool {
+	return digestPinned.MatchString(image) && pinned(digestPinned.ReplaceAllString(image, ""))
+}

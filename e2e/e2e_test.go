@@ -43,9 +43,10 @@ func TestOperatorAsUsersRunIt(t *testing.T) {
 		}
 	}
 
-	step("kubectl apply --server-side -k manifests installs the operator", func(t *testing.T) {
+	step("kubectl apply --server-side -k manifests installs the operator, its NetworkPolicy and PodDisruptionBudget", func(t *testing.T) {
 		install(ctx, t, c, "manifests")
 		checkDeployment(ctx, t, c)
+		checkInstallGuards(ctx, t, c, operatorNamespace)
 	})
 	step("the ServiceAccount has the access the operator needs and no more", func(t *testing.T) {
 		checkAccess(ctx, t, c, accessTable("default", "default"))

@@ -44,6 +44,7 @@ func NamespacedOverlay(t *testing.T) {
 		}
 	}
 	install(ctx, t, c, filepath.Join("manifests", "overlays", "namespaced"))
+	checkInstallGuards(ctx, t, c, operatorNamespace)
 	args, err := deploymentArgs(ctx, c)
 	if err != nil {
 		t.Fatal(err)

@@ -92,12 +92,19 @@ func accessTable(watched, unwatched string) []access {
 // do each thing of table.
 func checkAccess(ctx context.Context, t *testing.T, c *clusterEnv, table []access) {
 	t.Helper()
-	user := "system:serviceaccount:" + operatorNamespace + ":" + operatorServiceAccount
+	checkAccessOf(ctx, t, c, operatorNamespace, operatorServiceAccount, table)
+}
+
+// checkAccessOf asks the API server whether the ServiceAccount
+// namespace/name may do each thing of table.
+func checkAccessOf(ctx context.Context, t *testing.T, c *clusterEnv, namespace, name string, table []access) {
+	t.Helper()
+	user := "system:serviceaccount:" + namespace + ":" + name
 	for _, a := range table {
 		review, err := c.kube.AuthorizationV1().SubjectAccessReviews().Create(ctx, &authorizationv1.SubjectAccessReview{
 			Spec: authorizationv1.SubjectAccessReviewSpec{
 				User:   user,
-				Groups: []string{"system:serviceaccounts", "system:serviceaccounts:" + operatorNamespace, "system:authenticated"},
+				Groups: []string{"system:serviceaccounts", "system:serviceaccounts:" + namespace, "system:authenticated"},
 				ResourceAttributes: &authorizationv1.ResourceAttributes{
 					Verb: a.verb, Group: a.group, Resource: a.resource, Subresource: a.subresource, Namespace: a.namespace,
 				},
@@ -122,7 +129,14 @@ func checkAccess(ctx context.Context, t *testing.T, c *clusterEnv, table []acces
 // although RBAC's patch would allow it.
 func checkSecretWrites(ctx context.Context, t *testing.T, c *clusterEnv) {
 	t.Helper()
-	const namespace = "e2e-secret-writes"
+	checkSecretWritesOf(ctx, t, c, operatorNamespace, operatorServiceAccount)
+}
+
+// checkSecretWritesOf is checkSecretWrites as the operator's ServiceAccount
+// saNamespace/saName, in a namespace of its own.
+func checkSecretWritesOf(ctx context.Context, t *testing.T, c *clusterEnv, saNamespace, saName string) {
+	t.Helper()
+	namespace := "e2e-secret-writes-" + saNamespace
 	if _, err := c.kube.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: namespace}}, metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
@@ -136,7 +150,7 @@ func checkSecretWrites(ctx context.Context, t *testing.T, c *clusterEnv) {
 	if _, err := c.kube.CoreV1().Secrets(namespace).Create(ctx, secret, metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := c.ServiceAccountConfig(ctx, operatorNamespace, operatorServiceAccount)
+	cfg, err := c.ServiceAccountConfig(ctx, saNamespace, saName)
 	if err != nil {
 		t.Fatal(err)
 	}

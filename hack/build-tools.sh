@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # Builds the tools the chart, dashboard and alert tests run — helm and
-# promtool — and those that generate docs/reference — crd-ref-docs and
-# helm-docs — from the Go module proxy into $CACHE_DIR/bin, once, at the
-# versions pinned in hack/versions.sh, and prints the path of each one asked
-# for on standard output (progress goes to standard error).
+# promtool — those that generate docs/reference — crd-ref-docs and
+# helm-docs — and those of the image's SBOM and the vulnerability check —
+# cyclonedx-gomod, govulncheck and the vulnerability database's indexer
+# (vulndb-indexdb) — from the Go module proxy into $CACHE_DIR/bin, once, at
+# the versions pinned in hack/versions.sh, and prints the path of each one
+# asked for on standard output (progress goes to standard error).
 #
-#   hack/build-tools.sh [helm] [promtool] [crd-ref-docs] [helm-docs]   # no argument: helm and promtool
+#   hack/build-tools.sh [helm] [promtool] [crd-ref-docs] [helm-docs] [cyclonedx-gomod] [govulncheck] [vulndb-indexdb]
+#                                           # no argument: helm and promtool
 #
 # A binary's name carries its version (helm-v4.3.1), so worktrees pinning
 # different versions share the cache folder, and an existing file is never
@@ -33,7 +36,10 @@ tool_path() {
     promtool) echo "${BIN_DIR}/promtool-${PROMETHEUS_VERSION}" ;;
     crd-ref-docs) echo "${BIN_DIR}/crd-ref-docs-${CRD_REF_DOCS_VERSION}" ;;
     helm-docs) echo "${BIN_DIR}/helm-docs-${HELM_DOCS_VERSION}" ;;
-    *) echo "unknown tool $1 (want helm, promtool, crd-ref-docs or helm-docs)" >&2; return 1 ;;
+    cyclonedx-gomod) echo "${BIN_DIR}/cyclonedx-gomod-${CYCLONEDX_GOMOD_VERSION}" ;;
+    govulncheck) echo "${BIN_DIR}/govulncheck-${GOVULNCHECK_VERSION}" ;;
+    vulndb-indexdb) echo "${BIN_DIR}/vulndb-indexdb-${VULNDB_VERSION}" ;;
+    *) echo "unknown tool $1 (want helm, promtool, crd-ref-docs, helm-docs, cyclonedx-gomod, govulncheck or vulndb-indexdb)" >&2; return 1 ;;
   esac
 }
 
@@ -68,6 +74,24 @@ build() {
       echo ">> building helm-docs ${HELM_DOCS_VERSION} (once)" >&2
       GOBIN="${gobin}" CGO_ENABLED=0 go install -trimpath -ldflags "-s -w" \
         "github.com/norwoodj/helm-docs/cmd/helm-docs@${HELM_DOCS_VERSION}" >&2
+      ;;
+    cyclonedx-gomod)
+      echo ">> building cyclonedx-gomod ${CYCLONEDX_GOMOD_VERSION} (once)" >&2
+      GOBIN="${gobin}" CGO_ENABLED=0 go install -trimpath \
+        "github.com/CycloneDX/cyclonedx-gomod/cmd/cyclonedx-gomod@${CYCLONEDX_GOMOD_VERSION}" >&2
+      ;;
+    govulncheck)
+      echo ">> building govulncheck ${GOVULNCHECK_VERSION} (once)" >&2
+      GOBIN="${gobin}" CGO_ENABLED=0 go install -trimpath \
+        "golang.org/x/vuln/cmd/govulncheck@${GOVULNCHECK_VERSION}" >&2
+      ;;
+    vulndb-indexdb)
+      # The Go team's tool that turns a folder of OSV reports into the
+      # database layout govulncheck reads (index/, ID/).
+      echo ">> building the vulnerability database's indexer ${VULNDB_VERSION} (once)" >&2
+      GOBIN="${gobin}" CGO_ENABLED=0 go install -trimpath \
+        "golang.org/x/vulndb/cmd/indexdb@${VULNDB_VERSION}" >&2
+      mv -f "${gobin}/indexdb" "${gobin}/${tool}"
       ;;
   esac
   mv -f "${gobin}/${tool}" "${target}"

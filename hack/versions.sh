@@ -11,3 +11,11 @@ PROMETHEUS_VERSION=v0.316.0
 # chart's values from manifests/chart/values.yaml.
 CRD_REF_DOCS_VERSION=v0.3.0
 HELM_DOCS_VERSION=v1.14.2
+# The image's SBOM (make sbom) and the vulnerability check of the module
+# graph (make vulncheck): cyclonedx-gomod, govulncheck (golang.org/x/vuln),
+# and the Go vulnerability database as the module golang.org/x/vulndb
+# publishes it (its data/osv; a pseudo-version is a commit of that
+# database: move it forward to check against newer reports).
+CYCLONEDX_GOMOD_VERSION=v1.10.0
+GOVULNCHECK_VERSION=v1.9.0
+VULNDB_VERSION=v0.0.0-20261105234957-e22db6528018

@@ -3,9 +3,9 @@
 // package's tests rather than after them. The chaos tests and the export
 // each start a simulator and operators of their own, watching a namespace
 // of their own with a Lease of their own, on this process's control plane;
-// the Helm journey and the namespaced overlay each start a control plane of
-// their own. None could share the e2e package's control plane, whose
-// operators watch every namespace.
+// the Helm journey, the namespaced overlay and the installs under other
+// namespaces each start a control plane of their own. None could share the
+// e2e package's control plane, whose operators watch every namespace.
 package isolated
 
 import (
@@ -53,4 +53,9 @@ func TestNamespacedOverlay(t *testing.T) {
 	suiteSimulator.Lock()
 	defer suiteSimulator.Unlock()
 	e2e.NamespacedOverlay(t)
+}
+
+func TestInstallsUnderOtherNamespaces(t *testing.T) {
+	t.Parallel()
+	e2e.InstallsUnderOtherNamespaces(t)
 }

@@ -27,11 +27,12 @@ import (
 // OCI image spec the test reads, decoded with the standard library alone so
 // that the test does not share the writer's library.
 type ociDescriptor struct {
-	MediaType   string            `json:"mediaType"`
-	Digest      string            `json:"digest"`
-	Size        int64             `json:"size"`
-	Annotations map[string]string `json:"annotations"`
-	Platform    *struct {
+	MediaType    string            `json:"mediaType"`
+	ArtifactType string            `json:"artifactType"`
+	Digest       string            `json:"digest"`
+	Size         int64             `json:"size"`
+	Annotations  map[string]string `json:"annotations"`
+	Platform     *struct {
 		OS           string `json:"os"`
 		Architecture string `json:"architecture"`
 	} `json:"platform"`
@@ -44,9 +45,11 @@ type ociIndex struct {
 }
 
 type ociManifest struct {
-	MediaType string          `json:"mediaType"`
-	Config    ociDescriptor   `json:"config"`
-	Layers    []ociDescriptor `json:"layers"`
+	MediaType    string          `json:"mediaType"`
+	ArtifactType string          `json:"artifactType"`
+	Config       ociDescriptor   `json:"config"`
+	Layers       []ociDescriptor `json:"layers"`
+	Subject      *ociDescriptor  `json:"subject"`
 }
 
 type ociConfig struct {
@@ -66,9 +69,12 @@ type ociConfig struct {
 // TestImage runs `make image` twice and inspects the result as a registry
 // or a container runtime would: an index of amd64 and arm64 images, each
 // running the static operator binary as the non-root user 65532 with the
-// standard labels, on a root filesystem without a shell; the binary of this
-// machine's architecture, extracted from the layers, prints the version and
-// commit the labels name. The second build must give the same bytes.
+// standard labels, on a root filesystem without a shell, and each with the
+// CycloneDX SBOM of its binary attached; the binary of this machine's
+// architecture, extracted from the layers, prints the version and commit
+// the labels name. The second build must give the same bytes, SBOMs
+// included. `make release-manifests` then pins the install manifests to the
+// image's digest.
 func TestImage(t *testing.T) {
 	builds := []string{filepath.Join(workDir, "image-1"), filepath.Join(workDir, "image-2")}
 	for _, dir := range builds {
@@ -105,10 +111,16 @@ func TestImage(t *testing.T) {
 		t.Errorf("index annotations name version %q and revision %q, want a version and a full commit", wantVersion, wantCommit)
 	}
 	platforms := map[string]bool{}
+	var images, sboms []ociDescriptor
 	for _, d := range index.Manifests {
 		if d.Platform == nil {
 			t.Fatalf("index entry %s has no platform", d.Digest)
 		}
+		if d.ArtifactType == cycloneDXMediaType {
+			sboms = append(sboms, d)
+			continue
+		}
+		images = append(images, d)
 		platform := d.Platform.OS + "/" + d.Platform.Architecture
 		platforms[platform] = true
 		t.Run(platform, func(t *testing.T) {
@@ -120,6 +132,12 @@ func TestImage(t *testing.T) {
 			t.Errorf("no %s image in the index (has %v)", want, platforms)
 		}
 	}
+	t.Run("each platform's image carries the SBOM of its binary", func(t *testing.T) {
+		checkSBOMs(t, builds[0], layout, images, sboms, wantVersion)
+	})
+	t.Run("make release-manifests pins the manifests to the image's digest", func(t *testing.T) {
+		checkReleaseManifests(t, builds[0], top.Manifests[0].Digest)
+	})
 }
 
 // checkPlatformImage inspects one platform's image and unpacks its layers.

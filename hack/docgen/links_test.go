@@ -27,7 +27,6 @@ var pendingPages = []string{
 	"docs/security.md",
 	"docs/outages.md",
 	"docs/limits.md",
-	"docs/install-hardening.md",
 }
 
 // TestEveryRelativeLinkAndAnchorResolves reads README.md and every page of

@@ -3,7 +3,10 @@
 // Prometheus's PromQL parser) stay out of the operator's go.mod:
 //
 //   - ociimage writes the operator's multi-architecture OCI image without a
-//     container engine (`make image`);
+//     container engine, with each binary's SBOM beside its image (`make
+//     image`);
 //   - promqlnames lists the metrics that a Grafana dashboard and Prometheus
-//     rule files query (the e2e suite checks each is served).
+//     rule files query (the e2e suite checks each is served);
+//   - vulnreport turns govulncheck's findings into the verdict of `make
+//     vulncheck`.
 package tools

@@ -12,6 +12,7 @@ import (
 	v1 "github.com/google/go-containerregistry/pkg/v1"
 	"github.com/google/go-containerregistry/pkg/v1/empty"
 	"github.com/google/go-containerregistry/pkg/v1/mutate"
+	"github.com/google/go-containerregistry/pkg/v1/partial"
 	"github.com/google/go-containerregistry/pkg/v1/tarball"
 	"github.com/google/go-containerregistry/pkg/v1/types"
 )
@@ -19,7 +20,7 @@ import (
 // options describe the image to build.
 type options struct {
 	out, archive              string
-	binaries                  platformBinaries
+	binaries, sboms           platformFiles
 	version, revision, source string
 	created                   time.Time
 }
@@ -47,13 +48,15 @@ func (o options) labels() map[string]string {
 	return l
 }
 
-// buildIndex makes one image per platform and the index over them.
+// buildIndex makes one image per platform and the index over them, with
+// the SBOMs given beside the images they describe.
 func buildIndex(o options) (v1.ImageIndex, error) {
 	base, err := layer(o.created, baseFiles())
 	if err != nil {
 		return nil, err
 	}
 	index := mutate.IndexMediaType(empty.Index, types.OCIImageIndex)
+	images := map[string]v1.Descriptor{}
 	for _, b := range o.binaries {
 		binary, err := os.ReadFile(b.path)
 		if err != nil {
@@ -71,7 +74,17 @@ func buildIndex(o options) (v1.ImageIndex, error) {
 			Add:        img,
 			Descriptor: v1.Descriptor{Platform: &v1.Platform{OS: b.os, Architecture: b.arch}},
 		})
+		desc, err := partial.Descriptor(img)
+		if err != nil {
+			return nil, err
+		}
+		images[b.os+"/"+b.arch] = *desc
 	}
+	sboms, err := sbomAddenda(o.sboms, images, o.created)
+	if err != nil {
+		return nil, err
+	}
+	index = mutate.AppendManifests(index, sboms...)
 	annotated, ok := mutate.Annotations(index, o.labels()).(v1.ImageIndex)
 	if !ok {
 		return nil, fmt.Errorf("annotating the index gave no index")
@@ -80,7 +93,7 @@ func buildIndex(o options) (v1.ImageIndex, error) {
 }
 
 // image is the image of one platform: the base layer, then the binary.
-func image(o options, b platformBinary, base, app v1.Layer) (v1.Image, error) {
+func image(o options, b platformFile, base, app v1.Layer) (v1.Image, error) {
 	history := func(createdBy string) v1.History {
 		return v1.History{Created: v1.Time{Time: o.created}, CreatedBy: createdBy, Comment: "make image"}
 	}

@@ -14,7 +14,7 @@ import (
 func testOptions(t *testing.T) options {
 	t.Helper()
 	dir := t.TempDir()
-	var bins platformBinaries
+	var bins platformFiles
 	for _, p := range []string{"linux/amd64", "linux/arm64"} {
 		path := filepath.Join(dir, strings.ReplaceAll(p, "/", "_"))
 		if err := os.WriteFile(path, []byte("binary for "+p), 0o755); err != nil {
@@ -124,7 +124,7 @@ func TestBinaryFlagsAreCheckedOnePerPlatform(t *testing.T) {
 		{[]string{"linux/amd64"}, false},
 		{[]string{"linux/amd64="}, false},
 	} {
-		var p platformBinaries
+		var p platformFiles
 		var err error
 		for _, v := range tt.values {
 			if err = p.Set(v); err != nil {

@@ -6,7 +6,12 @@
 //	ociimage --out bin/image --archive bin/konnect-operator-image.tar \
 //	  --binary linux/amd64=bin/linux_amd64/konnect-operator \
 //	  --binary linux/arm64=bin/linux_arm64/konnect-operator \
+//	  --sbom linux/amd64=bin/linux_amd64/konnect-operator.cdx.json \
+//	  --sbom linux/arm64=bin/linux_arm64/konnect-operator.cdx.json \
 //	  --version v1.2.3 --revision <commit> --created <unix seconds> --source https://…
+//
+// Each --sbom travels in the image index as an OCI artifact whose subject is
+// its platform's image (see sbom.go).
 //
 // The output is reproducible: every timestamp is --created (make image passes
 // the commit's time), files are written in a fixed order with fixed owners
@@ -27,16 +32,17 @@ import (
 // imageName is the binary, the entrypoint and the image's title.
 const imageName = "konnect-operator"
 
-// platformBinaries collects repeated --binary os/arch=path flags.
-type platformBinaries []platformBinary
+// platformFiles collects repeated os/arch=path flags (--binary, --sbom).
+type platformFiles []platformFile
 
-type platformBinary struct {
+// platformFile is one file for one platform.
+type platformFile struct {
 	os, arch, path string
 }
 
-func (p *platformBinaries) String() string { return fmt.Sprint(len(*p)) + " binaries" }
+func (p *platformFiles) String() string { return fmt.Sprint(len(*p)) + " files" }
 
-func (p *platformBinaries) Set(v string) error {
+func (p *platformFiles) Set(v string) error {
 	platform, path, ok := strings.Cut(v, "=")
 	goos, arch, ok2 := strings.Cut(platform, "/")
 	if !ok || !ok2 || goos == "" || arch == "" || path == "" {
@@ -47,7 +53,7 @@ func (p *platformBinaries) Set(v string) error {
 			return fmt.Errorf("%s/%s given twice", goos, arch)
 		}
 	}
-	*p = append(*p, platformBinary{os: goos, arch: arch, path: path})
+	*p = append(*p, platformFile{os: goos, arch: arch, path: path})
 	return nil
 }
 
@@ -58,6 +64,7 @@ func main() {
 	fs.StringVar(&opts.out, "out", "", "directory to write the OCI image layout to (replaced)")
 	fs.StringVar(&opts.archive, "archive", "", "also write the layout as this tar file (an OCI archive)")
 	fs.Var(&opts.binaries, "binary", "os/arch=path of the static binary for that platform (repeatable)")
+	fs.Var(&opts.sboms, "sbom", "os/arch=path of a CycloneDX JSON SBOM to attach to that platform's image (repeatable)")
 	fs.StringVar(&opts.version, "version", "", "the image's version (org.opencontainers.image.version, and the layout's tag)")
 	fs.StringVar(&opts.revision, "revision", "", "the source commit (org.opencontainers.image.revision)")
 	fs.StringVar(&opts.source, "source", "", "URL of the source repository (org.opencontainers.image.source)")
