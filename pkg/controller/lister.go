@@ -114,6 +114,9 @@ func (r *EntityReconciler[T, D]) listPlane(ctx context.Context, planeID string, 
 		logger.V(4).Info("Listing waits for the organisation's turn", "kind", r.kind.KindName(), "delay", turn)
 		return turn, true
 	}
+	if konnect.IsServerFault(err) {
+		r.refuseListing(members, err.Error(), enqueue)
+	}
 	// The next period lists again; until then the entities stay as they
 	// are, which is what the seed's loop would also leave them.
 	logger.Info("Could not list entities to find drift; trying again next period", "kind", r.kind.KindName(), "err", err)
@@ -145,6 +148,20 @@ func (r *EntityReconciler[T, D]) list(ctx context.Context, api konnect.API, p Pl
 	return listed, nil
 }
 
+// refuseListing records on every member why its scope's listing was
+// refused ("": it no longer is), and enqueues those whose objects must say
+// so: their condition Drifted is Unknown while it lasts (policyConditions).
+func (r *EntityReconciler[T, D]) refuseListing(members map[cache.ObjectName]member, why string, enqueue func(cache.ObjectName)) {
+	for key, m := range members {
+		if why == "" && !m.listingRefused {
+			continue
+		}
+		if r.memory.refuseListing(key, m.uid, why) {
+			enqueue(key)
+		}
+	}
+}
+
 // unchanged reports whether a listed entity with sum is as the member's
 // entity was when a listing last found it equal to its snapshot, and
 // nothing since asks for more than that comparison (another cluster's
@@ -160,6 +177,9 @@ func (r *EntityReconciler[T, D]) compareListed(ctx context.Context, members map[
 	for i := range listed {
 		byID[listed[i].ID] = &listed[i]
 	}
+	// A listing refused before is over: the objects that said so say it
+	// no more, whatever the comparison finds.
+	r.refuseListing(members, "", enqueue)
 	for key, m := range members {
 		if !m.writtenAt.Before(started) {
 			continue // written while the listing ran: it may show the old entity
