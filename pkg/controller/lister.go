@@ -42,9 +42,12 @@ func (r *EntityReconciler[T, D]) lists(obj T, p commonv1alpha1.Policies) bool {
 }
 
 // RunBackground lists the kind's control planes until ctx ends, enqueueing
-// the objects to write again with enqueue. The controller runs it once its
-// caches synced.
+// the objects to write again with enqueue, and drops what the recovery
+// index no longer needs. The controller runs it once its caches synced.
 func (r *EntityReconciler[T, D]) RunBackground(ctx context.Context, enqueue func(cache.ObjectName)) {
+	if r.kind.Recover != nil && r.kind.Recover.ByIdentity {
+		go r.recovery.sweepUntil(ctx)
+	}
 	if r.planes == nil {
 		return
 	}

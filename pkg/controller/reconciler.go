@@ -134,7 +134,7 @@ func NewEntityReconciler[T Entity, D any](kind *Kind[T, D], informer *Informer[T
 		pendingBackoffMax: opts.PendingBackoffMax,
 		defaults:          opts.Policies,
 		cluster:           opts.Cluster,
-		recovery:          newRecoveryIndex[D](),
+		recovery:          newRecoveryIndex[D](opts.Clock, opts.SyncPeriod),
 	}
 	r.memory = newMemory(nil)
 	if kind.List != nil {
