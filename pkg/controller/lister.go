@@ -3,6 +3,7 @@ package controller
 import (
 	"context"
 	"math/rand/v2"
+	"sync"
 	"time"
 
 	"k8s.io/client-go/tools/cache"
@@ -55,16 +56,36 @@ func (r *EntityReconciler[T, D]) RunBackground(ctx context.Context, enqueue func
 		<-ctx.Done()
 		r.planes.ShutDown()
 	}()
+	var listers sync.WaitGroup
+	for range listersPerKind {
+		listers.Go(func() { r.listLoop(ctx, enqueue) })
+	}
+	listers.Wait()
+}
+
+// listLoop takes listing scopes off the queue and lists them, until the
+// queue shuts down. A scope whose organisation is being listed already
+// (by another of the kind's listers) waits for that listing to end.
+func (r *EntityReconciler[T, D]) listLoop(ctx context.Context, enqueue func(cache.ObjectName)) {
 	for {
 		planeID, shutdown := r.planes.Get()
 		if shutdown {
 			return
 		}
+		p, _, ok := r.memory.planeMembers(planeID)
+		org := listingOrganization(p, planeID)
+		if !ok || !r.listingOrgs.begin(org, planeID) {
+			r.planes.Done(planeID)
+			continue
+		}
 		started := r.clock.Now()
-		r.listingNow.Store(true)
+		r.listingNow.Add(1)
 		turn, deferred := r.listPlane(ctx, planeID, enqueue)
-		r.listingNow.Store(false)
+		r.listingNow.Add(-1)
 		r.planes.Done(planeID)
+		for _, waiting := range r.listingOrgs.end(org) {
+			r.planes.Add(waiting)
+		}
 		switch _, _, ok := r.memory.planeMembers(planeID); {
 		case ok && deferred:
 			r.planeTurns.Store(planeID, true)
@@ -78,7 +99,7 @@ func (r *EntityReconciler[T, D]) RunBackground(ctx context.Context, enqueue func
 // Idle reports whether the lister is neither listing nor holding a
 // listing that is due.
 func (r *EntityReconciler[T, D]) Idle() bool {
-	return r.planes == nil || r.planes.Len() == 0 && !r.listingNow.Load()
+	return r.planes == nil || r.planes.Len() == 0 && r.listingNow.Load() == 0
 }
 
 // schedulePlane plans the first listing of a control plane.

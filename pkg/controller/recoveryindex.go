@@ -8,6 +8,8 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/clock"
+
+	"github.com/konnect-operator/konnect-operator/pkg/konnect"
 )
 
 // recoveryIndex holds, per listing scope, the entities of the kind that a
@@ -70,8 +72,18 @@ func newRecoveryIndex[D any](clk clock.WithTicker, idle time.Duration) *recovery
 	return &recoveryIndex[D]{clock: clk, idle: idle, maxEntries: maxRecoveryEntries, scopes: map[string]*recoveryScope[D]{}}
 }
 
+// Callers that may not wait (konnect.IsDeferrable: the workers) wait for
+// another's listing of their scope at most recoveryInlineWait, and then
+// come back recoveryRetry later: a server that stalls the listing holds
+// the one worker that lists, not every worker of the kind that needs it.
+const (
+	recoveryInlineWait = 250 * time.Millisecond
+	recoveryRetry      = 2 * time.Second
+)
+
 // scope returns the index of a listing scope, listing it with list when no
-// index of it is kept (one caller lists; the others wait for it).
+// index of it is kept (one caller lists; the others wait for it, a while
+// when they may not wait).
 func (x *recoveryIndex[D]) scope(ctx context.Context, name string, list func() (map[string][]Listed[D], error)) (*recoveryScope[D], error) {
 	x.mu.Lock()
 	s, ok := x.scopes[name]
@@ -85,11 +97,20 @@ func (x *recoveryIndex[D]) scope(ctx context.Context, name string, list func() (
 		entries, err := list()
 		x.indexed(name, s, entries, err)
 	}
+	var gaveUp <-chan time.Time
+	if konnect.IsDeferrable(ctx) {
+		timer := x.clock.NewTimer(recoveryInlineWait)
+		defer timer.Stop()
+		gaveUp = timer.C()
+	}
 	select {
 	case <-s.listed:
 		return s, s.err
 	case <-ctx.Done():
 		return nil, ctx.Err()
+	case <-gaveUp:
+		return nil, &konnect.RateLimitedError{RetryAfter: recoveryRetry, DelayKnown: true, Deferred: true,
+			Message: "waits for the listing of its control plane, which another object's create runs"}
 	}
 }
 
