@@ -33,7 +33,8 @@ type Hostile struct {
 	// being held, until the client stops reading.
 	BodyBytes int64 `json:"bodyBytes,omitempty"`
 	// Stall holds every request without answering, until the client gives
-	// up or the simulator closes.
+	// up, the simulator closes or the simulator stops stalling (then it
+	// answers 503, as a gateway whose backend came back would).
 	Stall bool `json:"stall,omitempty"`
 	// OrganizationID, when set, is the ID /v3/organizations/me answers,
 	// whatever its shape.
@@ -59,6 +60,8 @@ type hostility struct {
 	served HostileServed
 	// next numbers the made-up offsets and entities.
 	next int
+	// unstall is closed when the stall in force ends.
+	unstall chan struct{}
 }
 
 // SetHostile makes the simulator answer as h says from now on; the zero
@@ -66,7 +69,10 @@ type hostility struct {
 func (s *Server) SetHostile(h Hostile) {
 	s.hostile.mu.Lock()
 	defer s.hostile.mu.Unlock()
-	s.hostile.is = h
+	if s.hostile.unstall != nil {
+		close(s.hostile.unstall)
+	}
+	s.hostile.is, s.hostile.unstall = h, make(chan struct{})
 }
 
 // HostileServed returns what the hostile answers did since the start.
@@ -77,9 +83,14 @@ func (s *Server) HostileServed() HostileServed {
 }
 
 func (s *Server) hostility() Hostile {
+	h, _ := s.hostilityAndUnstall()
+	return h
+}
+
+func (s *Server) hostilityAndUnstall() (Hostile, <-chan struct{}) {
 	s.hostile.mu.Lock()
 	defer s.hostile.mu.Unlock()
-	return s.hostile.is
+	return s.hostile.is, s.hostile.unstall
 }
 
 // meOperation is the operation a hostile server keeps answering.
@@ -87,7 +98,7 @@ const meOperation = "get-organizations-me"
 
 // answerHostile answers rc as h says instead of the operation's handler,
 // and reports whether it did; the handler's answer, when it ran, is in rc.
-func (s *Server) answerHostile(rc *reqCtx, h Hostile) bool {
+func (s *Server) answerHostile(rc *reqCtx, h Hostile, unstall <-chan struct{}) bool {
 	rt := rc.route
 	switch {
 	case rt.operationID == meOperation:
@@ -108,6 +119,9 @@ func (s *Server) answerHostile(rc *reqCtx, h Hostile) bool {
 		select {
 		case <-rc.r.Context().Done():
 		case <-s.closed:
+		case <-unstall:
+			rc.injectedFailure(http.StatusServiceUnavailable)
+			return true
 		}
 		rc.status = 0
 		return true

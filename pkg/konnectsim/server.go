@@ -254,7 +254,7 @@ func (s *Server) serveRoute(rt *route, w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	if h := s.hostility(); h != (Hostile{}) && s.answerHostile(rc, h) {
+	if h, unstall := s.hostilityAndUnstall(); h != (Hostile{}) && s.answerHostile(rc, h, unstall) {
 		return
 	}
 	rt.handler(rc)
