@@ -218,5 +218,3 @@ func contains(list []string, s string) bool {
 	}
 	return false
 }
-
-
