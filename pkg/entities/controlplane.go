@@ -184,6 +184,13 @@ func controlPlaneOp(verb string) konnect.Operation {
 // controlPlanePageSize is the page size of control-plane lists.
 const controlPlanePageSize = 100
 
+// maxListedControlPlanes bounds a listing of an organisation's control
+// planes: Konnect allows 100 by default (more on request), and a server
+// that lists a hundred times that many is not Konnect. The control planes
+// are decoded as they are listed, so each one the listing holds costs
+// memory.
+const maxListedControlPlanes = 10_000
+
 // listControlPlanes returns every control plane that req selects, following
 // every page, within the client's listing limits.
 func listControlPlanes(ctx context.Context, api konnect.API, req operations.ListControlPlanesRequest) ([]components.ControlPlane, error) {
@@ -192,6 +199,7 @@ func listControlPlanes(ctx context.Context, api konnect.API, req operations.List
 	req.PageSize = &size
 	ctx, listing := konnect.StartListing(ctx, controlPlaneOp("list"))
 	defer listing.Done()
+	listing.AtMost(maxListedControlPlanes)
 	for number := int64(1); ; number++ {
 		req.PageNumber = &number
 		res, err := konnect.Call(ctx, controlPlaneOp("list"), func(ctx context.Context) (*operations.ListControlPlanesResponse, error) {

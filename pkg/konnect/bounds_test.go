@@ -320,3 +320,19 @@ func seriesOf(t *testing.T, reg *prometheus.Registry, organization string) []str
 	}
 	return out
 }
+
+// TestAListingOfASmallCollectionStopsAtItsOwnLimit: AtMost lowers the
+// entity limit of one listing below the client's.
+func TestAListingOfASmallCollectionStopsAtItsOwnLimit(t *testing.T) {
+	_, listing := StartListing(t.Context(), Operation{Verb: "list", Entity: "control_plane"})
+	defer listing.Done()
+	listing.AtMost(15)
+	if err := listing.Page(10, "2"); err != nil {
+		t.Fatalf("10 of at most 15: %v", err)
+	}
+	err := listing.Page(10, "3")
+	var fault *ServerFaultError
+	if !errors.As(err, &fault) || fault.Fault != FaultListingTooLong || !strings.Contains(err.Error(), "more than 15 entities") {
+		t.Fatalf("20 of at most 15: %v, want the listing refused at 15", err)
+	}
+}

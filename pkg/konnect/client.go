@@ -296,8 +296,9 @@ func (c *Client) Me(ctx context.Context) (Organization, error) {
 		return Organization{}, &TransientError{Operation: op.String(), StatusCode: res.StatusCode, Message: "answer has no organisation id"}
 	}
 	if !isUUID(*me.ID) {
+		id, _ := truncateUTF8(*me.ID, 64)
 		return Organization{}, &ServerFaultError{Operation: op.String(), Fault: FaultOrganizationID, Server: hostOf(c.serverURL),
-			Message: fmt.Sprintf("answered the organisation ID %q, which is not a UUID as Konnect's are", truncate(*me.ID, 64))}
+			Message: fmt.Sprintf("answered the organisation ID %q, which is not a UUID as Konnect's are", id)}
 	}
 	org := Organization{ID: *me.ID}
 	if me.Name != nil {

@@ -53,6 +53,9 @@ type Listing struct {
 	pages int
 	count int
 	seen  map[string]struct{}
+	// atMost, when above zero, is a lower entity limit than the client's,
+	// for a collection Konnect keeps small (AtMost).
+	atMost int
 }
 
 // StartListing begins a listing as op. Requests sent with the returned
@@ -64,11 +67,20 @@ func StartListing(ctx context.Context, op Operation) (context.Context, *Listing)
 	return context.WithValue(ctx, listingKey{}, read), &Listing{op: op, read: read, seen: map[string]struct{}{}}
 }
 
+// AtMost lowers the listing's entity limit to entities, for a collection
+// that Konnect itself keeps far below the client's limit (an
+// organisation's control planes): a server listing more is not Konnect,
+// and each entity the listing holds costs memory.
+func (l *Listing) AtMost(entities int) { l.atMost = entities }
+
 // Page counts one page of n entities, whose answer names next as the
 // following page ("" on the last). It fails once the listing is past its
 // limits, or when next is a page the listing already had.
 func (l *Listing) Page(n int, next string) error {
 	limits, server := l.read.source()
+	if l.atMost > 0 {
+		limits.Entities = min(limits.Entities, l.atMost)
+	}
 	l.pages++
 	l.count += n
 	switch {

@@ -95,11 +95,3 @@ func hostOf(serverURL string) string {
 	}
 	return serverURL
 }
-
-// truncate shortens what a server sent to at most n bytes for a message.
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "…"
-}
