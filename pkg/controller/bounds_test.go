@@ -34,7 +34,7 @@ func TestARefusedListingIsRecordedOnceAndClearedByTheNextListing(t *testing.T) {
 	var enqueued []cache.ObjectName
 	enqueue := func(k cache.ObjectName) { enqueued = append(enqueued, k) }
 	sorted := func() []cache.ObjectName {
-		slices.SortFunc(enqueued, func(a, b cache.ObjectName) int { return cmpNames(a, b) })
+		slices.SortFunc(enqueued, cmpNames)
 		out := enqueued
 		enqueued = nil
 		return out

@@ -122,7 +122,7 @@ func TestAnswersLongerThanTheirLimitAreRefusedAsTheServersFault(t *testing.T) {
 		}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			h := newHostileServer(t, func(h *hostileServer, w http.ResponseWriter, r *http.Request) {
+			h := newHostileServer(t, func(h *hostileServer, w http.ResponseWriter, _ *http.Request) {
 				w.Header().Set("Content-Type", "application/json")
 				if tt.announced {
 					w.Header().Set("Content-Length", strconv.Itoa(oneGiB))
@@ -215,7 +215,7 @@ func TestListingsStopAtTheirLimits(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			var served atomic.Int32
-			h := newHostileServer(t, func(h *hostileServer, w http.ResponseWriter, r *http.Request) {
+			h := newHostileServer(t, func(_ *hostileServer, w http.ResponseWriter, _ *http.Request) {
 				n, padding, next := tt.page(int(served.Add(1)))
 				items := make([]string, n)
 				for i := range items {

@@ -81,7 +81,10 @@ func TestAHostileSimulatorStreamsStallsAndClaims(t *testing.T) {
 	c.http.Timeout = 200 * time.Millisecond
 	req, _ := http.NewRequest(http.MethodGet, ts.URL+"/v2/control-planes", nil)
 	req.Header.Set("Authorization", "Bearer "+c.token)
-	_, err = c.http.Do(req)
+	resp, err = c.http.Do(req)
+	if err == nil {
+		_ = resp.Body.Close()
+	}
 	if !errors.Is(err, context.DeadlineExceeded) && !isTimeout(err) {
 		t.Fatalf("a stalled request: %v, want the client's timeout", err)
 	}

@@ -95,8 +95,8 @@ func TestAHostileServerCostsOnlyItsOwnNamespace(t *testing.T) {
 		return func() error {
 			c := meta.FindStatusCondition(serviceA(name).Status.Conditions, commonv1alpha1.ConditionProgrammed)
 			switch {
-			case c == nil || c.Status != metav1.ConditionFalse:
-				return fmt.Errorf("A's %s is not reported failed: %+v", name, c)
+			case c == nil || c.Status != metav1.ConditionFalse || c.Reason != commonv1alpha1.ReasonFailedToCreate:
+				return fmt.Errorf("A's %s is not reported failed to create: %+v", name, c)
 			case !strings.Contains(c.Message, "answer refused") || !strings.Contains(c.Message, says):
 				return fmt.Errorf("A's %s says %q, want a refused answer saying %q", name, c.Message, says)
 			}
