@@ -336,3 +336,26 @@ func TestAListingOfASmallCollectionStopsAtItsOwnLimit(t *testing.T) {
 		t.Fatalf("20 of at most 15: %v, want the listing refused at 15", err)
 	}
 }
+
+// TestTheListingsOfOneWholeShareItsEntityLimit: listings started within
+// another (each group's members within a control plane's memberships)
+// count their entities against the whole's limit, though each alone is
+// within its own.
+func TestTheListingsOfOneWholeShareItsEntityLimit(t *testing.T) {
+	ctx, whole := StartListing(t.Context(), Operation{Verb: "list", Entity: "consumer_group_member"})
+	defer whole.Done()
+	whole.read.sentBy(ListingLimits{Entities: 100}, "konnect.example")
+	part := func() error {
+		_, l := StartListing(ctx, Operation{Verb: "list", Entity: "consumer"})
+		defer l.Done()
+		l.read.sentBy(ListingLimits{Entities: 100}, "konnect.example")
+		return l.Page(60, "")
+	}
+	if err := part(); err != nil {
+		t.Fatalf("the first part, 60 of 100: %v", err)
+	}
+	err := part()
+	if !IsServerFault(err) || !strings.Contains(err.Error(), "more than 100 entities in all") {
+		t.Fatalf("the second part, 120 of 100 in all: %v, want the whole refused", err)
+	}
+}

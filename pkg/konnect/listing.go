@@ -56,15 +56,23 @@ type Listing struct {
 	// atMost, when above zero, is a lower entity limit than the client's,
 	// for a collection Konnect keeps small (AtMost).
 	atMost int
+	// outer is the listing this one is part of, nil for one on its own
+	// (see StartListing).
+	outer *Listing
 }
 
 // StartListing begins a listing as op. Requests sent with the returned
 // context read their answers as a listing's pages: up to the client's
 // page limit each, counted against the organisation's listing budget until
-// Done.
+// Done. A listing started with the context of another is part of it (the
+// members of each of a control plane's groups): the entities of all its
+// parts count against the entity limit of the whole.
 func StartListing(ctx context.Context, op Operation) (context.Context, *Listing) {
 	read := &listingRead{charged: map[*registration]int64{}}
-	return context.WithValue(ctx, listingKey{}, read), &Listing{op: op, read: read, seen: map[string]struct{}{}}
+	outer, _ := ctx.Value(outerListingKey{}).(*Listing)
+	l := &Listing{op: op, read: read, seen: map[string]struct{}{}, outer: outer}
+	ctx = context.WithValue(ctx, listingKey{}, read)
+	return context.WithValue(ctx, outerListingKey{}, l), l
 }
 
 // AtMost lowers the listing's entity limit to entities, for a collection
@@ -83,6 +91,12 @@ func (l *Listing) Page(n int, next string) error {
 	}
 	l.pages++
 	l.count += n
+	for outer := l.outer; outer != nil; outer = outer.outer {
+		outer.count += n
+		if outer.count > limits.Entities {
+			return l.fault(FaultListingTooLong, server, fmt.Sprintf("listed more than %d entities in all for %s, the most one listing may hold", limits.Entities, outer.op))
+		}
+	}
 	switch {
 	case l.count > limits.Entities:
 		return l.fault(FaultListingTooLong, server, fmt.Sprintf("listed more than %d entities, the most one listing may hold", limits.Entities))
@@ -106,7 +120,10 @@ func (l *Listing) fault(fault Fault, server, message string) error {
 // organisation's listing budget is given back.
 func (l *Listing) Done() { l.read.release() }
 
-type listingKey struct{}
+type (
+	listingKey      struct{}
+	outerListingKey struct{}
+)
 
 // listingReadFrom returns the listing a request belongs to, nil for one
 // outside a listing.
