@@ -208,6 +208,13 @@ KONNECT_SHARDS_KIND ?= pair
 bench-shards: control-plane ## The built operator with its default flags as two shards (a with a standby, b), each in its own organisation, the simulator at 3,000 requests/minute per organisation answering KONNECT_SHARDS_LATENCY late (default 100ms). Two rounds of KONNECT_SHARDS_N objects per shard (default 5,000) created at once, shard a's leader killed in the second: each shard's creates a minute, share of its budget and requests per clock minute, shard b's rate and spec-change latency in both rounds, when a's standby led and created again, an idle period's writes in both, RSS; KONNECT_SHARDS_MOVE objects (default 1,000) moved from a to b (Konnect writes, entities before and after, time until b holds them); then two shards sharing one organisation's budget (its requests per clock minute and 429s).
 	KONNECT_SCALE_SHARDS_N=$(KONNECT_SHARDS_N) KONNECT_SCALE_SHARDS_MOVE=$(KONNECT_SHARDS_MOVE) KONNECT_SCALE_LATENCY=$(KONNECT_SHARDS_LATENCY) KONNECT_SCALE_KIND=$(KONNECT_SHARDS_KIND) $(GO) test -timeout 90m -count=1 -v -run '^TestScaleShards' ./e2e
 
+# How long each phase of make bench-hostile lasts.
+KONNECT_HOSTILE_PHASE ?= 90s
+
+.PHONY: bench-hostile
+bench-hostile: control-plane ## The built operator with its default flags while one tenant's auth configuration names a server of its own that pages without end, then answers 1 GiB bodies, then stalls, KONNECT_HOSTILE_PHASE each (default 90s), beside a tenant on the simulator: how soon the other tenant's services are Programmed in each phase, what the hostile server served, the highest RSS per phase and the peak overall (fails at 400 MiB or more, or if the operator exits).
+	KONNECT_HOSTILE_PHASE=$(KONNECT_HOSTILE_PHASE) $(GO) test -timeout 30m -count=1 -v -run '^TestHostileServerAgainstTheBuiltOperator$$' ./e2e
+
 .PHONY: test-stress
 test-stress: ## make test while CPU hogs keep every core busy (STRESS_HOGS, default one per core): no verdict may depend on how fast the machine is.
 	hack/stress.sh $(MAKE) test

@@ -28,6 +28,13 @@ var DriftModes = []string{DriftList, DriftUpdate}
 // written again because Konnect held something else.
 const EventDriftCorrected = "DriftCorrected"
 
+// ReasonListingRefused is the reason of the condition Drifted=Unknown, and
+// of its Warning Event, while the listing that finds an entity's drift is
+// refused as the server's fault (konnect.ServerFaultError: an answer too
+// large, a listing that does not end): drift can be neither found nor
+// ruled out.
+const ReasonListingRefused = "ListingRefused"
+
 // driftCause says why the lister wants an object written.
 type driftCause int
 

@@ -83,6 +83,8 @@ func (r *EntityReconciler[T, D]) write(ctx context.Context, t *turn[T, D]) (Resu
 		// Konnect holds what was just written, and the entity is this
 		// cluster's now.
 		rec.driftReported, rec.foreign, rec.ownerKnown = nil, "", true
+		// Known again; the next listing tells whether it still is.
+		rec.listingRefused = ""
 	}, holding(w.id))
 	r.policyConditions(t, true)
 	if t.facts.lists {

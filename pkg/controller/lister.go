@@ -3,6 +3,7 @@ package controller
 import (
 	"context"
 	"math/rand/v2"
+	"sync"
 	"time"
 
 	"k8s.io/client-go/tools/cache"
@@ -42,9 +43,12 @@ func (r *EntityReconciler[T, D]) lists(obj T, p commonv1alpha1.Policies) bool {
 }
 
 // RunBackground lists the kind's control planes until ctx ends, enqueueing
-// the objects to write again with enqueue. The controller runs it once its
-// caches synced.
+// the objects to write again with enqueue, and drops what the recovery
+// index no longer needs. The controller runs it once its caches synced.
 func (r *EntityReconciler[T, D]) RunBackground(ctx context.Context, enqueue func(cache.ObjectName)) {
+	if r.kind.Recover != nil && r.kind.Recover.ByIdentity {
+		go r.recovery.sweepUntil(ctx)
+	}
 	if r.planes == nil {
 		return
 	}
@@ -52,16 +56,36 @@ func (r *EntityReconciler[T, D]) RunBackground(ctx context.Context, enqueue func
 		<-ctx.Done()
 		r.planes.ShutDown()
 	}()
+	var listers sync.WaitGroup
+	for range listersPerKind {
+		listers.Go(func() { r.listLoop(ctx, enqueue) })
+	}
+	listers.Wait()
+}
+
+// listLoop takes listing scopes off the queue and lists them, until the
+// queue shuts down. A scope whose organisation is being listed already
+// (by another of the kind's listers) waits for that listing to end.
+func (r *EntityReconciler[T, D]) listLoop(ctx context.Context, enqueue func(cache.ObjectName)) {
 	for {
 		planeID, shutdown := r.planes.Get()
 		if shutdown {
 			return
 		}
+		p, _, ok := r.memory.planeMembers(planeID)
+		org := listingOrganization(p, planeID)
+		if !ok || !r.listingOrgs.begin(org, planeID) {
+			r.planes.Done(planeID)
+			continue
+		}
 		started := r.clock.Now()
-		r.listingNow.Store(true)
+		r.listingNow.Add(1)
 		turn, deferred := r.listPlane(ctx, planeID, enqueue)
-		r.listingNow.Store(false)
+		r.listingNow.Add(-1)
 		r.planes.Done(planeID)
+		for _, waiting := range r.listingOrgs.end(org) {
+			r.planes.Add(waiting)
+		}
 		switch _, _, ok := r.memory.planeMembers(planeID); {
 		case ok && deferred:
 			r.planeTurns.Store(planeID, true)
@@ -75,7 +99,7 @@ func (r *EntityReconciler[T, D]) RunBackground(ctx context.Context, enqueue func
 // Idle reports whether the lister is neither listing nor holding a
 // listing that is due.
 func (r *EntityReconciler[T, D]) Idle() bool {
-	return r.planes == nil || r.planes.Len() == 0 && !r.listingNow.Load()
+	return r.planes == nil || r.planes.Len() == 0 && r.listingNow.Load() == 0
 }
 
 // schedulePlane plans the first listing of a control plane.
@@ -114,6 +138,9 @@ func (r *EntityReconciler[T, D]) listPlane(ctx context.Context, planeID string, 
 		logger.V(4).Info("Listing waits for the organisation's turn", "kind", r.kind.KindName(), "delay", turn)
 		return turn, true
 	}
+	if konnect.IsServerFault(err) {
+		r.refuseListing(members, err.Error(), enqueue)
+	}
 	// The next period lists again; until then the entities stay as they
 	// are, which is what the seed's loop would also leave them.
 	logger.Info("Could not list entities to find drift; trying again next period", "kind", r.kind.KindName(), "err", err)
@@ -145,6 +172,20 @@ func (r *EntityReconciler[T, D]) list(ctx context.Context, api konnect.API, p Pl
 	return listed, nil
 }
 
+// refuseListing records on every member why its scope's listing was
+// refused ("": it no longer is), and enqueues those whose objects must say
+// so: their condition Drifted is Unknown while it lasts (policyConditions).
+func (r *EntityReconciler[T, D]) refuseListing(members map[cache.ObjectName]member, why string, enqueue func(cache.ObjectName)) {
+	for key, m := range members {
+		if why == "" && !m.listingRefused {
+			continue
+		}
+		if r.memory.refuseListing(key, m.uid, why) {
+			enqueue(key)
+		}
+	}
+}
+
 // unchanged reports whether a listed entity with sum is as the member's
 // entity was when a listing last found it equal to its snapshot, and
 // nothing since asks for more than that comparison (another cluster's
@@ -160,6 +201,9 @@ func (r *EntityReconciler[T, D]) compareListed(ctx context.Context, members map[
 	for i := range listed {
 		byID[listed[i].ID] = &listed[i]
 	}
+	// A listing refused before is over: the objects that said so say it
+	// no more, whatever the comparison finds.
+	r.refuseListing(members, "", enqueue)
 	for key, m := range members {
 		if !m.writtenAt.Before(started) {
 			continue // written while the listing ran: it may show the old entity

@@ -27,7 +27,8 @@ import (
 // the last referrer lets go. The objects of the informers' selection cost
 // nothing more. It must be called before the informers start.
 func (i *Informer[T]) NamedWatch(listWatch func(namespace, name string) cache.ListerWatcher, stub func(namespace, name string) T, transform cache.TransformFunc) {
-	i.named = &namedWatches[T]{listWatch: listWatch, stub: stub, transform: transform, watches: map[cache.ObjectName]*namedWatch[T]{}}
+	i.named = &namedWatches[T]{listWatch: listWatch, stub: stub, transform: transform,
+		watches: map[cache.ObjectName]*namedWatch[T]{}, inNamespace: map[string]int{}, perNamespace: MaxNamedWatchesPerNamespace}
 	i.OnReferrersChanged(func(key string) {
 		name, err := cache.ParseObjectName(key)
 		if err != nil {
@@ -54,6 +55,25 @@ func (i *Informer[T]) StartNamedWatches(stop <-chan struct{}) {
 		cancel()
 	}()
 	i.named.ctx = ctx
+}
+
+// MaxNamedWatchesPerNamespace bounds the objects of one namespace watched
+// by name at once. Each costs a watch on the API server and a reflector in
+// the operator; a namespace whose objects name more (each distinct) gets
+// NamedWatchLimitError for the rest, and no other namespace is touched.
+const MaxNamedWatchesPerNamespace = 256
+
+// NamedWatchLimitError is the answer of GetNamed for an object that would
+// be watched by name when its namespace has MaxNamedWatchesPerNamespace
+// such watches already.
+type NamedWatchLimitError struct {
+	Resource, Namespace, Name string
+	Limit                     int
+}
+
+func (e *NamedWatchLimitError) Error() string {
+	return fmt.Sprintf("%s %s/%s is not read: the operator already watches %d %s of namespace %s one by one, the most it watches in a namespace; give it one of the labels the operator selects %s by",
+		e.Resource, e.Namespace, e.Name, e.Limit, e.Resource, e.Namespace, e.Resource)
 }
 
 // NotCachedYetError is the answer of GetNamed while the watch of the object
@@ -111,9 +131,13 @@ type namedWatches[T Object] struct {
 
 	mu sync.Mutex
 	// ctx ends every watch; nil until StartNamedWatches.
-	ctx      context.Context
-	watches  map[cache.ObjectName]*namedWatch[T]
-	handlers []cache.TypedResourceEventHandler[T]
+	ctx     context.Context
+	watches map[cache.ObjectName]*namedWatch[T]
+	// inNamespace counts the watches of each namespace, perNamespace
+	// bounds them (MaxNamedWatchesPerNamespace).
+	inNamespace  map[string]int
+	perNamespace int
+	handlers     []cache.TypedResourceEventHandler[T]
 }
 
 // addHandler registers a dependency's handler with every watch, present
@@ -134,7 +158,19 @@ func (n *namedWatches[T]) get(i *Informer[T], namespace, name string) (T, error)
 			n.mu.Unlock()
 			return zero, &NotCachedYetError{Namespace: namespace, Name: name}
 		}
-		w = n.start(key)
+		if n.inNamespace[namespace] >= n.perNamespace {
+			n.mu.Unlock()
+			n.stopUnreferenced(i, namespace)
+			n.mu.Lock()
+			w = n.watches[key]
+		}
+		if w == nil && n.inNamespace[namespace] >= n.perNamespace {
+			n.mu.Unlock()
+			return zero, &NamedWatchLimitError{Resource: i.resource.String(), Namespace: namespace, Name: name, Limit: n.perNamespace}
+		}
+		if w == nil {
+			w = n.start(key)
+		}
 	}
 	n.mu.Unlock()
 	obj, synced := w.current()
@@ -156,6 +192,7 @@ func (n *namedWatches[T]) start(key cache.ObjectName) *namedWatch[T] {
 	ctx, cancel := context.WithCancel(n.ctx)
 	w := &namedWatch[T]{key: key, watches: n, cancel: cancel}
 	n.watches[key] = w
+	n.inNamespace[key.Namespace]++
 	reflector := cache.NewNamedReflector("named "+key.String(), n.listWatch(key.Namespace, key.Name), n.stub(key.Namespace, key.Name), w, 0)
 	go reflector.RunWithContext(ctx)
 	return w
@@ -165,10 +202,45 @@ func (n *namedWatches[T]) start(key cache.ObjectName) *namedWatch[T] {
 func (n *namedWatches[T]) stop(key cache.ObjectName) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	if w := n.watches[key]; w != nil {
-		delete(n.watches, key)
-		w.cancel()
+	n.stopLocked(key)
+}
+
+func (n *namedWatches[T]) stopLocked(key cache.ObjectName) {
+	w := n.watches[key]
+	if w == nil {
+		return
 	}
+	delete(n.watches, key)
+	w.cancel()
+	if n.inNamespace[key.Namespace]--; n.inNamespace[key.Namespace] <= 0 {
+		delete(n.inNamespace, key.Namespace)
+	}
+}
+
+// stopUnreferenced stops the watches of namespace that no dependency
+// refers to (any more): one started for an object whose referrer changed
+// its mind before the index knew of it.
+func (n *namedWatches[T]) stopUnreferenced(i *Informer[T], namespace string) {
+	n.mu.Lock()
+	var keys []cache.ObjectName
+	for key := range n.watches {
+		if key.Namespace == namespace {
+			keys = append(keys, key)
+		}
+	}
+	n.mu.Unlock()
+	for _, key := range keys {
+		if refs, err := i.anyReferrers(key.String()); err == nil && !refs {
+			n.stop(key)
+		}
+	}
+}
+
+// watching is how many objects of namespace are watched by name.
+func (n *namedWatches[T]) watching(namespace string) int {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return n.inNamespace[namespace]
 }
 
 func (n *namedWatches[T]) currentHandlers() []cache.TypedResourceEventHandler[T] {

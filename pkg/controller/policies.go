@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
 	"github.com/konnect-operator/konnect-operator/pkg/konnect"
@@ -135,6 +136,12 @@ func (r *EntityReconciler[T, D]) orphan(ctx context.Context, t *turn[T, D]) (Res
 // under the report policy, whether drift is reported.
 func (r *EntityReconciler[T, D]) policyConditions(t *turn[T, D], inSync bool) {
 	RemoveCondition(t.obj, commonv1alpha1.ConditionPaused)
+	if why := t.rec.listingRefused; why != "" && !inSync {
+		message := fmt.Sprintf("whether Konnect still holds what the operator last wrote is unknown: the listing of its %ss, which finds drift, was refused (%s); it is listed again each sync period", r.kind.KindName(), why)
+		SetCondition(t.obj, Condition(commonv1alpha1.ConditionDrifted, metav1.ConditionUnknown, ReasonListingRefused, message))
+		r.warnOnce(t, ReasonListingRefused, message)
+		return
+	}
 	if t.facts.policies.Reconcile != commonv1alpha1.ReconcilePolicyReport {
 		RemoveCondition(t.obj, commonv1alpha1.ConditionDrifted)
 		return

@@ -89,10 +89,12 @@ type EntityReconciler[T Entity, D any] struct {
 	// of listing scopes, nil when the kind is not listed (lister.go).
 	driftMode string
 	planes    workqueue.TypedDelayingInterface[string]
-	// listingNow is true while the lister lists; planeTurns holds the
-	// listing scopes whose last listing the limiter deferred.
-	listingNow atomic.Bool
-	planeTurns sync.Map
+	// listingNow counts the listings running; planeTurns holds the
+	// listing scopes whose last listing the limiter deferred; listingOrgs
+	// the organisations being listed (listerorgs.go).
+	listingNow  atomic.Int32
+	planeTurns  sync.Map
+	listingOrgs listingOrgs
 	// pendingBackoff and pendingBackoffMax space out the reads of entities
 	// in transition (Kind.Async).
 	pendingBackoff, pendingBackoffMax time.Duration
@@ -142,7 +144,7 @@ func NewEntityReconciler[T Entity, D any](kind *Kind[T, D], informer *Informer[T
 		pendingBackoffMax: opts.PendingBackoffMax,
 		defaults:          opts.Policies,
 		cluster:           opts.Cluster,
-		recovery:          newRecoveryIndex[D](),
+		recovery:          newRecoveryIndex[D](opts.Clock, opts.SyncPeriod),
 	}
 	r.memory = newMemory(nil)
 	if kind.List != nil {

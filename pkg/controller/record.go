@@ -61,6 +61,10 @@ type record struct {
 	// driftReported is the drift reported under the report policy and not
 	// over yet (nil: none).
 	driftReported *driftMark
+	// listingRefused is why the last listing of the entity's scope was
+	// refused (a *konnect.ServerFaultError), "" when it was not: until a
+	// listing or a write succeeds, whether the entity drifted is unknown.
+	listingRefused string
 
 	// warned is the cause (reason and message) of the last Warning Event.
 	warned string
@@ -236,9 +240,11 @@ type member struct {
 	uid types.UID
 	listing
 	// foreign is the other cluster the entity was last found to belong
-	// to; reported says that its drift is reported (report policy).
-	foreign  string
-	reported bool
+	// to; reported says that its drift is reported (report policy);
+	// listingRefused that the refusal of the last listing is.
+	foreign        string
+	reported       bool
+	listingRefused bool
 }
 
 // planeMembers returns a listing scope's placement and members as they are
@@ -257,7 +263,7 @@ func (m *memory) planeMembers(scope string) (Placement, map[cache.ObjectName]mem
 	out := make(map[cache.ObjectName]member, len(pl.members))
 	for key := range pl.members {
 		if rec := m.records[key]; rec != nil && rec.listing != nil {
-			out[key] = member{uid: rec.uid, listing: *rec.listing, foreign: rec.foreign, reported: rec.driftReported != nil}
+			out[key] = member{uid: rec.uid, listing: *rec.listing, foreign: rec.foreign, reported: rec.driftReported != nil, listingRefused: rec.listingRefused != ""}
 		}
 	}
 	return pl.placement, out, true
@@ -275,6 +281,19 @@ func (m *memory) mark(key cache.ObjectName, mark driftMark) {
 	m.marks++
 	mark.seq = m.marks
 	rec.mark = &mark
+}
+
+// refuseListing records why the listing of the entity of the object with
+// uid was refused ("": it no longer is), and reports whether that changed.
+func (m *memory) refuseListing(key cache.ObjectName, uid types.UID, why string) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	rec, ok := m.records[key]
+	if !ok || rec.uid != uid || rec.listingRefused == why {
+		return false
+	}
+	rec.listingRefused = why
+	return true
 }
 
 // adoptListed makes a listed entity the snapshot of key's entity, when

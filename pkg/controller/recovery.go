@@ -2,11 +2,7 @@ package controller
 
 import (
 	"context"
-	"slices"
-	"sync"
 	"time"
-
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/konnect-operator/konnect-operator/pkg/konnect"
 )
@@ -20,7 +16,8 @@ import (
 // name. So, before a create, the object looks for its entity there:
 //
 //   - Kinds whose listing shows those identities (Recovery.ByIdentity)
-//     list each listing scope once per process, when its first create comes
+//     list each listing scope once while creates use it (recoveryindex.go),
+//     when its first create comes
 //     (one request per 1,000 entities; a cold create of a new control plane
 //     costs one request per kind), and each object takes back the entity
 //     written for its kind, namespace and name: the normal create stays at
@@ -115,118 +112,6 @@ func (p policy) decideCreate(f facts, res Resolution, rec record, now time.Time)
 		return action{op: opCreate, lookFirst: true}
 	}
 	return action{op: opCreate, lookFirst: p.mayExistAlready(f, rec)}
-}
-
-// recoveryIndex holds, per listing scope, the entities of the kind that a
-// listing found and that no object of the cluster holds (by its status
-// ID), by the namespace and name their identity tags name. An object takes
-// its entity out when it takes it back.
-//
-// It is listed once per scope and process: what this process creates after
-// that is known to its objects. Only an object that goes while its entity
-// stays (its finalizer removed by hand, deletion-policy orphan) can leave
-// an entity the index does not show: forget then drops every scope, and the
-// next create lists again.
-type recoveryIndex[D any] struct {
-	mu     sync.Mutex
-	scopes map[string]*recoveryScope[D]
-}
-
-// recoveryScope is the index of one listing scope.
-type recoveryScope[D any] struct {
-	// listed is closed once entries (or err) are set.
-	listed chan struct{}
-	err    error
-	// entries are the entities by the namespace and name they were written
-	// for (indexKey); keys the key of each entity's ID.
-	entries map[string][]Listed[D]
-	keys    map[string]string
-}
-
-func newRecoveryIndex[D any]() *recoveryIndex[D] {
-	return &recoveryIndex[D]{scopes: map[string]*recoveryScope[D]{}}
-}
-
-// scope returns the index of a listing scope, listing it with list when no
-// index of it is kept (one caller lists; the others wait for it).
-func (x *recoveryIndex[D]) scope(ctx context.Context, name string, list func() (map[string][]Listed[D], error)) (*recoveryScope[D], error) {
-	x.mu.Lock()
-	s, ok := x.scopes[name]
-	if !ok {
-		s = &recoveryScope[D]{listed: make(chan struct{})}
-		x.scopes[name] = s
-	}
-	x.mu.Unlock()
-	if !ok {
-		s.entries, s.err = list()
-		s.keys = map[string]string{}
-		for key, entries := range s.entries {
-			for _, l := range entries {
-				s.keys[l.ID] = key
-			}
-		}
-		if s.err != nil {
-			x.mu.Lock()
-			if x.scopes[name] == s {
-				delete(x.scopes, name) // the next create lists again
-			}
-			x.mu.Unlock()
-		}
-		close(s.listed)
-	}
-	select {
-	case <-s.listed:
-		return s, s.err
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	}
-}
-
-// find returns the entity written for obj, an object of kind, in a scope:
-// one this cluster wrote (or nobody) before another cluster's.
-func (x *recoveryIndex[D]) find(s *recoveryScope[D], kind string, obj metav1.Object, cluster string) (Listed[D], bool) {
-	x.mu.Lock()
-	defer x.mu.Unlock()
-	var found Listed[D]
-	ok := false
-	for _, name := range cutNames(obj.GetName()) {
-		for _, l := range s.entries[indexKey(obj.GetNamespace(), name)] {
-			if !l.Object.Names(kind, obj) {
-				continue
-			}
-			if !ok || !ownedHere(found.Owner, cluster) && ownedHere(l.Owner, cluster) {
-				found, ok = l, true
-			}
-		}
-	}
-	return found, ok
-}
-
-// take removes an entity taken back from every scope's index.
-func (x *recoveryIndex[D]) take(id string) {
-	x.mu.Lock()
-	defer x.mu.Unlock()
-	for _, s := range x.scopes {
-		select {
-		case <-s.listed:
-		default:
-			continue // being listed: not shared yet
-		}
-		key, ok := s.keys[id]
-		if !ok {
-			continue
-		}
-		delete(s.keys, id)
-		s.entries[key] = slices.DeleteFunc(s.entries[key], func(l Listed[D]) bool { return l.ID == id })
-	}
-}
-
-// forget drops every scope's index: an entity may have been left behind
-// that none shows.
-func (x *recoveryIndex[D]) forget() {
-	x.mu.Lock()
-	defer x.mu.Unlock()
-	clear(x.scopes)
 }
 
 func indexKey(namespace, name string) string { return namespace + "/" + name }

@@ -47,9 +47,11 @@ func (r *EntityReconciler[T, D]) failed(ctx context.Context, t *turn[T, D], reas
 		reason = withReason.Reason
 	}
 	message := err.Error()
-	if konnect.IsAuth(err) || konnect.IsInvalidInput(err) {
+	if konnect.IsAuth(err) || konnect.IsInvalidInput(err) || konnect.IsServerFault(err) {
 		// Retrying will not help until the spec, the token or a referenced
-		// object changes, and those changes enqueue the object.
+		// object changes, and those changes enqueue the object; a server
+		// that answered what no Konnect does answers so again, and is
+		// asked again no sooner than a sync period.
 		err = Permanent(err, r.policy.syncPeriod)
 	}
 	t.stalled = IsPermanent(err)

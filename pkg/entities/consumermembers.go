@@ -92,8 +92,11 @@ func consumerGroupsOf(ctx context.Context, api konnect.API, p controller.Placeme
 // the operator's, so that a consumer added to any group is seen, and then
 // each group's consumers: one request per 1,000 groups and per 1,000
 // members of each group, where asking each consumer would cost one per
-// consumer.
+// consumer. The groups and every group's members are one listing, whose
+// limits hold for all of them together.
 func membershipsOf(ctx context.Context, api konnect.API, p controller.Placement) (map[string][]string, error) {
+	ctx, listing := konnect.StartListing(ctx, opListMembers)
+	defer listing.Done()
 	groups, err := konnect.ListAll(ctx, opListGroups, nil, func(ctx context.Context, page konnect.Page) ([]components.ConsumerGroup, *string, error) {
 		res, err := api.ConsumerGroups.ListConsumerGroup(ctx, operations.ListConsumerGroupRequest{
 			ControlPlaneID: p.ControlPlaneID, Size: &page.Size, Offset: page.Offset,

@@ -2,6 +2,7 @@ package entities
 
 import (
 	"context"
+	"strconv"
 
 	"github.com/Kong/sdk-konnect-go/models/components"
 	"github.com/Kong/sdk-konnect-go/models/operations"
@@ -183,12 +184,22 @@ func controlPlaneOp(verb string) konnect.Operation {
 // controlPlanePageSize is the page size of control-plane lists.
 const controlPlanePageSize = 100
 
+// maxListedControlPlanes bounds a listing of an organisation's control
+// planes: Konnect allows 100 by default (more on request), and a server
+// that lists a hundred times that many is not Konnect. The control planes
+// are decoded as they are listed, so each one the listing holds costs
+// memory.
+const maxListedControlPlanes = 10_000
+
 // listControlPlanes returns every control plane that req selects, following
-// every page.
+// every page, within the client's listing limits.
 func listControlPlanes(ctx context.Context, api konnect.API, req operations.ListControlPlanesRequest) ([]components.ControlPlane, error) {
 	var all []components.ControlPlane
 	size := int64(controlPlanePageSize)
 	req.PageSize = &size
+	ctx, listing := konnect.StartListing(ctx, controlPlaneOp("list"))
+	defer listing.Done()
+	listing.AtMost(maxListedControlPlanes)
 	for number := int64(1); ; number++ {
 		req.PageNumber = &number
 		res, err := konnect.Call(ctx, controlPlaneOp("list"), func(ctx context.Context) (*operations.ListControlPlanesResponse, error) {
@@ -199,7 +210,14 @@ func listControlPlanes(ctx context.Context, api konnect.API, req operations.List
 		}
 		page := res.GetListControlPlanesResponse()
 		all = append(all, page.GetData()...)
+		next := strconv.FormatInt(number+1, 10)
 		if len(page.GetData()) == 0 || float64(number*size) >= page.GetMeta().Page.Total {
+			next = ""
+		}
+		if err := listing.Page(len(page.GetData()), next); err != nil {
+			return nil, err
+		}
+		if next == "" {
 			return all, nil
 		}
 	}

@@ -127,8 +127,11 @@ func groupMemberIDs(ctx context.Context, api konnect.API, groupID string) ([]str
 	var ids []string
 	size := int64(controlPlanePageSize)
 	req := operations.GetControlPlanesIDGroupMembershipsRequest{ControlPlaneID: groupID, PageSize: &size}
+	op := konnect.Operation{Verb: "list", Entity: "control_plane_group_member"}
+	ctx, listing := konnect.StartListing(ctx, op)
+	defer listing.Done()
 	for {
-		res, err := konnect.Call(ctx, konnect.Operation{Verb: "list", Entity: "control_plane_group_member"}, func(ctx context.Context) (*operations.GetControlPlanesIDGroupMembershipsResponse, error) {
+		res, err := konnect.Call(ctx, op, func(ctx context.Context) (*operations.GetControlPlanesIDGroupMembershipsResponse, error) {
 			return api.ControlPlaneGroups.GetControlPlanesIDGroupMemberships(ctx, req)
 		})
 		if err != nil {
@@ -139,7 +142,13 @@ func groupMemberIDs(ctx context.Context, api konnect.API, groupID string) ([]str
 			ids = append(ids, member.ID)
 		}
 		after := nextCursor(page.GetMeta().Page.Next)
-		if after == "" || len(page.GetData()) == 0 {
+		if len(page.GetData()) == 0 {
+			after = ""
+		}
+		if err := listing.Page(len(page.GetData()), after); err != nil {
+			return nil, err
+		}
+		if after == "" {
 			slices.Sort(ids)
 			return ids, nil
 		}

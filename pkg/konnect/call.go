@@ -30,8 +30,8 @@ func (o Operation) String() string { return o.internal().String() }
 // Call runs one call of Kong's SDK as op. The request is labelled op in the
 // metrics, and a failure comes back as one of this package's error classes
 // (NotFoundError, ConflictError, RateLimitedError, AuthError,
-// InvalidInputError, TransientError), with Konnect's message and without its
-// trace id.
+// InvalidInputError, TransientError, ServerFaultError), with Konnect's
+// message and without its trace id.
 func Call[R any](ctx context.Context, op Operation, call func(context.Context) (R, error)) (R, error) {
 	answer, err := call(withOperation(ctx, op.internal()))
 	if err != nil {
@@ -44,10 +44,18 @@ func Call[R any](ctx context.Context, op Operation, call func(context.Context) (
 // Classify turns an error of Kong's SDK into one of this package's error
 // classes. Errors that are already classified pass through unchanged.
 func Classify(op Operation, err error) error {
-	if err == nil || isClassified(err) {
-		return err
+	if err == nil {
+		return nil
 	}
 	o := op.internal()
+	if fault := serverFault(o, err); fault != nil {
+		// Before anything else: the SDK wraps what the body's reading
+		// returned, and the limit is not the server's answer.
+		return fault
+	}
+	if isClassified(err) {
+		return err
+	}
 	var sdkErr *sdkerrors.SDKError
 	if errors.As(err, &sdkErr) {
 		var header http.Header
@@ -130,7 +138,7 @@ func problemStatus(err error) (int, bool) {
 // wraps such a value, as the SDK wraps what the HTTP layer returned.
 func isClassified(err error) bool {
 	switch err.(type) { //nolint:errorlint // the value itself, not what it wraps
-	case *NotFoundError, *ConflictError, *RateLimitedError, *AuthError, *InvalidInputError, *TransientError:
+	case *NotFoundError, *ConflictError, *RateLimitedError, *AuthError, *InvalidInputError, *TransientError, *ServerFaultError:
 		return true
 	}
 	return false

@@ -21,12 +21,21 @@ import (
 // token), each with its own HTTP client and connection pool, all sharing the
 // rate limiter of their organisation and the metrics. It is safe for
 // concurrent use; the operator makes one and hands it to every controller.
+//
+// It keeps at most Options.MaxClients clients. Past that, making one drops
+// the client used least recently: whoever uses that one next gets a new one
+// (a new connection, and a limiter of its token's own until the next Me),
+// so that a tenant that makes ever more tokens costs the others a little
+// pacing and never their clients for good.
 type ClientFactory struct {
 	opts     Options
 	limiters *limiters
 
 	mu      sync.Mutex
 	clients map[clientKey]*Client
+	// uses numbers the lookups, so that the client used least recently is
+	// the one with the lowest lastUse.
+	uses uint64
 }
 
 // clientKey identifies a cached client without keeping the token itself as
@@ -65,15 +74,37 @@ func (f *ClientFactory) Client(serverURL, token string) (*Client, error) {
 	key := clientKey{serverURL: normalized, tokenHash: hashToken(token)}
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	f.uses++
 	if c, ok := f.clients[key]; ok {
+		c.lastUse = f.uses
 		return c, nil
 	}
 	c, err := f.newClient(normalized, token, key)
 	if err != nil {
 		return nil, err
 	}
+	if len(f.clients) >= f.opts.MaxClients {
+		f.dropLeastRecentLocked()
+	}
+	c.lastUse = f.uses
 	f.clients[key] = c
 	return c, nil
+}
+
+// dropLeastRecentLocked drops the client used least recently; f.mu is
+// held.
+func (f *ClientFactory) dropLeastRecentLocked() {
+	var oldest clientKey
+	var found *Client
+	for key, c := range f.clients {
+		if found == nil || c.lastUse < found.lastUse {
+			oldest, found = key, c
+		}
+	}
+	if found != nil {
+		delete(f.clients, oldest)
+		found.close()
+	}
 }
 
 // API returns Konnect's API through the cached client for (serverURL,
@@ -86,9 +117,12 @@ func (f *ClientFactory) API(serverURL, token string) (API, error) {
 	return c.API(), nil
 }
 
-// Forget drops the cached client for (serverURL, token) and closes its idle
-// connections; the operator calls it when a token is replaced, so that old
-// tokens do not stay in memory.
+// Forget drops the cached client for (serverURL, token): its idle
+// connections close, and its limiter goes once no other client holds it,
+// with the metric series of its organisation when that was the
+// organisation's last client. The operator calls it when a token is
+// replaced or its configuration deleted, so that old tokens do not stay in
+// memory. Requests in flight on the client finish.
 func (f *ClientFactory) Forget(serverURL, token string) {
 	normalized, err := NormalizeServerURL(serverURL)
 	if err != nil {
@@ -100,9 +134,20 @@ func (f *ClientFactory) Forget(serverURL, token string) {
 	delete(f.clients, key)
 	f.mu.Unlock()
 	if ok {
-		c.httpClient.CloseIdleConnections()
+		c.close()
 	}
 }
+
+// Clients is how many clients the factory holds.
+func (f *ClientFactory) Clients() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return len(f.clients)
+}
+
+// Limiters is how many rate limiters (of organisations, and of tokens whose
+// organisation is not known yet) the factory's clients hold.
+func (f *ClientFactory) Limiters() int { return f.limiters.count() }
 
 func hashToken(token string) string {
 	sum := sha256.Sum256([]byte(token))
@@ -110,24 +155,26 @@ func hashToken(token string) string {
 }
 
 func (f *ClientFactory) newClient(serverURL, token string, key clientKey) (*Client, error) {
+	server, err := url.Parse(serverURL)
+	if err != nil {
+		return nil, fmt.Errorf("konnect client for %s: %w", serverURL, err)
+	}
 	c := &Client{
 		serverURL: serverURL,
 		factory:   f,
 		httpClient: &http.Client{
 			Transport: newTransport(f.opts.RootCAs, f.opts.DialContext),
-			Timeout:   f.opts.Timeout,
+			// The whole exchange, the body's reading included: a server
+			// that answers slowly is given up on like one that is silent.
+			Timeout: f.opts.Timeout,
 			// Konnect does not redirect; following one would resend the
 			// token somewhere this package did not choose.
 			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 		},
 	}
 	// Until Me tells whose token this is, the token gets a limiter of its own.
-	c.limiter.Store(f.limiters.token(key.serverURL, key.tokenHash))
-	server, err := url.Parse(serverURL)
-	if err != nil {
-		return nil, fmt.Errorf("konnect client for %s: %w", serverURL, err)
-	}
-	do := &doer{client: c, server: server, token: token, userAgent: f.opts.UserAgent, metrics: f.opts.Metrics}
+	c.reg.Store(f.limiters.token(key.serverURL, key.tokenHash))
+	do := &doer{client: c, server: server, token: token, userAgent: f.opts.UserAgent, metrics: f.opts.Metrics, limits: f.opts.readLimits()}
 	do.send = roundTripFunc(do.limitedRoundTrip)
 	if f.opts.WrapTransport != nil {
 		do.send = f.opts.WrapTransport(do.send)
@@ -153,6 +200,9 @@ func newTransport(rootCAs *x509.CertPool, dial func(ctx context.Context, network
 		IdleConnTimeout:       90 * time.Second,
 		TLSHandshakeTimeout:   10 * time.Second,
 		ExpectContinueTimeout: time.Second,
+		// Konnect's headers are a few hundred bytes; Go's default allows
+		// 10 MiB.
+		MaxResponseHeaderBytes: 64 << 10,
 	}
 }
 
@@ -163,8 +213,17 @@ type Client struct {
 	factory    *ClientFactory
 	httpClient *http.Client
 	sdk        API
-	limiter    atomic.Pointer[limiter]
-	orgID      atomic.Pointer[string]
+	// reg is the limiter the client's requests wait for: its token's, then
+	// its organisation's.
+	reg   atomic.Pointer[registration]
+	orgID atomic.Pointer[string]
+	// lastUse is when the factory last handed the client out (its mu
+	// guards it).
+	lastUse uint64
+
+	// mu guards closed, and the moves from one registration to another.
+	mu     sync.Mutex
+	closed bool
 }
 
 // API is Konnect through Kong's SDK, with this client's token, rate limiter
@@ -183,6 +242,36 @@ func (c *Client) OrganizationID() string {
 	return ""
 }
 
+// limiter is the rate limiter the client's requests wait for now.
+func (c *Client) limiter() *limiter { return c.registration().limiter }
+
+func (c *Client) registration() *registration { return c.reg.Load() }
+
+// bind moves the client to r, which the caller holds, and lets go of the
+// registration it had. A client already forgotten lets go of r instead.
+func (c *Client) bind(r *registration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		c.factory.limiters.release(r)
+		return
+	}
+	c.factory.limiters.release(c.reg.Swap(r))
+}
+
+// close lets the client's registration go and closes its idle
+// connections; requests in flight finish with the limiter they have.
+func (c *Client) close() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		return
+	}
+	c.closed = true
+	c.factory.limiters.release(c.reg.Load())
+	c.httpClient.CloseIdleConnections()
+}
+
 // Organization is the Konnect organisation a token belongs to.
 type Organization struct {
 	ID   string
@@ -191,7 +280,9 @@ type Organization struct {
 
 // Me asks Konnect whose token this client holds (GET /v3/organizations/me),
 // which also proves the token valid. From then on the client shares the rate
-// limiter of that organisation with every other client of it.
+// limiter of that organisation with every other client of it. An answer
+// whose ID is not a UUID (as Konnect's organisation IDs all are) is refused
+// before it names a limiter or a metric series.
 func (c *Client) Me(ctx context.Context) (Organization, error) {
 	op := Operation{Verb: "get", Entity: "organization"}
 	res, err := Call(ctx, op, func(ctx context.Context) (*operations.GetOrganizationsMeResponse, error) {
@@ -204,12 +295,17 @@ func (c *Client) Me(ctx context.Context) (Organization, error) {
 	if me == nil || me.ID == nil || *me.ID == "" {
 		return Organization{}, &TransientError{Operation: op.String(), StatusCode: res.StatusCode, Message: "answer has no organisation id"}
 	}
+	if !isUUID(*me.ID) {
+		id, _ := truncateUTF8(*me.ID, 64)
+		return Organization{}, &ServerFaultError{Operation: op.String(), Fault: FaultOrganizationID, Server: hostOf(c.serverURL),
+			Message: fmt.Sprintf("answered the organisation ID %q, which is not a UUID as Konnect's are", id)}
+	}
 	org := Organization{ID: *me.ID}
 	if me.Name != nil {
 		org.Name = *me.Name
 	}
 	// Rate limits are counted per organisation on each regional server.
-	c.limiter.Store(c.factory.limiters.organization(c.serverURL, org.ID))
+	c.bind(c.factory.limiters.organization(c.serverURL, org.ID))
 	c.orgID.Store(&org.ID)
 	return org, nil
 }
@@ -222,60 +318,4 @@ func (f *ClientFactory) Organization(ctx context.Context, serverURL, token strin
 		return Organization{}, err
 	}
 	return c.Me(ctx)
-}
-
-// doer is the generated client's HTTP layer: it waits for the rate limiter,
-// authenticates, sends, records metrics and feeds the answer's rate-limit
-// headers back to the limiter.
-type doer struct {
-	client    *Client
-	server    *url.URL
-	token     string
-	userAgent string
-	metrics   *Metrics
-	// send is limitedRoundTrip, wrapped by Options.WrapTransport if set.
-	send http.RoundTripper
-}
-
-// Do sends one request of the SDK.
-func (d *doer) Do(req *http.Request) (*http.Response, error) { return d.send.RoundTrip(req) }
-
-// roundTripFunc is a function that is an http.RoundTripper.
-type roundTripFunc func(*http.Request) (*http.Response, error)
-
-func (f roundTripFunc) RoundTrip(req *http.Request) (*http.Response, error) { return f(req) }
-
-// limitedRoundTrip takes the request's turn at the rate limiter (waiting
-// for it, or, for a deferrable context, refusing the call with its turn:
-// see WithDeferral), sends req and feeds the answer back to the limiter.
-func (d *doer) limitedRoundTrip(req *http.Request) (*http.Response, error) {
-	ctx := req.Context()
-	op := operationFrom(ctx)
-	org := d.client.OrganizationID()
-	lim := d.client.limiter.Load()
-	inFlight, waited, err := lim.acquire(ctx)
-	d.metrics.observeWait(org, waited)
-	if err != nil {
-		return nil, err
-	}
-	sent := false
-	defer func() { inFlight.done(sent) }()
-	// A round tripper leaves its caller's request alone (a wrapper may look
-	// at it afterwards); the copy alone carries the token.
-	req = req.Clone(ctx)
-	keepOnServer(req, d.server)
-	req.Header.Set("Authorization", "Bearer "+d.token)
-	req.Header.Set("User-Agent", d.userAgent)
-	req.Header.Set("Accept", "application/json, application/problem+json")
-	start := time.Now()
-	sent = true
-	resp, err := d.client.httpClient.Do(req)
-	if err != nil {
-		d.metrics.observeRequest(op, org, 0, time.Since(start))
-		return nil, err
-	}
-	d.metrics.observeRequest(op, org, resp.StatusCode, time.Since(start))
-	d.metrics.observeRemaining(org, resp.Header)
-	lim.observe(resp.StatusCode, resp.Header)
-	return resp, nil
 }

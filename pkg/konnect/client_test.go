@@ -101,7 +101,7 @@ func TestClientsOfOneOrganizationShareItsLimiter(t *testing.T) {
 		return c
 	}
 	a1, a2, b := client(fakeA, "kpat_1"), client(fakeA, "kpat_2"), client(fakeB, "kpat_3")
-	if a1.limiter.Load() == a2.limiter.Load() {
+	if a1.limiter() == a2.limiter() {
 		t.Fatal("two tokens share a limiter before their organisation is known")
 	}
 	for _, c := range []*Client{a1, a2, b} {
@@ -109,15 +109,15 @@ func TestClientsOfOneOrganizationShareItsLimiter(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if a1.limiter.Load() != a2.limiter.Load() {
+	if a1.limiter() != a2.limiter() {
 		t.Fatal("two tokens of one organisation do not share its limiter")
 	}
-	if a1.limiter.Load() == b.limiter.Load() {
+	if a1.limiter() == b.limiter() {
 		t.Fatal("two organisations share a limiter")
 	}
 
 	// A 429 answered to one client holds the other.
-	a1.limiter.Load().observe(http.StatusTooManyRequests, http.Header{"Retry-After": {"30"}})
+	a1.limiter().observe(http.StatusTooManyRequests, http.Header{"Retry-After": {"30"}})
 	sent := len(fakeA.received())
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()

@@ -6,9 +6,13 @@
 // trust, timeouts, keep-alive) and the SDK's own retries off, since the work
 // queues retry; bearer authentication; a client-side rate limiter per
 // organisation that follows Konnect's RateLimit-* and Retry-After headers;
-// Prometheus metrics; paging through whole collections (ListAll); and errors
-// classified into types (NotFoundError, ConflictError, RateLimitedError,
-// InvalidInputError, AuthError, TransientError) whose text does not change
+// Prometheus metrics; paging through whole collections (ListAll); bounds on
+// what any server can make a client hold, since a server an auth
+// configuration names may not be Konnect (answers read through a limit,
+// listings stopped at theirs, organisation IDs checked, limiters and series
+// released with their last client); and errors classified into types
+// (NotFoundError, ConflictError, RateLimitedError, InvalidInputError,
+// AuthError, TransientError, ServerFaultError) whose text does not change
 // between attempts. API gathers the SDK's narrow per-entity interfaces, which
 // are all that the kinds in pkg/entities depend on.
 package konnect

@@ -280,7 +280,7 @@ func TestLimitersAreSharedPerKey(t *testing.T) {
 	if a != b {
 		t.Fatal("the same organisation got two limiters")
 	}
-	for _, other := range []*limiter{
+	for _, other := range []*registration{
 		ls.organization("https://eu.api.konghq.com", "y"),
 		ls.organization("https://us.api.konghq.com", "x"),
 		ls.token("https://eu.api.konghq.com", "x"),

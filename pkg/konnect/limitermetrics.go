@@ -1,6 +1,7 @@
 package konnect
 
 import (
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -86,8 +87,10 @@ func (m *Metrics) observeDeferral(organization, reason string, delay time.Durati
 	if m == nil {
 		return
 	}
-	m.limiter.deferrals.WithLabelValues(organization, reason).Inc()
-	m.limiter.deferral.WithLabelValues(organization).Observe(delay.Seconds())
+	m.whileReported(organization, func() {
+		m.limiter.deferrals.WithLabelValues(organization, reason).Inc()
+		m.limiter.deferral.WithLabelValues(organization).Observe(delay.Seconds())
+	})
 }
 
 // initDeferrals makes an organisation's deferral series exist at zero, so
@@ -96,10 +99,12 @@ func (m *Metrics) initDeferrals(organization string) {
 	if m == nil {
 		return
 	}
-	for _, reason := range []string{deferredByHold, deferredByPace, deferredByInFlight} {
-		m.limiter.deferrals.WithLabelValues(organization, reason)
-	}
-	m.limiter.deferral.WithLabelValues(organization)
+	m.whileReported(organization, func() {
+		for _, reason := range []string{deferredByHold, deferredByPace, deferredByInFlight} {
+			m.limiter.deferrals.WithLabelValues(organization, reason)
+		}
+		m.limiter.deferral.WithLabelValues(organization)
+	})
 }
 
 // track reports l's state (in flight, waiting for a turn) from now on.
@@ -108,6 +113,14 @@ func (m *Metrics) track(l *limiter) {
 		return
 	}
 	m.limiter.states.add(l)
+}
+
+// untrack stops reporting l's state: its last client is gone.
+func (m *Metrics) untrack(l *limiter) {
+	if m == nil {
+		return
+	}
+	m.limiter.states.remove(l)
 }
 
 // limiterStates reports, when scraped, what each organisation's limiter
@@ -134,6 +147,12 @@ func (s *limiterStates) add(l *limiter) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.limiters = append(s.limiters, l)
+}
+
+func (s *limiterStates) remove(l *limiter) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.limiters = slices.DeleteFunc(s.limiters, func(held *limiter) bool { return held == l })
 }
 
 // Describe implements prometheus.Collector.
@@ -171,7 +190,9 @@ func (m *Metrics) observeRateLimited(organization string, namedDelay bool) {
 	if m == nil {
 		return
 	}
-	m.limiter.responses.WithLabelValues(organization, strconv.FormatBool(namedDelay)).Inc()
+	m.whileReported(organization, func() {
+		m.limiter.responses.WithLabelValues(organization, strconv.FormatBool(namedDelay)).Inc()
+	})
 }
 
 // setLimiterRate records an organisation's current rate.
@@ -179,5 +200,5 @@ func (m *Metrics) setLimiterRate(organization string, requestsPerSecond float64)
 	if m == nil {
 		return
 	}
-	m.limiter.rate.WithLabelValues(organization).Set(requestsPerSecond)
+	m.whileReported(organization, func() { m.limiter.rate.WithLabelValues(organization).Set(requestsPerSecond) })
 }

@@ -3,6 +3,7 @@ package konnect
 import (
 	"net/http"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -17,6 +18,14 @@ type Metrics struct {
 	limiterWait *prometheus.HistogramVec
 	remaining   *prometheus.GaugeVec
 	limiter     *limiterMetrics
+
+	// organizations counts, per organisation ID, the limiters that report
+	// under it. Only their series are written, and the count's drop to
+	// zero deletes them: an organisation no client uses any more leaves no
+	// series behind (see registry.go). orgMu is held for reading while a
+	// series is written, so that none comes back after its deletion.
+	orgMu         sync.RWMutex
+	organizations map[string]int
 }
 
 // Metric names, exported so that dashboards and tests need not repeat them.
@@ -75,6 +84,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		}, []string{"organization"}),
 	}
 	m.limiter = newLimiterMetrics()
+	m.organizations = map[string]int{}
 	if reg != nil {
 		reg.MustRegister(m.requests, m.duration, m.rateLimited, m.limiterWait, m.remaining)
 		reg.MustRegister(m.limiter.collectors()...)
@@ -93,11 +103,13 @@ func (m *Metrics) observeRequest(op operation, organization string, code int, el
 	if code != 0 {
 		codeLabel = strconv.Itoa(code)
 	}
-	m.requests.WithLabelValues(org, op.verb, op.entity, codeLabel).Inc()
-	m.duration.WithLabelValues(org, op.verb, op.entity).Observe(elapsed.Seconds())
-	if code == 429 {
-		m.rateLimited.WithLabelValues(org, op.verb, op.entity).Inc()
-	}
+	m.whileReported(org, func() {
+		m.requests.WithLabelValues(org, op.verb, op.entity, codeLabel).Inc()
+		m.duration.WithLabelValues(org, op.verb, op.entity).Observe(elapsed.Seconds())
+		if code == 429 {
+			m.rateLimited.WithLabelValues(org, op.verb, op.entity).Inc()
+		}
+	})
 }
 
 // observeWait records how long a request of organization waited in the rate
@@ -106,7 +118,8 @@ func (m *Metrics) observeWait(organization string, waited time.Duration) {
 	if m == nil {
 		return
 	}
-	m.limiterWait.WithLabelValues(organizationLabel(organization)).Observe(waited.Seconds())
+	org := organizationLabel(organization)
+	m.whileReported(org, func() { m.limiterWait.WithLabelValues(org).Observe(waited.Seconds()) })
 }
 
 // observeRemaining records the RateLimit-Remaining header of a response to
@@ -117,6 +130,48 @@ func (m *Metrics) observeRemaining(organization string, header http.Header) {
 		return
 	}
 	if remaining, ok := headerInt(header, "RateLimit-Remaining"); ok {
-		m.remaining.WithLabelValues(organization).Set(float64(remaining))
+		m.whileReported(organization, func() { m.remaining.WithLabelValues(organization).Set(float64(remaining)) })
+	}
+}
+
+// whileReported runs record, which writes series of organization, unless
+// no limiter reports under it (any more): OrganizationUnknown always is.
+func (m *Metrics) whileReported(organization string, record func()) {
+	m.orgMu.RLock()
+	defer m.orgMu.RUnlock()
+	if organization != OrganizationUnknown && m.organizations[organization] == 0 {
+		return
+	}
+	record()
+}
+
+// retainOrganization lets one more limiter report under organization.
+func (m *Metrics) retainOrganization(organization string) {
+	if m == nil {
+		return
+	}
+	m.orgMu.Lock()
+	defer m.orgMu.Unlock()
+	m.organizations[organization]++
+}
+
+// releaseOrganization lets go of one limiter of organization; after the
+// last, every series labelled with it is deleted.
+func (m *Metrics) releaseOrganization(organization string) {
+	if m == nil {
+		return
+	}
+	m.orgMu.Lock()
+	defer m.orgMu.Unlock()
+	if m.organizations[organization]--; m.organizations[organization] > 0 {
+		return
+	}
+	delete(m.organizations, organization)
+	labels := prometheus.Labels{"organization": organization}
+	for _, vec := range []interface {
+		DeletePartialMatch(prometheus.Labels) int
+	}{m.requests, m.duration, m.rateLimited, m.limiterWait, m.remaining,
+		m.limiter.responses, m.limiter.rate, m.limiter.deferrals, m.limiter.deferral} {
+		vec.DeletePartialMatch(labels)
 	}
 }

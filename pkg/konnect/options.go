@@ -27,6 +27,11 @@ const (
 	DefaultTimeout = 30 * time.Second
 	// DefaultUserAgent is sent when Options leaves UserAgent empty.
 	DefaultUserAgent = "konnect-operator"
+	// DefaultMaxClients is how many clients (server URL and token pairs)
+	// a factory keeps when Options leaves MaxClients unset: a client for
+	// each auth configuration of a cluster of many teams, with room for
+	// tokens being replaced.
+	DefaultMaxClients = 1024
 )
 
 // Options configures a ClientFactory and every client it makes.
@@ -65,6 +70,19 @@ type Options struct {
 	// returns. As client-go's rest.Config.WrapTransport, it is for tracing
 	// and tests (which record when each call began and ended on Clock).
 	WrapTransport func(http.RoundTripper) http.RoundTripper
+	// MaxAnswerBytes bounds the body of every answer outside a listing's
+	// pages; 0 means DefaultMaxAnswerBytes. A longer one fails its request
+	// with a *ServerFaultError.
+	MaxAnswerBytes int64
+	// MaxPageBytes bounds the body of one page of a listing; 0 means
+	// DefaultMaxPageBytes.
+	MaxPageBytes int64
+	// Listing bounds each listing; its unset fields take
+	// DefaultListingLimits'.
+	Listing ListingLimits
+	// MaxClients bounds the clients the factory keeps (and so the rate
+	// limiters: one per client at most); 0 means DefaultMaxClients.
+	MaxClients int
 }
 
 // withDefaults returns o with every unset field filled in.
@@ -84,5 +102,20 @@ func (o Options) withDefaults() Options {
 	if o.Clock == nil {
 		o.Clock = clock.RealClock{}
 	}
+	if o.MaxAnswerBytes <= 0 {
+		o.MaxAnswerBytes = DefaultMaxAnswerBytes
+	}
+	if o.MaxPageBytes <= 0 {
+		o.MaxPageBytes = DefaultMaxPageBytes
+	}
+	o.Listing = o.Listing.withDefaults()
+	if o.MaxClients <= 0 {
+		o.MaxClients = DefaultMaxClients
+	}
 	return o
+}
+
+// readLimits are what the clients read of their answers.
+func (o Options) readLimits() readLimits {
+	return readLimits{answerBytes: o.MaxAnswerBytes, pageBytes: o.MaxPageBytes, listing: o.Listing}
 }

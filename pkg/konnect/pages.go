@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -34,11 +35,18 @@ type Page struct {
 	Tags *string
 }
 
+// shrunkPageSize is the page size ListAll asks for again when a page of
+// PageSize is larger than a page may be (DefaultMaxPageBytes): entities
+// ten times the size that a full page allows still list.
+const shrunkPageSize = PageSize / 10
+
 // ListAll follows every page of a core-entity list, in pages of PageSize.
 // fetch asks for one page and returns its entities and the next page's
 // offset (nil or "" on the last page). Entities must carry every tag in
 // tags; tags that contain Konnect's separators ("," and "/") cannot be
-// filtered on and are refused.
+// filtered on and are refused. The listing stops at the client's
+// ListingLimits, and at an offset it had before, with a
+// *ServerFaultError.
 func ListAll[A any](ctx context.Context, op Operation, tags []string, fetch func(context.Context, Page) ([]A, *string, error)) ([]A, error) {
 	page := Page{Size: PageSize}
 	if len(tags) > 0 {
@@ -50,8 +58,9 @@ func ListAll[A any](ctx context.Context, op Operation, tags []string, fetch func
 		joined := strings.Join(tags, ",")
 		page.Tags = &joined
 	}
+	ctx, listing := StartListing(ctx, op)
+	defer listing.Done()
 	var all []A
-	seen := map[string]bool{}
 	for {
 		type answer struct {
 			items []A
@@ -61,17 +70,24 @@ func ListAll[A any](ctx context.Context, op Operation, tags []string, fetch func
 			items, next, err := fetch(ctx, page)
 			return answer{items, next}, err
 		})
+		if fault := (*ServerFaultError)(nil); errors.As(err, &fault) && fault.Fault == FaultBodyTooLarge && page.Size > shrunkPageSize {
+			page.Size = shrunkPageSize
+			continue
+		}
 		if err != nil {
 			return nil, err
 		}
 		all = append(all, got.items...)
-		if got.next == nil || *got.next == "" {
+		next := ""
+		if got.next != nil {
+			next = *got.next
+		}
+		if err := listing.Page(len(got.items), next); err != nil {
+			return nil, err
+		}
+		if next == "" {
 			return all, nil
 		}
-		if seen[*got.next] {
-			return nil, &TransientError{Operation: op.String(), Message: fmt.Sprintf("Konnect returned the page offset %q twice", *got.next)}
-		}
-		seen[*got.next] = true
 		page.Offset = got.next
 	}
 }

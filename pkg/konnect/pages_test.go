@@ -66,8 +66,9 @@ func TestListAllRefusesARepeatedOffset(t *testing.T) {
 		"same": {[]string{"b"}, offset("same")},
 	}}
 	_, err := ListAll(context.Background(), Operation{Verb: "list", Entity: "service"}, nil, p.fetch)
-	if err == nil || !strings.Contains(err.Error(), "twice") {
-		t.Fatalf("a looping offset: %v, want an error", err)
+	var fault *ServerFaultError
+	if !errors.As(err, &fault) || fault.Fault != FaultRepeatedPage || !strings.Contains(err.Error(), `"same"`) {
+		t.Fatalf("a looping offset: %v, want a refused answer naming the repeated offset", err)
 	}
 	if len(p.asked) != 2 {
 		t.Fatalf("%d pages asked, want 2 (stop at the first repeat)", len(p.asked))

@@ -144,7 +144,7 @@ func TestRateLimitsAgainstTheSimulator(t *testing.T) {
 	ctx := context.Background()
 	must[Organization](t, "me")(client.Me(ctx))                                    // 2 left
 	cp := must[string](t, "create control plane")(c.createControlPlane(ctx, "rl")) // 1 left
-	if got, want := client.limiter.Load().currentRate(), 1.0/45; math.Abs(got-want) > 1e-9 {
+	if got, want := client.limiter().currentRate(), 1.0/45; math.Abs(got-want) > 1e-9 {
 		t.Fatalf("rate with one request left for 45s = %v/s, want %v/s", got, want)
 	}
 	if err := c.getControlPlane(ctx, cp); err != nil { // the bucket's one token; 0 left

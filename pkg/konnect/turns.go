@@ -77,6 +77,10 @@ func deferralOf(ctx context.Context) *deferral {
 	return d
 }
 
+// IsDeferrable reports whether ctx's work must not wait (WithDeferral,
+// WithTurn): what it would wait for, it is given a turn for instead.
+func IsDeferrable(ctx context.Context) bool { return deferralOf(ctx) != nil }
+
 // lane is how a deferrable call is served.
 type lane int
 

@@ -19,9 +19,12 @@
 // Faults (Server.Faults) inject error statuses (429s among them, bare as
 // from Konnect's connection-level limiter), latency, hangs and forced 429s
 // per operation; Server.Served counts the 429s, 5xx and hangs served, so
-// that tests can check their faults happened. Call counters, served
-// faults, the request log and faults are also reachable over HTTP under
-// /_sim/ (not part of Konnect's API, never
-// validated nor rate limited). cmd/konnect-simulator serves the same
+// that tests can check their faults happened. Server.SetHostile makes it
+// answer as a server that only pretends to be Konnect would (pages without
+// end, bodies without end, requests never answered, organisation IDs of any
+// shape), and Server.HostileServed counts what that did. Call counters,
+// served faults, the request log, faults and hostility are also reachable
+// over HTTP under /_sim/ (not part of Konnect's API, never validated nor
+// rate limited). cmd/konnect-simulator serves the same
 // handler as a standalone binary.
 package konnectsim

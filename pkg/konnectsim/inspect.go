@@ -114,6 +114,19 @@ func (s *Server) serveInspect(w http.ResponseWriter, r *http.Request) {
 		reply(http.StatusOK, msgs)
 	case path == "orgs" && r.Method == http.MethodGet:
 		reply(http.StatusOK, s.orgSummaries())
+	case path == "hostile" && r.Method == http.MethodGet:
+		reply(http.StatusOK, map[string]any{"hostile": s.hostility(), "served": s.HostileServed()})
+	case path == "hostile" && r.Method == http.MethodPut:
+		var in Hostile
+		if err := json.NewDecoder(r.Body).Decode(&in); err != nil {
+			fail(http.StatusBadRequest, err)
+			return
+		}
+		s.SetHostile(in)
+		w.WriteHeader(http.StatusNoContent)
+	case path == "hostile" && r.Method == http.MethodDelete:
+		s.SetHostile(Hostile{})
+		w.WriteHeader(http.StatusNoContent)
 	case path == "faults" && r.Method == http.MethodGet:
 		out := map[string]faultJSON{}
 		for op, f := range s.faults.List() {

@@ -58,6 +58,7 @@ type Server struct {
 	validator *validator
 	limiter   *rateLimiter
 	faults    *Faults
+	hostile   hostility
 	stats     *stats
 	closeOnce sync.Once
 	closed    chan struct{}
@@ -147,6 +148,10 @@ type reqCtx struct {
 	// validationInput is the request's operation in the OpenAPI document,
 	// found once and used for both request and response validation.
 	validationInput *openapi3filter.RequestValidationInput
+	// hostile marks an answer of Hostile's, which is not validated;
+	// stream, when set, writes its body instead of out.
+	hostile bool
+	stream  func(io.Writer)
 }
 
 func (rc *reqCtx) writeJSON(status int, contentType string, v any) {
@@ -249,6 +254,9 @@ func (s *Server) serveRoute(rt *route, w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+	if h, unstall := s.hostilityAndUnstall(); h != (Hostile{}) && s.answerHostile(rc, h, unstall) {
+		return
+	}
 	rt.handler(rc)
 	if fault.afterEffect {
 		if fault.hang {
@@ -282,14 +290,18 @@ func (s *Server) writeRateLimited(rc *reqCtx, retryAfter time.Duration) {
 func (s *Server) finish(rc *reqCtx, w http.ResponseWriter, start time.Time) {
 	if rc.status != 0 {
 		s.stats.countAnswer(rc.status, rc.header)
-		if s.validator != nil {
+		if s.validator != nil && !rc.hostile {
 			s.validator.response(rc)
 		}
 		for k, v := range rc.header {
 			w.Header()[k] = v
 		}
 		w.WriteHeader(rc.status)
-		_, _ = w.Write(rc.out.Bytes())
+		if rc.stream != nil {
+			rc.stream(w)
+		} else {
+			_, _ = w.Write(rc.out.Bytes())
+		}
 	}
 	elapsed := s.clock.Since(start)
 	orgID := ""
