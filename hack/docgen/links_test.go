@@ -26,7 +26,6 @@ func repositoryRoot(t *testing.T) string {
 var pendingPages = []string{
 	"docs/security.md",
 	"docs/outages.md",
-	"docs/limits.md",
 }
 
 // TestEveryRelativeLinkAndAnchorResolves reads README.md and every page of
