@@ -1,6 +1,7 @@
 package v1alpha1
 
 import (
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
@@ -97,10 +98,12 @@ type PortalPageAPISpec struct {
 	// +optional
 	Visibility string `json:"visibility,omitempty"`
 
-	// ParentPageIDRef would nest the page below another; it cannot be set.
+	// ParentPageIDRef would nest the page below another (Kong Operator
+	// names it with an ObjectRef); it cannot be set, whatever it holds.
 	//
+	// +kubebuilder:validation:Type=object
 	// +optional
-	ParentPageIDRef *commonv1alpha1.ObjectRef `json:"parentPageIDRef,omitempty"`
+	ParentPageIDRef *apiextensionsv1.JSON `json:"parentPageIDRef,omitempty"`
 }
 
 // PortalPageList is a list of PortalPages.

@@ -24,6 +24,7 @@ package v1alpha1
 import (
 	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
 	v1 "k8s.io/api/core/v1"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	runtime "k8s.io/apimachinery/pkg/runtime"
 )
@@ -1777,7 +1778,7 @@ func (in *PortalPageAPISpec) DeepCopyInto(out *PortalPageAPISpec) {
 	*out = *in
 	if in.ParentPageIDRef != nil {
 		in, out := &in.ParentPageIDRef, &out.ParentPageIDRef
-		*out = new(commonv1alpha1.ObjectRef)
+		*out = new(apiextensionsv1.JSON)
 		(*in).DeepCopyInto(*out)
 	}
 	return
