@@ -31,10 +31,10 @@ type apiCalls[D, A any] struct {
 	// parented says that the collection lives under a parent entity;
 	// inControlPlane, that it lives in a control plane.
 	parented, inControlPlane bool
-	create   func(ctx context.Context, api konnect.API, p controller.Placement, desired D) (*A, error)
-	update   func(ctx context.Context, api konnect.API, p controller.Placement, id string, desired D) (*A, error)
-	get      func(ctx context.Context, api konnect.API, p controller.Placement, id string) (*A, error)
-	remove   func(ctx context.Context, api konnect.API, p controller.Placement, id string) error
+	create                   func(ctx context.Context, api konnect.API, p controller.Placement, desired D) (*A, error)
+	update                   func(ctx context.Context, api konnect.API, p controller.Placement, id string, desired D) (*A, error)
+	get                      func(ctx context.Context, api konnect.API, p controller.Placement, id string) (*A, error)
+	remove                   func(ctx context.Context, api konnect.API, p controller.Placement, id string) error
 	// list returns every entity of the scope: the parent's, or the
 	// organisation's as the credentials see it.
 	list func(ctx context.Context, api konnect.API, p controller.Placement) ([]A, error)

@@ -137,7 +137,7 @@ func lowerFirst(s string) string {
 func underParentEntity[T, P controller.Entity](refs *Refs, gvk, parentGVK schema.GroupVersionKind, parents *controller.Informer[P],
 	konnect func(P) *konnectv1alpha2.KonnectConfiguration, ref parentByObjectRef[T]) placed[T] {
 	return placed[T]{
-		refs:       refs,
+		refs: refs,
 		conditions: []string{
 			ref.condition, commonv1alpha1.ConditionAPIAuthResolvedRef, commonv1alpha1.ConditionAPIAuthValid, commonv1alpha1.ConditionResolvedRefs,
 		},

@@ -69,9 +69,9 @@ func portalDesired(p portal, gvk schemaGVK, cluster string) (components.CreatePo
 		AutoApproveDevelopers:   toggleOr(spec.AutoApproveDevelopers, false),
 		AutoApproveApplications: toggleOr(spec.AutoApproveApplications, false),
 		NotificationsDeveloperPiiVisibilityEnabled: toggleOr(spec.NotificationsDeveloperPiiVisibilityEnabled, false),
-		DefaultAPIVisibility:  components.DefaultAPIVisibility(orDefault(spec.DefaultAPIVisibility, "private")).ToPointer(),
-		DefaultPageVisibility: components.DefaultPageVisibility(orDefault(spec.DefaultPageVisibility, "private")).ToPointer(),
-		Labels:                labels,
+		DefaultAPIVisibility:                       components.DefaultAPIVisibility(orDefault(spec.DefaultAPIVisibility, "private")).ToPointer(),
+		DefaultPageVisibility:                      components.DefaultPageVisibility(orDefault(spec.DefaultPageVisibility, "private")).ToPointer(),
+		Labels:                                     labels,
 	}
 	if ref := spec.DefaultApplicationAuthStrategyIDRef; ref != nil {
 		if ref.Type != commonv1alpha1.ObjectRefKonnectID || ref.KonnectID == nil {

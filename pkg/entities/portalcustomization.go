@@ -93,7 +93,7 @@ var portalCustomizationCalls = apiCalls[components.PortalCustomization, componen
 		return err
 	},
 	list: listSingleton("portal_customization", getPortalCustomization),
-	id: func(p controller.Placement, _ *components.PortalCustomization) string { return p.ParentID },
+	id:   func(p controller.Placement, _ *components.PortalCustomization) string { return p.ParentID },
 }
 
 func replacePortalCustomization(ctx context.Context, api konnect.API, p controller.Placement, desired components.PortalCustomization) (*components.PortalCustomization, error) {

@@ -74,7 +74,9 @@ func (s *Server) PutAPIEntity(orgRef, collection, parentID string, fields map[st
 		for field, value := range fields {
 			e.obj[field] = cloneValue(value)
 		}
-		e.obj["updated_at"] = cpTime(s.clock.Now())
+		if !k.noTimes {
+			e.obj["updated_at"] = cpTime(s.clock.Now())
+		}
 		return e.id, nil
 	}
 	e, refused := s.apiInsert(o, k, parentID, fields)

@@ -31,8 +31,8 @@ type apiKind struct {
 	// (a portal's custom domain).
 	singleton bool
 	// noID: the entity has no ID of its own in answers (a custom domain,
-	// a customization).
-	noID bool
+	// a customization); noTimes: no created_at and updated_at.
+	noID, noTimes bool
 	// unique are the fields each unique among the entities of a parent;
 	// scope, when set, narrows the siblings to those with the same value
 	// of another field (a page's slug among the pages of its parent page).
@@ -211,8 +211,10 @@ func (s *Server) apiInsert(o *organization, k *apiKind, parentID string, body en
 		return nil, &apiRefusal{status: http.StatusConflict, detail: fmt.Sprintf("A %s with %s already exists", k.singular, clash)}
 	}
 	obj := cloneEntity(body)
-	now := cpTime(s.clock.Now())
-	obj["created_at"], obj["updated_at"] = now, now
+	if !k.noTimes {
+		now := cpTime(s.clock.Now())
+		obj["created_at"], obj["updated_at"] = now, now
+	}
 	e := &apiEntity{kind: k, parentID: parentID, obj: obj}
 	if !k.noID {
 		e.id = uuid.NewString()
@@ -285,7 +287,9 @@ func (rc *reqCtx) apiUpdate(e *apiEntity, body entity, replace bool) bool {
 	if !rc.apiChecked(k, obj) {
 		return false
 	}
-	obj["updated_at"] = cpTime(rc.s.clock.Now())
+	if !k.noTimes {
+		obj["updated_at"] = cpTime(rc.s.clock.Now())
+	}
 	e.obj = obj
 	return true
 }

@@ -99,7 +99,6 @@ func (s *Server) listPortals(rc *reqCtx) {
 	rc.writeNumberedPage(items, number, size)
 }
 
-
 // updateCustomDomain enables or disables a domain, or renews a custom
 // certificate; an HTTP-verified domain has no certificate to change.
 func (s *Server) updateCustomDomain(rc *reqCtx) {

@@ -17,7 +17,7 @@ var (
 		create: createPortal, check: checkPortal,
 	}
 	portalCustomizationKind = &apiKind{
-		collection: "portal-customizations", singular: "customization", parent: "portals", singleton: true, noID: true,
+		collection: "portal-customizations", singular: "customization", parent: "portals", singleton: true, noID: true, noTimes: true,
 	}
 	portalCustomDomainKind = &apiKind{
 		collection: "portal-custom-domains", singular: "custom domain", parent: "portals", singleton: true, noID: true,
@@ -32,7 +32,7 @@ var (
 		create: createIdentityProvider, render: renderIdentityProvider,
 	}
 	portalIPAllowListKind = &apiKind{
-		collection: "portal-ip-allow-lists", singular: "IP allow list", parent: "portals",
+		collection: "portal-ip-allow-lists", singular: "IP allow list", parent: "portals", noTimes: true,
 	}
 	portalPageKind = &apiKind{
 		collection: "portal-pages", singular: "page", parent: "portals", unique: []string{"slug"}, scope: "parent_page_id",

@@ -72,6 +72,10 @@ type kindCase[T konnectObject] struct {
 	lookup func(e *env, cpID string, obj T) (map[string]any, bool)
 	// labelled kinds carry their identity as labels rather than tags.
 	labelled bool
+	// alwaysThere kinds have an entity before their object (a portal's
+	// customization): a new object takes it (an Event TookBack) instead of
+	// creating one.
+	alwaysThere bool
 	// resetOnDelete, when set, checks the entity once its object is
 	// deleted, instead of expecting it gone: a portal's customization
 	// stays, with Konnect's defaults.
@@ -276,7 +280,11 @@ func (k kindCase[T]) testLifecycle(t *testing.T, e *env, cpID string) {
 		}
 	}
 	if !k.clusterScoped {
-		e.eventuallyEvent(k.kind, name, corev1.EventTypeNormal, "Created")
+		reason := "Created"
+		if k.alwaysThere {
+			reason = "TookBack"
+		}
+		e.eventuallyEvent(k.kind, name, corev1.EventTypeNormal, reason)
 	}
 
 	if k.change != nil {

@@ -181,8 +181,10 @@ func TestPortalTeam(t *testing.T) { portalTeams.test(t) }
 
 var portalIPAllowLists = kindCase[portalIPAllowListObj]{
 	kind: "PortalIPAllowList", collection: "portal-ip-allow-lists", path: "/ip-allow-list", untagged: true,
-	client: func(e *env) objectClient[portalIPAllowListObj] { return e.cs.KonnectV1alpha1().PortalIPAllowLists(e.ns) },
-	setup:  func(e *env) { e.createPortal("portal") },
+	client: func(e *env) objectClient[portalIPAllowListObj] {
+		return e.cs.KonnectV1alpha1().PortalIPAllowLists(e.ns)
+	},
+	setup: func(e *env) { e.createPortal("portal") },
 	object: func(_ *env, name string) portalIPAllowListObj {
 		return &konnectv1alpha1.PortalIPAllowList{
 			ObjectMeta: metav1.ObjectMeta{Name: name},
@@ -193,7 +195,9 @@ var portalIPAllowLists = kindCase[portalIPAllowListObj]{
 			},
 		}
 	},
-	change: func(l portalIPAllowListObj) { l.Spec.APISpec.AllowedIps = append(l.Spec.APISpec.AllowedIps, "192.168.7.7") },
+	change: func(l portalIPAllowListObj) {
+		l.Spec.APISpec.AllowedIps = append(l.Spec.APISpec.AllowedIps, "192.168.7.7")
+	},
 	changed: func(ent map[string]any) error {
 		ips, _ := ent["allowed_ips"].([]any)
 		if !slices.Contains(ips, any("192.168.7.7")) {
@@ -211,7 +215,9 @@ func TestPortalIPAllowList(t *testing.T) { portalIPAllowLists.test(t) }
 
 var portalIdentityProviders = kindCase[portalIdPObj]{
 	kind: "PortalIdentityProviderRequest", collection: "portal-identity-providers", path: "/identity-providers", untagged: true,
-	client: func(e *env) objectClient[portalIdPObj] { return e.cs.KonnectV1alpha1().PortalIdentityProviderRequests(e.ns) },
+	client: func(e *env) objectClient[portalIdPObj] {
+		return e.cs.KonnectV1alpha1().PortalIdentityProviderRequests(e.ns)
+	},
 	object: func(e *env, name string) portalIdPObj {
 		return &konnectv1alpha1.PortalIdentityProviderRequest{
 			ObjectMeta: metav1.ObjectMeta{Name: name},
@@ -243,8 +249,10 @@ var portalIdentityProviders = kindCase[portalIdPObj]{
 func TestPortalIdentityProviderRequest(t *testing.T) { portalIdentityProviders.test(t) }
 
 var portalCustomizations = kindCase[portalCustomizationOb]{
-	kind: "PortalCustomization", collection: "portal-customizations", path: "/customization", untagged: true,
-	client: func(e *env) objectClient[portalCustomizationOb] { return e.cs.KonnectV1alpha1().PortalCustomizations(e.ns) },
+	kind: "PortalCustomization", collection: "portal-customizations", path: "/customization", untagged: true, alwaysThere: true,
+	client: func(e *env) objectClient[portalCustomizationOb] {
+		return e.cs.KonnectV1alpha1().PortalCustomizations(e.ns)
+	},
 	object: func(e *env, name string) portalCustomizationOb {
 		css := "body { background-color: #f0f0f0; }"
 		return &konnectv1alpha1.PortalCustomization{
@@ -279,7 +287,9 @@ func TestPortalCustomization(t *testing.T) { portalCustomizations.test(t) }
 
 var portalCustomDomains = kindCase[portalCustomDomainObj]{
 	kind: "PortalCustomDomain", collection: "portal-custom-domains", path: "/custom-domain", untagged: true,
-	client: func(e *env) objectClient[portalCustomDomainObj] { return e.cs.KonnectV1alpha1().PortalCustomDomains(e.ns) },
+	client: func(e *env) objectClient[portalCustomDomainObj] {
+		return e.cs.KonnectV1alpha1().PortalCustomDomains(e.ns)
+	},
 	object: func(e *env, name string) portalCustomDomainObj {
 		return &konnectv1alpha1.PortalCustomDomain{
 			ObjectMeta: metav1.ObjectMeta{Name: name},
@@ -306,7 +316,9 @@ func TestPortalCustomDomain(t *testing.T) { portalCustomDomains.test(t) }
 
 var portalEmailConfigs = kindCase[portalEmailConfigObj]{
 	kind: "PortalEmailConfig", collection: "portal-email-configs", path: "/email-config", untagged: true,
-	client: func(e *env) objectClient[portalEmailConfigObj] { return e.cs.KonnectV1alpha1().PortalEmailConfigs(e.ns) },
+	client: func(e *env) objectClient[portalEmailConfigObj] {
+		return e.cs.KonnectV1alpha1().PortalEmailConfigs(e.ns)
+	},
 	object: func(e *env, name string) portalEmailConfigObj {
 		from, address := "Developer Portal", "noreply@example.com"
 		return &konnectv1alpha1.PortalEmailConfig{
@@ -343,9 +355,9 @@ func configStoreObject(name string) configStoreObj {
 
 var configStores = kindCase[configStoreObj]{
 	kind: "KonnectConfigStore", collection: "config-stores", path: "/config-stores", untagged: true,
-	client:  func(e *env) objectClient[configStoreObj] { return e.cs.KonnectV1alpha1().KonnectConfigStores(e.ns) },
-	object:  func(_ *env, name string) configStoreObj { return configStoreObject(name) },
-	change:  func(s configStoreObj) { s.Spec.APISpec.Name += "-v2" },
+	client: func(e *env) objectClient[configStoreObj] { return e.cs.KonnectV1alpha1().KonnectConfigStores(e.ns) },
+	object: func(_ *env, name string) configStoreObj { return configStoreObject(name) },
+	change: func(s configStoreObj) { s.Spec.APISpec.Name += "-v2" },
 	changed: func(ent map[string]any) error {
 		if name := fmt.Sprint(ent["name"]); !strings.HasSuffix(name, "-v2") {
 			return fmt.Errorf("name = %s", name)
