@@ -22,7 +22,9 @@ func (e *env) buildPortalWorld() {
 		func() { portalPages.create(e, withPortal(portalPages.object(e, "page"), "portal")) },
 		func() { portalTeams.create(e, withPortal(portalTeams.object(e, "team"), "portal")) },
 		func() { portalIPAllowLists.create(e, withPortal(portalIPAllowLists.object(e, "allow"), "portal")) },
-		func() { portalIdentityProviders.create(e, withPortal(portalIdentityProviders.object(e, "idp"), "portal")) },
+		func() {
+			portalIdentityProviders.create(e, withPortal(portalIdentityProviders.object(e, "idp"), "portal"))
+		},
 		func() { portalCustomizations.create(e, withPortal(portalCustomizations.object(e, "look"), "portal")) },
 		func() { portalCustomDomains.create(e, withPortal(portalCustomDomains.object(e, "domain"), "portal")) },
 		func() { portalEmailConfigs.create(e, withPortal(portalEmailConfigs.object(e, "email"), "portal")) },
