@@ -1,7 +1,6 @@
 package entities
 
 import (
-	"encoding/json"
 	"reflect"
 
 	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
@@ -59,13 +58,4 @@ func subsetOf(want, got any) bool {
 func jsonField(v any, field string) any {
 	object, _ := asJSON(v).(map[string]any)
 	return object[field]
-}
-
-// rawJSON marshals v for a comparison, "" when it cannot.
-func rawJSON(v any) string {
-	raw, err := json.Marshal(v)
-	if err != nil {
-		return ""
-	}
-	return string(raw)
 }

@@ -40,7 +40,7 @@ func PortalCustomizationKind(refs *Refs, portals *controller.Informer[portal]) c
 // portalCustomizationDesired is the customization spec asks for, in
 // Konnect's terms.
 func portalCustomizationDesired(spec konnectv1alpha1.PortalCustomizationAPISpec) components.PortalCustomization {
-	out := components.PortalCustomization{Layout: optional(spec.Layout), CSS: spec.Css, Robots: spec.Robots}
+	out := components.PortalCustomization{Layout: optional(spec.Layout), CSS: spec.CSS, Robots: spec.Robots}
 	if t := spec.Theme; t != nil {
 		out.Theme = &components.Theme{Name: optional(t.Name)}
 		if t.Mode != "" {
@@ -58,7 +58,7 @@ func portalCustomizationDesired(spec konnectv1alpha1.PortalCustomizationAPISpec)
 	}
 	if r := spec.SpecRenderer; r != nil {
 		out.SpecRenderer = &components.SpecRenderer{
-			TryItUI: r.TryItUi.Bool(), TryItInsomnia: r.TryItInsomnia.Bool(), InfiniteScroll: r.InfiniteScroll.Bool(),
+			TryItUI: r.TryItUI.Bool(), TryItInsomnia: r.TryItInsomnia.Bool(), InfiniteScroll: r.InfiniteScroll.Bool(),
 			ShowSchemas: r.ShowSchemas.Bool(), HideInternal: r.HideInternal.Bool(), HideDeprecated: r.HideDeprecated.Bool(),
 			AllowCustomServerUrls: r.AllowCustomServerUrls.Bool(),
 		}

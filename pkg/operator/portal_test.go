@@ -26,7 +26,7 @@ type (
 	portalCustomizationOb = *konnectv1alpha1.PortalCustomization
 	portalCustomDomainObj = *konnectv1alpha1.PortalCustomDomain
 	portalEmailConfigObj  = *konnectv1alpha1.PortalEmailConfig
-	portalIdPObj          = *konnectv1alpha1.PortalIdentityProviderRequest
+	portalIDPObj          = *konnectv1alpha1.PortalIdentityProviderRequest
 	portalIPAllowListObj  = *konnectv1alpha1.PortalIPAllowList
 	configStoreObj        = *konnectv1alpha1.KonnectConfigStore
 )
@@ -88,13 +88,6 @@ func (e *env) reputAPI(collection, parentID string, fields map[string]any) {
 	if _, err := e.sim.PutAPIEntity(e.orgID, collection, parentID, fields); err != nil {
 		e.t.Fatal(err)
 	}
-}
-
-// portalIDOf is the Konnect ID of the portal an entity's object names.
-func portalIDOf(obj interface {
-	PortalEntity() *konnectv1alpha1.PortalEntityStatus
-}) string {
-	return obj.PortalEntity().RecordedPortalID()
 }
 
 // fieldIs checks one field of an entity.
@@ -213,12 +206,12 @@ var portalIPAllowLists = kindCase[portalIPAllowListObj]{
 
 func TestPortalIPAllowList(t *testing.T) { portalIPAllowLists.test(t) }
 
-var portalIdentityProviders = kindCase[portalIdPObj]{
+var portalIdentityProviders = kindCase[portalIDPObj]{
 	kind: "PortalIdentityProviderRequest", collection: "portal-identity-providers", path: "/identity-providers", untagged: true,
-	client: func(e *env) objectClient[portalIdPObj] {
+	client: func(e *env) objectClient[portalIDPObj] {
 		return e.cs.KonnectV1alpha1().PortalIdentityProviderRequests(e.ns)
 	},
-	object: func(e *env, name string) portalIdPObj {
+	object: func(e *env, name string) portalIDPObj {
 		return &konnectv1alpha1.PortalIdentityProviderRequest{
 			ObjectMeta: metav1.ObjectMeta{Name: name},
 			Spec: konnectv1alpha1.PortalIdentityProviderRequestSpec{
@@ -233,7 +226,7 @@ var portalIdentityProviders = kindCase[portalIdPObj]{
 			},
 		}
 	},
-	change:  func(p portalIdPObj) { p.Spec.APISpec.Enabled = konnectv1alpha1.Enabled },
+	change:  func(p portalIDPObj) { p.Spec.APISpec.Enabled = konnectv1alpha1.Enabled },
 	changed: func(ent map[string]any) error { return fieldIs(ent, "enabled", true) },
 	drift: func(e *env, _ string, ent map[string]any) {
 		for _, name := range []string{"obj", "drifting"} {
@@ -243,7 +236,7 @@ var portalIdentityProviders = kindCase[portalIdPObj]{
 			}
 		}
 	},
-	lookup: portalEntityOf[portalIdPObj]("portal-identity-providers", false),
+	lookup: portalEntityOf[portalIDPObj]("portal-identity-providers", false),
 }
 
 func TestPortalIdentityProviderRequest(t *testing.T) { portalIdentityProviders.test(t) }
@@ -260,8 +253,8 @@ var portalCustomizations = kindCase[portalCustomizationOb]{
 			Spec: konnectv1alpha1.PortalCustomizationSpec{
 				PortalRef: portalRefTo(e.portalFor(name)),
 				APISpec: konnectv1alpha1.PortalCustomizationAPISpec{
-					Css: &css, Theme: &konnectv1alpha1.PortalTheme{Mode: "dark"},
-					SpecRenderer: &konnectv1alpha1.PortalSpecRenderer{TryItUi: konnectv1alpha1.Disabled},
+					CSS: &css, Theme: &konnectv1alpha1.PortalTheme{Mode: "dark"},
+					SpecRenderer: &konnectv1alpha1.PortalSpecRenderer{TryItUI: konnectv1alpha1.Disabled},
 				},
 			},
 		}

@@ -77,11 +77,11 @@ type PortalCustomizationAPISpec struct {
 	// +optional
 	Layout string `json:"layout,omitempty"`
 
-	// Css is CSS added to every page.
+	// CSS is CSS added to every page.
 	//
 	// +kubebuilder:validation:MaxLength=253
 	// +optional
-	Css *string `json:"css,omitempty"`
+	CSS *string `json:"css,omitempty"`
 
 	// Menu is the portal's main and footer menus.
 	//
@@ -196,10 +196,10 @@ type PortalMenuItem struct {
 
 // PortalSpecRenderer is how a portal shows API specifications.
 type PortalSpecRenderer struct {
-	// TryItUi enables in-browser testing of the APIs.
+	// TryItUI enables in-browser testing of the APIs.
 	//
 	// +optional
-	TryItUi Toggle `json:"tryItUi,omitempty"`
+	TryItUI Toggle `json:"tryItUi,omitempty"`
 
 	// TryItInsomnia lets developers open public specifications in
 	// Insomnia.

@@ -1146,8 +1146,8 @@ func (in *PortalCustomizationAPISpec) DeepCopyInto(out *PortalCustomizationAPISp
 		*out = new(PortalTheme)
 		(*in).DeepCopyInto(*out)
 	}
-	if in.Css != nil {
-		in, out := &in.Css, &out.Css
+	if in.CSS != nil {
+		in, out := &in.CSS, &out.CSS
 		*out = new(string)
 		**out = **in
 	}
