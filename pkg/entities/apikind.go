@@ -2,6 +2,7 @@ package entities
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -295,4 +296,15 @@ func (k apiKind[T, D, A]) inspect(ctx context.Context, api konnect.API, _ T, p c
 		found.UID, found.Owner = labels[controller.TagKeyUID], labels[controller.TagKeyCluster]
 	}
 	return found, nil
+}
+
+// sameAs reads the JSON of from into to: the SDK gives one entity
+// different types in different answers (a listed portal, a portal), and
+// the fields of a create body and a patch are the same.
+func sameAs(from, to any) error {
+	raw, err := json.Marshal(from)
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal(raw, to)
 }

@@ -2,10 +2,8 @@ package entities
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"maps"
-	"slices"
 
 	"github.com/Kong/sdk-konnect-go/models/components"
 	"github.com/Kong/sdk-konnect-go/models/operations"
@@ -191,20 +189,4 @@ func listPortals(ctx context.Context, api konnect.API, _ controller.Placement) (
 			return out, nil
 		}
 	}
-}
-
-// sameAs reads the JSON of from into to: the SDK gives one entity
-// different types in different answers (a listed portal, a portal), and
-// the fields of a create body and a patch are the same.
-func sameAs(from, to any) error {
-	raw, err := json.Marshal(from)
-	if err != nil {
-		return err
-	}
-	return json.Unmarshal(raw, to)
-}
-
-// sortedCopy returns ss sorted, for comparing sets.
-func sortedCopy(ss []string) []string {
-	return slices.Sorted(slices.Values(ss))
 }

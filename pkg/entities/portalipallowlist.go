@@ -2,6 +2,7 @@ package entities
 
 import (
 	"context"
+	"slices"
 	"strings"
 
 	"github.com/Kong/sdk-konnect-go/models/components"
@@ -76,4 +77,9 @@ var portalIPAllowListCalls = apiCalls[components.CreatePortalSourceIPRestriction
 		}
 	},
 	id: func(_ controller.Placement, a *components.IPEntry) string { return a.ID },
+}
+
+// sortedCopy returns ss sorted, for comparing sets.
+func sortedCopy(ss []string) []string {
+	return slices.Sorted(slices.Values(ss))
 }
