@@ -96,7 +96,7 @@ func TestExportAdoptsEveryKindWithoutADifference(t *testing.T) {
 	}
 	checkNames(t, res.Objects)
 
-	objects := prospective(t, w, res.Objects, stores)
+	objects := prospective(t, w, res.Objects)
 	catalog := entities.NewCatalog(objects)
 	compared := map[string]int{}
 	for _, obj := range objects {
@@ -237,7 +237,7 @@ func checkNames(t *testing.T, objects []runtime.Object) {
 // operator adopted them: every entity Programmed with the ID it adopted,
 // Secrets' string data as data, the credentials made from Secrets, and the
 // auth configuration the export names.
-func prospective(t *testing.T, w world, exported []runtime.Object, stores map[string]int) []runtime.Object {
+func prospective(t *testing.T, w world, exported []runtime.Object) []runtime.Object {
 	t.Helper()
 	out := []runtime.Object{&konnectv1alpha1.KonnectAPIAuthConfiguration{
 		ObjectMeta: metav1.ObjectMeta{Namespace: testNamespace, Name: testAuth},
