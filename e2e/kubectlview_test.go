@@ -149,7 +149,9 @@ func checkDescribe(ctx context.Context, c *clusterEnv, o *unstructured.Unstructu
 		return fmt.Errorf("kubectl describe %s %s: %s condition is %q (conditions %v)", resource, o.GetName(), typ, conditions[typ], conditions)
 	}
 	reasons := describedEvents(out)
-	wanted := []string{controller.EventCreated, controller.EventFound, controller.EventUpdated, controller.EventBorrowed, controller.EventAdopted, entities.EventTokenValid}
+	// TookBack: an entity that is there before its object (a portal's
+	// customization).
+	wanted := []string{controller.EventCreated, controller.EventFound, controller.EventTookBack, controller.EventUpdated, controller.EventBorrowed, controller.EventAdopted, entities.EventTokenValid}
 	for _, r := range reasons {
 		if slices.Contains(wanted, r) {
 			return nil

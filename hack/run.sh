@@ -249,7 +249,7 @@ k create namespace "${NAMESPACE}" --dry-run=client -o yaml | k apply --server-si
 sample_text | k apply --server-side --namespace "${NAMESPACE}" -f -
 applied=true
 
-KINDS=konnectapiauthconfigurations,konnectgatewaycontrolplanes,konnectcloudgatewaynetworks,konnectcloudgatewaytransitgateways,konnectcloudgatewaydataplanegroupconfigurations,kongservices,kongroutes,kongconsumers,kongconsumergroups,kongpluginbindings,kongupstreams,kongtargets,kongcertificates,kongcacertificates,kongsnis,kongkeys,kongkeysets,kongdataplaneclientcertificates
+KINDS=konnectapiauthconfigurations,konnectgatewaycontrolplanes,konnectcloudgatewaynetworks,konnectcloudgatewaytransitgateways,konnectcloudgatewaydataplanegroupconfigurations,konnectconfigstores,portals,portalpages,portalteams,portalcustomizations,portalcustomdomains,portalemailconfigs,portalidentityproviderrequests,portalipallowlists,kongservices,kongroutes,kongconsumers,kongconsumergroups,kongpluginbindings,kongupstreams,kongtargets,kongcertificates,kongcacertificates,kongsnis,kongkeys,kongkeysets,kongdataplaneclientcertificates
 say "Waiting for the objects to become Programmed"
 last=""
 programmed=false

@@ -148,7 +148,32 @@ func (f *parityFile) expand() []parityCase {
 			Refused: tagTooLong,
 		})
 	}
+	if suite := f.Suites.ParentRef; suite != nil {
+		cases = append(cases, parentRefCases(suite.Field)...)
+	}
 	return append(cases, f.Cases...)
+}
+
+// parentRefImmutable is Kong Operator's message for a parent reference
+// changed once the object is Programmed.
+const parentRefImmutable = "immutable when an entity is already Programmed"
+
+// parentRefCases are Kong Operator's cases of a parent reference (an
+// ObjectRef in spec.<field>) that changes: refused once the object is
+// Programmed, allowed while it is not.
+func parentRefCases(field string) []parityCase {
+	toOther := map[string]any{"spec": map[string]any{field: map[string]any{
+		"type": "namespacedRef", "namespacedRef": map[string]any{"name": "different"},
+	}}}
+	readyFalse := map[string]any{"conditions": []any{map[string]any{
+		"type": "Ready", "status": "False", "reason": "NotReady", "message": "",
+		"lastTransitionTime": "2025-01-01T00:00:00Z",
+	}}}
+	return []parityCase{
+		{Name: field + "/cannot change when Programmed", Status: koProgrammed("True"), Update: toOther, UpdateRefused: parentRefImmutable},
+		{Name: field + "/can change when not Programmed", Status: readyFalse, Update: toOther},
+		{Name: field + "/can change when Programmed is False", Status: koProgrammed("False"), Update: toOther},
+	}
 }
 
 func numberedTags(n int) []any {

@@ -76,6 +76,13 @@ type paritySuites struct {
 		// EmptyAllowed: an object without controlPlaneRef is accepted.
 		EmptyAllowed bool `json:"emptyAllowed"`
 	} `json:"kicUnsupported"`
+	// ParentRef runs the suite of kinds whose spec names their parent with
+	// an ObjectRef (portalRef, controlPlaneRef): it may change until the
+	// object is Programmed.
+	ParentRef *struct {
+		// Field is the reference's field of spec.
+		Field string `json:"field"`
+	} `json:"parentRef"`
 }
 
 // parityCase is one Kong Operator test case.
@@ -193,6 +200,9 @@ func countSuites(s paritySuites) int {
 		n++
 	}
 	if s.Tags != nil {
+		n++
+	}
+	if s.ParentRef != nil {
 		n++
 	}
 	return n

@@ -56,6 +56,18 @@ var rulesByKind = map[string][]string{
 		"V13", "V14", "V16", "CG10", "CG11", "CG12", "CG13", "CG14", "CG15", "CG16"},
 	"KonnectCloudGatewayTransitGateway": {"V02", "V03", "V04", "V05", "CG10", "CG11", "CG12", "CG13", "CG20",
 		"CG21", "CG22", "CG23", "CG24", "CG25", "CG26", "CG27", "CG28"},
+	// The kinds of Konnect's newer APIs name their parents with an
+	// ObjectRef (ORnn); config stores have CSnn rules, the Dev Portal
+	// kinds PTnn.
+	"KonnectConfigStore":            {"OR01", "OR02", "OR03", "OR04", "CS01"},
+	"Portal":                        {"OR01", "OR02", "OR03", "OR04", "PT01"},
+	"PortalPage":                    {"OR01", "OR02", "OR03", "OR04", "PT02", "PT03"},
+	"PortalTeam":                    {"OR01", "OR02", "OR03", "OR04", "PT02"},
+	"PortalCustomization":           {"OR01", "OR02", "OR03", "OR04", "PT02"},
+	"PortalEmailConfig":             {"OR01", "OR02", "OR03", "OR04", "PT02"},
+	"PortalIPAllowList":             {"OR01", "OR02", "OR03", "OR04", "PT02"},
+	"PortalCustomDomain":            {"OR01", "OR02", "OR03", "OR04", "PT02", "PT04", "PT05", "PT06", "PT07"},
+	"PortalIdentityProviderRequest": {"OR01", "OR02", "OR03", "OR04", "PT02", "PT08", "PT09", "PT10", "PT11", "PT12"},
 }
 
 // cloudGatewayRules describes the CGnn rules of the Dedicated Cloud Gateway
@@ -90,6 +102,48 @@ var cloudGatewayRules = map[string]string{
 	"CG28": "transit gateway: spec.networkRef is fixed once it exists in Konnect",
 }
 
+// objectRefRules describe the ORnn rules of ObjectRef, with which the kinds
+// of Konnect's newer APIs name their parents. The messages are Kong
+// Operator's.
+var objectRefRules = map[string]string{
+	"OR01": "an ObjectRef of type namespacedRef needs namespacedRef",
+	"OR02": "an ObjectRef of type namespacedRef has no konnectID",
+	"OR03": "an ObjectRef of type konnectID needs konnectID",
+	"OR04": "an ObjectRef of type konnectID has no namespacedRef",
+}
+
+// configStoreRules describe the CSnn rules of KonnectConfigStore.
+var configStoreRules = map[string]string{
+	"CS01": "config store: spec.controlPlaneRef is fixed once the store is Programmed",
+}
+
+// portalRules describe the PTnn rules of the Dev Portal kinds. Where the
+// rule is Kong Operator's, so is the message; the union rules (PT04–PT12)
+// are this project's, refusing what Konnect would refuse.
+var portalRules = map[string]string{
+	"PT01": "portal: spec.apiSpec.name never changes",
+	"PT02": "portal entity: spec.portalRef is fixed once the object is Programmed",
+	"PT03": "page: spec.apiSpec.parentPageIDRef cannot be set",
+	"PT04": "custom domain: ssl.type standard needs ssl.standard",
+	"PT05": "custom domain: ssl.type withCustomCertificate needs ssl.withCustomCertificate",
+	"PT06": "custom domain: ssl.standard only with ssl.type standard",
+	"PT07": "custom domain: ssl.withCustomCertificate only with ssl.type withCustomCertificate",
+	"PT08": "identity provider: config.type oIDC needs config.oIDC",
+	"PT09": "identity provider: config.type portalSAML needs config.portalSAML",
+	"PT10": "identity provider: config.oIDC only with config.type oIDC",
+	"PT11": "identity provider: config.portalSAML only with config.type portalSAML",
+	"PT12": "identity provider: type oidc goes with config.type oIDC, saml with portalSAML",
+}
+
+// describedRules are the rule families outside the §2.14 catalogue, by the
+// prefix of their IDs.
+var describedRules = map[string]map[string]string{
+	"CG": cloudGatewayRules,
+	"OR": objectRefRules,
+	"CS": configStoreRules,
+	"PT": portalRules,
+}
+
 // servedVersionsAssumed names, for kinds whose rules differ between
 // versions, the only versions rulesByKind was written for. A CRD serving
 // another version needs that version's rules added above.
@@ -97,25 +151,31 @@ var servedVersionsAssumed = map[string][]string{
 	"KonnectGatewayControlPlane": {"v1alpha2"},
 }
 
-// TestCloudGatewayRulesAreDescribed keeps rulesByKind and cloudGatewayRules
-// in step: every CGnn rule a kind lists is described, and every described
-// rule applies to some kind.
-func TestCloudGatewayRulesAreDescribed(t *testing.T) {
+// TestRuleFamiliesAreDescribed keeps rulesByKind and describedRules in
+// step: every rule of a family outside the catalogue that a kind lists is
+// described, and every described rule applies to some kind.
+func TestRuleFamiliesAreDescribed(t *testing.T) {
 	used := map[string]bool{}
 	for kind, rules := range rulesByKind {
 		for _, rule := range rules {
-			if !strings.HasPrefix(rule, "CG") {
+			family, ok := describedRules[rule[:2]]
+			if !ok {
 				continue
 			}
 			used[rule] = true
-			if cloudGatewayRules[rule] == "" {
-				t.Errorf("%s lists %s, which cloudGatewayRules does not describe", kind, rule)
+			if family[rule] == "" {
+				t.Errorf("%s lists %s, which describedRules[%q] does not describe", kind, rule, rule[:2])
 			}
 		}
 	}
-	for rule := range cloudGatewayRules {
-		if !used[rule] {
-			t.Errorf("%s is described but no kind lists it", rule)
+	for prefix, family := range describedRules {
+		for rule := range family {
+			if !strings.HasPrefix(rule, prefix) {
+				t.Errorf("%s is described among the %s rules", rule, prefix)
+			}
+			if !used[rule] {
+				t.Errorf("%s is described but no kind lists it", rule)
+			}
 		}
 	}
 }

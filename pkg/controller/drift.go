@@ -87,14 +87,20 @@ func (m driftMark) owner() string {
 	return m.fields[0]
 }
 
-// scopeOf names what one listing covers: the entity's control plane or,
-// for a control plane itself, its organisation as the credentials see it
-// (another token may see other control planes). The token is in the name
-// only as a hash, which is never logged.
+// scopeOf names what one listing covers: the entity's control plane; for
+// an entity of the newer APIs that belongs to a parent outside control
+// planes (a portal's page), the parent; otherwise (a control plane, a
+// portal) its organisation as the credentials see it (another token may
+// see other entities). The token is in the name only as a hash, which is
+// never logged.
 func scopeOf(p Placement) string {
 	if p.ControlPlaneID != "" {
 		return p.ControlPlaneID
 	}
 	token := sha256.Sum256([]byte(p.Auth.Token))
-	return "organization " + p.Auth.OrgID + " at " + p.Auth.ServerURL + " as " + hex.EncodeToString(token[:8])
+	organization := "organization " + p.Auth.OrgID + " at " + p.Auth.ServerURL + " as " + hex.EncodeToString(token[:8])
+	if p.ParentID != "" {
+		return "parent " + p.ParentID + " in " + organization
+	}
+	return organization
 }

@@ -56,6 +56,10 @@ type Kind[T Entity, D any] struct {
 	Managed func(obj T) bool
 	// Adopt, when set, lets spec.adopt take over an existing entity.
 	Adopt *Adoption[T, D]
+	// Compare, when set, reads the entity with the given ID and compares
+	// it with desired, as Adoption.Inspect does, for a kind without
+	// spec.adopt: what kubectl konnect diff shows.
+	Compare func(ctx context.Context, api konnect.API, obj T, p Placement, id string, desired D) (Inspection, error)
 	// AfterSync, when set, runs after every successful create or update,
 	// for what follows the entity (a group's memberships).
 	AfterSync func(ctx context.Context, api konnect.API, obj T, p Placement, id string, created bool) error
@@ -86,9 +90,10 @@ type Kind[T Entity, D any] struct {
 	Async *Async[T]
 	// List, when set, lists the entities of this kind in the control plane
 	// of p (ControlPlaneID and Auth; no parent, so nested collections use
-	// their flat endpoint), in pages of konnect.PageSize; for control planes
-	// themselves (no ControlPlaneID), those that p's credentials see in their
-	// organisation. Without all, only the entities tagged (or labelled)
+	// their flat endpoint), in pages of konnect.PageSize; for an entity
+	// outside control planes with a parent (ParentID: a portal's page),
+	// those of the parent; for the others (a control plane, a portal), those
+	// that p's credentials see in their organisation. Without all, only the entities tagged (or labelled)
 	// with the kind, as this operator and Kong Operator tag what they write;
 	// with all, every entity of the collection, for entities adopted as
 	// they were (from Konnect's UI, decK, Terraform).
@@ -196,6 +201,15 @@ func (k *Kind[T, D]) KindName() string { return k.GVK.Kind }
 func (k *Kind[T, D]) IsManaged(obj T) bool { return k.Managed == nil || k.Managed(obj) }
 
 func (k *Kind[T, D]) borrows(obj T) bool { return k.Borrows != nil && k.Borrows(obj) }
+
+// Inspector returns how the kind reads an entity and compares it with what
+// an object asks for: its adoption's, or Compare; nil when it has none.
+func (k *Kind[T, D]) Inspector() func(ctx context.Context, api konnect.API, obj T, p Placement, id string, desired D) (Inspection, error) {
+	if k.Adopt != nil {
+		return k.Adopt.Inspect
+	}
+	return k.Compare
+}
 
 func (k *Kind[T, D]) adoptOptions(obj T) *commonv1alpha1.AdoptOptions {
 	if k.Adopt == nil {

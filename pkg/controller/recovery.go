@@ -24,7 +24,10 @@ import (
 //     one call.
 //   - Kinds that carry no tags find an entity by what it holds (a name and
 //     its settings, a certificate), with FindByUID before every create:
-//     they are few (cloud gateways, pinned certificates).
+//     they are few (cloud gateways, pinned certificates). Those whose
+//     entities Konnect keys on a name (a portal's pages and teams, config
+//     stores: Recovery.ByKey) take back the entity that holds it, as the
+//     listed kinds do.
 //   - A create refused as a conflict looks the entity that holds the unique
 //     name up (Recovery.Holder), and says what it found instead of trying
 //     again every period.
@@ -57,6 +60,12 @@ type Recovery[T Entity, D any] struct {
 	// Record, when set, records in obj's status what Create records from
 	// Konnect's answer, from an entity taken back (Listed.Actual).
 	Record func(obj T, l Listed[D])
+	// ByKey says that the kind's entities carry no identity, and Holder
+	// finds an object's entity by what Konnect keys it on (a name, a slug,
+	// a host name; the one entity of a singleton), as a listing shows it:
+	// before every create, the entity Holder finds is taken back as the
+	// object's own, without a write when it equals the spec.
+	ByKey bool
 }
 
 // findMode is how decide has a create look for an existing entity first.

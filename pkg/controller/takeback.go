@@ -70,7 +70,17 @@ func (r *EntityReconciler[T, D]) findFirst(ctx context.Context, t *turn[T, D], a
 			}
 		}
 	}
-	if lookFirst {
+	if rec := r.kind.Recover; lookFirst && rec != nil && rec.ByKey && rec.Holder != nil {
+		found, err := rec.Holder(ctx, api, t.obj, t.res.Placement, t.desired)
+		if err != nil {
+			return written{}, true, err
+		}
+		if found != nil && !r.heldByAnother(found.ID, t.obj) {
+			if w, took, err := r.takeBack(ctx, t, api, *found, byListing); took || err != nil {
+				return w, true, err
+			}
+		}
+	} else if lookFirst {
 		if w, err := r.adoptByUID(ctx, t, api); w.id != "" || err != nil {
 			return w, true, err
 		}
@@ -87,6 +97,19 @@ func (r *EntityReconciler[T, D]) findFirst(ctx context.Context, t *turn[T, D], a
 		}
 	}
 	return written{}, false, nil
+}
+
+// heldByAnother reports whether another object of the kind holds the
+// entity with the given ID: two objects that ask for the same key (two IP
+// allow lists of the same addresses) each stand for an entity of their
+// own.
+func (r *EntityReconciler[T, D]) heldByAnother(id string, obj T) bool {
+	for _, other := range r.informer.List() {
+		if other.GetUID() != obj.GetUID() && other.KonnectStatus(false).GetKonnectID() == id {
+			return true
+		}
+	}
+	return false
 }
 
 // explainConflict looks up the entity that holds the unique name a create
@@ -115,7 +138,10 @@ func (r *EntityReconciler[T, D]) explainConflict(ctx context.Context, t *turn[T,
 // false when the entity went since it was found: the create goes ahead.
 func (r *EntityReconciler[T, D]) takeBack(ctx context.Context, t *turn[T, D], api konnect.API, found Listed[D], by foundBy) (w written, took bool, err error) {
 	kind := r.kind.KindName()
-	same := found.Object.Names(kind, t.obj)
+	// An entity without identity that holds the object's key is the
+	// object's, for a kind whose entities carry none.
+	keyed := r.kind.Recover != nil && r.kind.Recover.ByKey && found.Object == ObjectIdentity{}
+	same := keyed || found.Object.Names(kind, t.obj)
 	refuse := func(reason, message string) (written, bool, error) {
 		holder := found.ID
 		if r.kind.Recover == nil || r.kind.Recover.Read == nil {
@@ -192,6 +218,11 @@ func (r *EntityReconciler[T, D]) recover(ctx context.Context, t *turn[T, D], api
 	owner := "no cluster"
 	if found.Owner != "" {
 		owner = "cluster " + found.Owner
+	}
+	if found.Object == (ObjectIdentity{}) {
+		klog.FromContext(ctx).Info("Found the entity by what Konnect keys it on; taking it over", "id", found.ID)
+		r.recorder.Eventf(t.obj, corev1.EventTypeNormal, EventTookBack, "Took back %s %s, found by what Konnect keys it on, %s", kind, found.ID, how)
+		return w, true, nil
 	}
 	if found.Object.UID == string(t.obj.GetUID()) {
 		// The object itself wrote it, and lost its ID (a create whose

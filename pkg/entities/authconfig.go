@@ -115,6 +115,11 @@ func NewAuthConfigController(r *AuthConfigReconciler, opts controller.Options) (
 			return nil, err
 		}
 	}
+	for _, u := range r.Refs.AuthUsers {
+		if err := u.index(); err != nil {
+			return nil, err
+		}
+	}
 	c, err := controller.New("KonnectAPIAuthConfiguration", r.Refs.AuthConfigs, r, opts)
 	if err != nil {
 		return nil, err
@@ -149,6 +154,9 @@ func NewAuthConfigController(r *AuthConfigReconciler, opts controller.Options) (
 			}
 			return nil
 		}),
+	}
+	for _, u := range r.Refs.AuthUsers {
+		deps = append(deps, u.dependency())
 	}
 	for _, dep := range deps {
 		if err := c.Watch(dep); err != nil {
@@ -375,8 +383,9 @@ func tokenFingerprint(serverURL, token string) uint64 {
 	return h.Sum64()
 }
 
-// users names the control planes and networks that use the configuration
-// with key k, "(being deleted)" after those on their way out.
+// users names the control planes, networks and other objects of
+// Refs.AuthUsers (portals) that use the configuration with key k, "(being
+// deleted)" after those on their way out.
 func (r *AuthConfigReconciler) users(k cache.ObjectName) ([]string, error) {
 	cps, err := r.Refs.ControlPlanes.ByIndex(indexControlPlanesByAuthConfig, k.String())
 	if err != nil {
@@ -385,6 +394,13 @@ func (r *AuthConfigReconciler) users(k cache.ObjectName) ([]string, error) {
 	names := make([]string, 0, len(cps))
 	for _, cp := range cps {
 		names = append(names, userName(kindControlPlane, cp))
+	}
+	for _, u := range r.Refs.AuthUsers {
+		users, err := u.usersOf(k.String())
+		if err != nil {
+			return nil, err
+		}
+		names = append(names, users...)
 	}
 	if r.Refs.Networks == nil {
 		return names, nil

@@ -128,14 +128,15 @@ func (e adoptingEntry[T, D]) compare(ctx context.Context, clients controller.Cli
 	if id == "" {
 		return Comparison{State: StateMissing, Message: "not in Konnect yet: the operator would create it"}, true, nil
 	}
-	if e.kind.Adopt == nil {
+	inspect := e.kind.Inspector()
+	if inspect == nil {
 		return Comparison{State: StateNotCompared, ID: id, Message: e.kind.KindName() + " has no comparison"}, true, nil
 	}
 	api, err := clients.API(res.Placement.Auth.ServerURL, res.Placement.Auth.Token)
 	if err != nil {
 		return Comparison{}, true, err
 	}
-	found, err := e.kind.Adopt.Inspect(ctx, api, copied, res.Placement, id, desired)
+	found, err := inspect(ctx, api, copied, res.Placement, id, desired)
 	switch {
 	case konnect.IsNotFound(err) && adopting:
 		return Comparison{State: StateMissing, ID: id, Message: fmt.Sprintf("spec.adopt names %s, which Konnect does not have: adopting it would fail", id)}, true, nil

@@ -41,6 +41,7 @@ func NewCatalog(objects []runtime.Object) *Catalog {
 	jwt := JWTKind(CredentialDeps[kongJWT]{Refs: refs, Consumers: consumers, Objects: filled[kongJWT](objects, "kongcredentialjwts")})
 	hmac := HMACKind(CredentialDeps[kongHMAC]{Refs: refs, Consumers: consumers, Objects: filled[kongHMAC](objects, "kongcredentialhmacs")})
 	credentials := []CredentialKind{basicAuth.CredentialKind, apiKey.CredentialKind, acl.CredentialKind, jwt.CredentialKind, hmac.CredentialKind}
+	portals, configStores := filled[portal](objects, "portals"), filled[configStore](objects, "konnectconfigstores")
 	bindings := PluginBindingSources{
 		Plugins: filled[kongPlugin](objects, "kongplugins"), ClusterPlugins: filled[kongClusterPlugin](objects, "kongclusterplugins"),
 		Services: services, Routes: routes, Consumers: consumers, ConsumerGroups: groups,
@@ -64,7 +65,20 @@ func NewCatalog(objects []runtime.Object) *Catalog {
 		adoptingEntry[kongPluginBinding, components.Plugin]{kind: PluginBindingKind(refs, bindings), hidden: bindings.hidden},
 		adoptingEntry[kongKey, components.Key]{kind: KeyKind(refs, filled[kongKeySet](objects, "kongkeysets")), hidden: func(kongKey) []string { return []string{"pem", "jwk"} }},
 		adoptingEntry[kongKeySet, components.KeySet]{kind: KeySetKind(refs)},
-		adoptingEntry[kongVault, components.Vault]{kind: VaultKind(refs, func(string) bool { return true })},
+		adoptingEntry[kongVault, components.Vault]{kind: VaultKind(refs, configStores, func(string) bool { return true })},
+		adoptingEntry[configStore, components.CreateConfigStore]{kind: ConfigStoreKind(refs)},
+		adoptingEntry[portal, components.CreatePortal]{kind: PortalKind(refs)},
+		adoptingEntry[portalPage, components.CreatePortalPageRequest]{kind: PortalPageKind(refs, portals)},
+		adoptingEntry[portalTeam, components.PortalCreateTeamRequest]{kind: PortalTeamKind(refs, portals)},
+		adoptingEntry[portalCustomization, components.PortalCustomization]{kind: PortalCustomizationKind(refs, portals)},
+		adoptingEntry[portalCustomDomain, components.CreatePortalCustomDomainRequest]{
+			kind: PortalCustomDomainKind(refs, portals), hidden: func(portalCustomDomain) []string { return []string{"ssl"} },
+		},
+		adoptingEntry[portalEmailConfig, components.PostPortalEmailConfig]{kind: PortalEmailConfigKind(refs, portals)},
+		adoptingEntry[portalIdentityProvider, components.PortalCreateIdentityProvider]{
+			kind: PortalIdentityProviderKind(refs, portals), hidden: func(portalIdentityProvider) []string { return []string{"config"} },
+		},
+		adoptingEntry[portalIPAllowList, components.CreatePortalSourceIPRestriction]{kind: PortalIPAllowListKind(refs, portals)},
 		adoptingEntry[kongDataPlaneCertificate, components.DataPlaneClientCertificateRequest]{kind: DataPlaneCertificateKind(refs)},
 		adoptingEntry[network, components.CreateNetworkRequest]{kind: NetworkKind(refs)},
 		adoptingEntry[transitGateway, components.CreateTransitGatewayRequest]{kind: TransitGatewayKind(refs, refs.Networks)},

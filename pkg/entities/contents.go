@@ -42,6 +42,7 @@ type Contents struct {
 	KeySets               []components.KeySet
 	Vaults                []components.Vault
 	DataPlaneCertificates []components.DataPlaneClientCertificate
+	ConfigStores          []components.ConfigStore
 }
 
 // contentsConcurrency is how many collections are read at once: enough to
@@ -105,6 +106,7 @@ func ReadControlPlane(ctx context.Context, api konnect.API, cp components.Contro
 	read(func() (err error) { out.KeySets, err = listEvery(ctx, api, p, keySetCalls); return })
 	read(func() (err error) { out.Vaults, err = listEvery(ctx, api, p, vaultCalls); return })
 	read(func() (err error) { out.DataPlaneCertificates, err = pins.list(ctx, api, p); return })
+	read(func() (err error) { out.ConfigStores, err = configStoreCalls.doList(ctx, api, p); return })
 	if err := g.Wait(); err != nil {
 		return Contents{}, err
 	}

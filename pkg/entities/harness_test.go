@@ -121,6 +121,17 @@ func conditionStatus(res controller.Resolution, conditionType string) metav1.Con
 	return ""
 }
 
+// conditionOf returns one condition of a resolution, its Type alone when
+// absent.
+func conditionOf(res controller.Resolution, conditionType string) metav1.Condition {
+	for _, c := range res.Conditions {
+		if c.Type == conditionType {
+			return c
+		}
+	}
+	return metav1.Condition{Type: conditionType}
+}
+
 // simulated is the simulator in process, with one organisation, and its API
 // through the operator's own client.
 type simulated struct {

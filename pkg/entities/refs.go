@@ -50,6 +50,9 @@ type Refs struct {
 	// Networks are the Dedicated Cloud Gateway networks, which name an
 	// auth configuration of their own; nil when they are not watched.
 	Networks *controller.Informer[*konnectv1alpha1.KonnectCloudGatewayNetwork]
+	// AuthUsers are the other kinds whose objects name an auth
+	// configuration of their own (portals).
+	AuthUsers []AuthUser
 }
 
 // referrer is the object that holds a reference.

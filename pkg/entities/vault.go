@@ -21,12 +21,16 @@ type kongVault = *configurationv1alpha1.KongVault
 // must name one, and a KongReferenceGrant there must admit KongVaults from
 // the namespace "".
 //
+// A vault of backend konnect may name its KonnectConfigStore in
+// spec.configStoreRef: the store's Konnect ID is sent as
+// config.config_store_id (vaultconfigstore.go).
+//
 // watches reports whether the operator watches a namespace. Every operator
 // sees every KongVault; each takes only those whose control plane is in a
 // namespace it watches, so that operators watching different namespaces do
 // not fight over one vault. A Konnect reference without a namespace is
 // reported by every operator (it is an error wherever it is seen).
-func VaultKind(refs *Refs, watches func(namespace string) bool) controller.Kind[kongVault, components.Vault] {
+func VaultKind(refs *Refs, stores *controller.Informer[configStore], watches func(namespace string) bool) controller.Kind[kongVault, components.Vault] {
 	gvk := configurationGVK("KongVault")
 	placed := underControlPlane(refs, gvk, func(v kongVault) *cpRef { return v.Spec.ControlPlaneRef })
 	placeUnder := placed.steps
@@ -47,18 +51,7 @@ func VaultKind(refs *Refs, watches func(namespace string) bool) controller.Kind[
 	placed.managed = func(v kongVault) bool {
 		return v.Spec.ControlPlaneRef.IsKonnect() && (vaultNamespace(v) == "" || watches(vaultNamespace(v)))
 	}
-	placed = placed.with(reference[kongVault]{
-		conditions: []string{commonv1alpha1.ConditionConfigStoreRefValid},
-		resolve: func(b *resolver, v kongVault) {
-			if ref := v.Spec.ConfigStoreRef; ref != nil && !b.forDelete() {
-				// KonnectConfigStore is not a kind this operator manages:
-				// there is no ID to inject as config.config_store_id.
-				b.refuse(commonv1alpha1.ConditionConfigStoreRefValid, commonv1alpha1.ReasonInvalid,
-					"configStoreRef names KonnectConfigStore %s/%s, a kind this operator does not manage; set config.config_store_id instead",
-					ref.Namespace, ref.Name)
-			}
-		},
-	})
+	placed = placed.with(configStoreReference(refs, stores))
 	return core[kongVault, components.Vault, components.Vault]{
 		gvk:    gvk,
 		placed: placed,
@@ -69,6 +62,9 @@ func VaultKind(refs *Refs, watches func(namespace string) bool) controller.Kind[
 				if err := json.Unmarshal(v.Spec.Config.Raw, &config); err != nil {
 					return components.Vault{}, fmt.Errorf("spec.config is not a JSON object: %w", err)
 				}
+			}
+			if id := configStoreID(stores, v); id != "" {
+				config[configStoreIDField] = id
 			}
 			return components.Vault{
 				Name: v.Spec.Backend, Prefix: v.Spec.Prefix, Description: optional(v.Spec.Description), Config: config,

@@ -11,6 +11,7 @@ import (
 
 	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
 	configurationv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/configuration/v1alpha1"
+	konnectv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/konnect/v1alpha1"
 	"github.com/konnect-operator/konnect-operator/pkg/controller"
 )
 
@@ -31,7 +32,7 @@ func testVault(name, namespace string) kongVault {
 func TestVaultNamesTheNamespaceOfItsControlPlane(t *testing.T) {
 	refs := testRefs()
 	programmedControlPlane(t, refs, "cp", "cp-id")
-	kind := VaultKind(refs, func(string) bool { return true })
+	kind := VaultKind(refs, cacheOf[configStore]("konnectconfigstores"), func(string) bool { return true })
 
 	res, err := kind.Resolve(t.Context(), testVault("v", ""), controller.ForSync)
 	if err != nil || res.Ready || conditionStatus(res, commonv1alpha1.ConditionControlPlaneRefValid) != "False" {
@@ -58,18 +59,80 @@ func TestVaultNamesTheNamespaceOfItsControlPlane(t *testing.T) {
 		t.Fatalf("with a grant: ready=%v placement %+v conditions %v", res.Ready, res.Placement, res.Conditions)
 	}
 
-	v.Spec.ConfigStoreRef = &configurationv1alpha1.KonnectConfigStoreRef{Name: "store", Namespace: testNamespace}
-	res, _ = kind.Resolve(t.Context(), v, controller.ForSync)
-	if res.Ready || conditionStatus(res, commonv1alpha1.ConditionConfigStoreRefValid) != "False" {
-		t.Fatalf("with a configStoreRef: ready=%v conditions %v", res.Ready, res.Conditions)
+	if res, _ := kind.Resolve(t.Context(), v, controller.ForDelete); !res.Ready {
+		t.Fatalf("deleting a vault: ready=%v conditions %v", res.Ready, res.Conditions)
 	}
-	if res, _ := kind.Resolve(t.Context(), v, controller.ForDelete); !res.Ready || conditionStatus(res, commonv1alpha1.ConditionConfigStoreRefValid) != "" {
-		t.Fatalf("deleting a vault with a configStoreRef: ready=%v conditions %v", res.Ready, res.Conditions)
+}
+
+// TestVaultSendsItsConfigStoresID: a vault's configStoreRef needs a grant
+// from KongVault (namespace "") to the store, a Programmed store of the
+// vault's control plane, and no config_store_id of its own; the store's ID
+// then goes into the vault's config. Deleting needs none of it.
+func TestVaultSendsItsConfigStoresID(t *testing.T) {
+	refs := testRefs()
+	programmedControlPlane(t, refs, "cp", "cp-id")
+	stores := cacheOf[configStore]("konnectconfigstores")
+	kind := VaultKind(refs, stores, func(string) bool { return true })
+	grant := func(kinds ...string) {
+		g := &configurationv1alpha1.KongReferenceGrant{
+			ObjectMeta: metav1.ObjectMeta{Namespace: testNamespace, Name: "vaults"},
+			Spec:       configurationv1alpha1.KongReferenceGrantSpec{From: []configurationv1alpha1.ReferenceGrantFrom{{Group: groupConfiguration, Kind: "KongVault"}}},
+		}
+		for _, k := range kinds {
+			g.Spec.To = append(g.Spec.To, configurationv1alpha1.ReferenceGrantTo{Group: groupKonnect, Kind: k})
+		}
+		put(t, refs.Grants, g)
+	}
+	v := testVault("v", testNamespace)
+	v.Spec.Backend, v.Spec.Config = "konnect", nil
+	v.Spec.ConfigStoreRef = &configurationv1alpha1.KonnectConfigStoreRef{Name: "store", Namespace: testNamespace}
+	store := &konnectv1alpha1.KonnectConfigStore{
+		ObjectMeta: metav1.ObjectMeta{Namespace: testNamespace, Name: "store"},
+		Status: konnectv1alpha1.KonnectConfigStoreStatus{
+			KonnectEntityStatus: commonv1alpha1.KonnectEntityStatus{ID: "store-id"},
+			ControlPlaneID:      &commonv1alpha1.KonnectEntityRef{ID: "cp-id"},
+			Conditions:          []metav1.Condition{controller.TrueCondition(commonv1alpha1.ConditionProgrammed, commonv1alpha1.ReasonProgrammed, "")},
+		},
+	}
+	otherPlane := store.DeepCopy()
+	otherPlane.Status.ControlPlaneID.ID = "other-cp"
+	cases := []struct {
+		name   string
+		before func()
+		reason string
+	}{
+		{"no grant to the store", func() { grant(kindControlPlane) }, commonv1alpha1.ReasonRefNotPermitted},
+		{"a store not found", func() { grant(kindControlPlane, kindConfigStore) }, commonv1alpha1.ReasonRefNotFound},
+		{"a store of another control plane", func() { put(t, stores, otherPlane) }, commonv1alpha1.ReasonInvalid},
+		{"a store and a config_store_id", func() {
+			put(t, stores, store)
+			v.Spec.Config = &apiextensionsv1.JSON{Raw: []byte(`{"config_store_id":"x"}`)}
+		}, commonv1alpha1.ReasonInvalid},
+		{"usable", func() { v.Spec.Config = nil }, ""},
+	}
+	for _, tc := range cases {
+		tc.before()
+		res, err := kind.Resolve(t.Context(), v, controller.ForSync)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := conditionOf(res, commonv1alpha1.ConditionConfigStoreRefValid)
+		if tc.reason != "" && (res.Ready || got.Reason != tc.reason) || tc.reason == "" && (!res.Ready || got.Status != metav1.ConditionTrue) {
+			t.Fatalf("%s: ready=%v, %s=%s/%s (%s)", tc.name, res.Ready, got.Type, got.Status, got.Reason, got.Message)
+		}
+	}
+	body, err := kind.Desired(t.Context(), v, controller.Placement{})
+	if err != nil || body.Config[configStoreIDField] != "store-id" {
+		t.Fatalf("config %v (%v), want the store's ID", body.Config, err)
+	}
+	put(t, refs.Grants, &configurationv1alpha1.KongReferenceGrant{ObjectMeta: metav1.ObjectMeta{Namespace: testNamespace, Name: "vaults"}})
+	if res, _ := kind.Resolve(t.Context(), v, controller.ForDelete); !res.Ready {
+		t.Fatalf("deleting a vault whose grant went: ready=%v conditions %v", res.Ready, res.Conditions)
 	}
 }
 
 func TestVaultIsTakenByTheOperatorWatchingItsControlPlane(t *testing.T) {
-	kind := VaultKind(testRefs(), func(namespace string) bool { return namespace == "mine" })
+	kind := VaultKind(testRefs(), nil, func(namespace string) bool { return namespace == "mine" })
 	kic := testVault("kic", "mine")
 	kic.Spec.ControlPlaneRef = &commonv1alpha1.ControlPlaneRef{Type: commonv1alpha1.ControlPlaneRefKIC}
 	cases := map[kongVault]bool{
@@ -86,7 +149,7 @@ func TestVaultIsTakenByTheOperatorWatchingItsControlPlane(t *testing.T) {
 }
 
 func TestVaultBodyCarriesItsConfig(t *testing.T) {
-	kind := VaultKind(testRefs(), func(string) bool { return true })
+	kind := VaultKind(testRefs(), nil, func(string) bool { return true })
 	v := testVault("v", testNamespace)
 	v.Spec.Description = "d"
 	body, err := kind.Desired(t.Context(), v, controller.Placement{})

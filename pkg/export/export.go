@@ -65,7 +65,7 @@ func Build(contents entities.Contents, opts Options) (Result, error) {
 	b := &builder{opts: opts, names: newNamer(), ids: map[string]map[string]string{}}
 	b.controlPlane(contents.ControlPlane)
 	steps := []func(entities.Contents) error{
-		b.vaults, b.keySets, b.keys, b.certificates, b.caCertificates, b.snis,
+		b.configStores, b.vaults, b.keySets, b.keys, b.certificates, b.caCertificates, b.snis,
 		b.upstreams, b.targets, b.services, b.routes,
 		b.consumerGroups, b.consumers, b.plugins, b.dataPlaneCertificates,
 	}

@@ -82,8 +82,13 @@ func TestExportAdoptsEveryKindWithoutADifference(t *testing.T) {
 		}
 	}
 	adopted := adoptedIDs(t, res.Objects)
+	stores := storeIDs(t, w, res.Objects)
 	for collection, ids := range w.seeded.IDs {
 		for _, id := range ids {
+			if collection == "config-stores" {
+				// Taken by name: they have no spec.adopt.
+				adopted[id] = stores[id]
+			}
 			if adopted[id] != 1 {
 				t.Errorf("%s %s is adopted by %d objects, want 1", collection, id, adopted[id])
 			}
@@ -115,8 +120,8 @@ func TestExportAdoptsEveryKindWithoutADifference(t *testing.T) {
 		}
 		compared[kind]++
 	}
-	if len(compared) != 20 {
-		t.Errorf("compared %d kinds, want the control plane and 19 kinds of entities: %v", len(compared), compared)
+	if len(compared) != 21 {
+		t.Errorf("compared %d kinds, want the control plane and 20 kinds of entities: %v", len(compared), compared)
 	}
 }
 
@@ -255,6 +260,10 @@ func prospective(t *testing.T, w world, exported []runtime.Object) []runtime.Obj
 			secrets[secret.Name] = secret
 		}
 		programmed(t, w, obj)
+		if store, ok := obj.(*konnectv1alpha1.KonnectConfigStore); ok {
+			store.Status.ID = storeIDOf(t, w, store.Spec.APISpec.Name)
+			store.Status.ControlPlaneID = &commonv1alpha1.KonnectEntityRef{ID: w.seeded.ControlPlane.ID}
+		}
 		out = append(out, obj)
 	}
 	for _, obj := range slices.Clone(out) {
@@ -307,4 +316,30 @@ func routeID(r *components.Route) *string {
 		return r.RouteJSON.ID
 	}
 	return r.RouteExpression.ID
+}
+
+// storeIDs counts, by Konnect ID, the exported config stores that name
+// each seeded store: an object takes the store of its name.
+func storeIDs(t *testing.T, w world, objects []runtime.Object) map[string]int {
+	t.Helper()
+	out := map[string]int{}
+	for _, obj := range objects {
+		if store, ok := obj.(*konnectv1alpha1.KonnectConfigStore); ok {
+			out[storeIDOf(t, w, store.Spec.APISpec.Name)]++
+		}
+	}
+	return out
+}
+
+// storeIDOf is the Konnect ID of the seeded control plane's config store
+// of the given name.
+func storeIDOf(t *testing.T, w world, name string) string {
+	t.Helper()
+	for _, s := range w.sim.APIEntities("acme", "config-stores", w.seeded.ControlPlane.ID) {
+		if s["name"] == name {
+			return s["id"].(string)
+		}
+	}
+	t.Fatalf("no config store %q in Konnect", name)
+	return ""
 }

@@ -98,7 +98,7 @@ func sanitize(text string) string {
 // before what refers to it, so that a reader meets names before their uses
 // (the operator itself waits for references in any order).
 var kindOrder = []string{
-	"KonnectGatewayControlPlane", "Secret", "KongReferenceGrant", "KongVault", "KongKeySet", "KongKey",
+	"KonnectGatewayControlPlane", "Secret", "KongReferenceGrant", "KonnectConfigStore", "KongVault", "KongKeySet", "KongKey",
 	"KongCertificate", "KongCACertificate", "KongSNI", "KongUpstream", "KongTarget", "KongService", "KongRoute",
 	"KongConsumerGroup", "KongConsumer", "KongCredentialACL", "KongPlugin", "KongPluginBinding", "KongDataPlaneClientCertificate",
 }

@@ -2,6 +2,8 @@ package export
 
 import (
 	"encoding/json"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/Kong/sdk-konnect-go/models/components"
@@ -163,7 +165,7 @@ func (b *builder) keys(c entities.Contents) error {
 // control plane.
 func (b *builder) vaults(c entities.Contents) error {
 	if len(c.Vaults) > 0 {
-		b.vaultGrant()
+		b.vaultGrant(slices.ContainsFunc(c.Vaults, func(v components.Vault) bool { return b.exportedStore(&v) != "" }))
 	}
 	for _, v := range sortedByID(c.Vaults, func(v *components.Vault) *string { return v.ID }) {
 		id := deref(v.ID)
@@ -180,8 +182,15 @@ func (b *builder) vaults(c entities.Contents) error {
 			},
 		}
 		obj.Name = name
-		if len(v.Config) > 0 {
-			raw, err := json.Marshal(v.Config)
+		config := v.Config
+		if store := b.exportedStore(&v); store != "" {
+			// The store's object names it: the operator sends its ID.
+			config = maps.Clone(config)
+			delete(config, configStoreIDField)
+			obj.Spec.ConfigStoreRef = &configurationv1alpha1.KonnectConfigStoreRef{Name: store, Namespace: b.opts.Namespace}
+		}
+		if len(config) > 0 {
+			raw, err := json.Marshal(config)
 			if err != nil {
 				return err
 			}
@@ -192,16 +201,21 @@ func (b *builder) vaults(c entities.Contents) error {
 	return nil
 }
 
-// vaultGrant lets the cluster-scoped KongVaults refer to the control plane.
-func (b *builder) vaultGrant() {
+// vaultGrant lets the cluster-scoped KongVaults refer to the control plane
+// and, when some vault names one, to the exported config stores.
+func (b *builder) vaultGrant(stores bool) {
 	name := b.names.name("KongReferenceGrant", b.cpName+"-vaults", "vaults", "")
 	cp := b.cpName
+	to := []configurationv1alpha1.ReferenceGrantTo{{Group: konnectv1alpha2.GroupName, Kind: kindControlPlane, Name: &cp}}
+	if stores {
+		to = append(to, configurationv1alpha1.ReferenceGrantTo{Group: konnectv1alpha2.GroupName, Kind: kindConfigStore})
+	}
 	b.add(&configurationv1alpha1.KongReferenceGrant{
 		TypeMeta:   typeMeta(configurationv1alpha1.GroupVersion, "KongReferenceGrant"),
 		ObjectMeta: b.meta(name),
 		Spec: configurationv1alpha1.KongReferenceGrantSpec{
 			From: []configurationv1alpha1.ReferenceGrantFrom{{Group: configurationv1alpha1.GroupName, Kind: kindVault, Namespace: ""}},
-			To:   []configurationv1alpha1.ReferenceGrantTo{{Group: konnectv1alpha2.GroupName, Kind: kindControlPlane, Name: &cp}},
+			To:   to,
 		},
 	}, "KongReferenceGrant", "", name)
 }

@@ -2,6 +2,7 @@ package inventory
 
 import (
 	"context"
+	"slices"
 	"strings"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -90,7 +91,11 @@ func listed[L any, T any, PT interface {
 }
 
 // kinds are the kinds kubectl konnect reads, the entity kinds first.
-var kinds = []Kind{
+var kinds = slices.Concat(gatewayKinds, newerAPIKinds, referencedKinds)
+
+// gatewayKinds are the entity kinds of control planes, their entities and
+// Dedicated Cloud Gateways.
+var gatewayKinds = []Kind{
 	{Name: "KonnectGatewayControlPlane", Plural: "konnectgatewaycontrolplanes", Entity: true, list: func(ctx context.Context, cs versioned.Interface, ns string) ([]runtime.Object, error) {
 		return listed(ctx, cs.KonnectV1alpha2().KonnectGatewayControlPlanes(ns).List, func(l *konnectv1alpha2.KonnectGatewayControlPlaneList) []konnectv1alpha2.KonnectGatewayControlPlane {
 			return l.Items
@@ -188,6 +193,10 @@ var kinds = []Kind{
 			return l.Items
 		})
 	}},
+}
+
+// referencedKinds are the kinds only read to resolve references.
+var referencedKinds = []Kind{
 	{Name: "KonnectAPIAuthConfiguration", Plural: "konnectapiauthconfigurations", checked: true, list: func(ctx context.Context, cs versioned.Interface, ns string) ([]runtime.Object, error) {
 		return listed(ctx, cs.KonnectV1alpha1().KonnectAPIAuthConfigurations(ns).List, func(l *konnectv1alpha1.KonnectAPIAuthConfigurationList) []konnectv1alpha1.KonnectAPIAuthConfiguration {
 			return l.Items

@@ -13,6 +13,8 @@ func TestObjectsAreNamedAsKubectlNamesThem(t *testing.T) {
 		{"kc/alice", "KongConsumer"},
 		{"kv/env", "KongVault"},
 		{"konnectgatewaycontrolplane/prod", "KonnectGatewayControlPlane"},
+		{"portalpage/getting-started", "PortalPage"},
+		{"konnectconfigstores/tls-cert-keys", "KonnectConfigStore"},
 		{"kongplugin/rate-limiting", ""}, // not an entity: its bindings are
 		{"deployment/web", ""},
 		{"orders", ""},

@@ -35,6 +35,16 @@ type API struct {
 	HMACAuths          sdkkonnectgo.HMACAuthCredentialsSDK
 	DPCertificates     sdkkonnectgo.DPCertificatesSDK
 	CloudGateways      sdkkonnectgo.CloudGatewaysSDK
+	ConfigStores       sdkkonnectgo.ConfigStoresSDK
+	// The Dev Portal (v3): portals and what they hold.
+	Portals             sdkkonnectgo.PortalsSDK
+	PortalPages         sdkkonnectgo.PortalPagesSDK
+	PortalTeams         sdkkonnectgo.PortalTeamsSDK
+	PortalCustomization sdkkonnectgo.PortalCustomizationSDK
+	PortalCustomDomains sdkkonnectgo.PortalCustomDomainsSDK
+	PortalEmails        sdkkonnectgo.PortalEmailsSDK
+	PortalAuthSettings  sdkkonnectgo.PortalAuthSettingsSDK
+	PortalIPAllowLists  sdkkonnectgo.PortalsIPAllowListSDK
 	// Pages reads core-entity list pages without the SDK's decoding (see
 	// PageReader); nil in fakes, where callers use the SDK.
 	Pages PageReader
@@ -46,30 +56,39 @@ type API struct {
 func newAPI(serverURL string, do sdkkonnectgo.HTTPClient) API {
 	sdk := sdkkonnectgo.New(sdkkonnectgo.WithServerURL(serverURL), sdkkonnectgo.WithClient(do))
 	return API{
-		Me:                 sdk.Me,
-		ControlPlanes:      sdk.ControlPlanes,
-		ControlPlaneGroups: sdk.ControlPlaneGroups,
-		Services:           sdk.Services,
-		Routes:             sdk.Routes,
-		Consumers:          sdk.Consumers,
-		ConsumerGroups:     sdk.ConsumerGroups,
-		Plugins:            sdk.Plugins,
-		Upstreams:          sdk.Upstreams,
-		Targets:            sdk.Targets,
-		Certificates:       sdk.Certificates,
-		CACertificates:     sdk.CACertificates,
-		SNIs:               sdk.SNIs,
-		Keys:               sdk.Keys,
-		KeySets:            sdk.KeySets,
-		Vaults:             sdk.Vaults,
-		BasicAuths:         sdk.BasicAuthCredentials,
-		APIKeys:            sdk.APIKeys,
-		ACLs:               sdk.ACLs,
-		JWTs:               sdk.JWTs,
-		HMACAuths:          sdk.HMACAuthCredentials,
-		DPCertificates:     sdk.DPCertificates,
-		CloudGateways:      sdk.CloudGateways,
-		Pages:              pageReader{server: serverURL, do: do},
+		Me:                  sdk.Me,
+		ControlPlanes:       sdk.ControlPlanes,
+		ControlPlaneGroups:  sdk.ControlPlaneGroups,
+		Services:            sdk.Services,
+		Routes:              sdk.Routes,
+		Consumers:           sdk.Consumers,
+		ConsumerGroups:      sdk.ConsumerGroups,
+		Plugins:             sdk.Plugins,
+		Upstreams:           sdk.Upstreams,
+		Targets:             sdk.Targets,
+		Certificates:        sdk.Certificates,
+		CACertificates:      sdk.CACertificates,
+		SNIs:                sdk.SNIs,
+		Keys:                sdk.Keys,
+		KeySets:             sdk.KeySets,
+		Vaults:              sdk.Vaults,
+		BasicAuths:          sdk.BasicAuthCredentials,
+		APIKeys:             sdk.APIKeys,
+		ACLs:                sdk.ACLs,
+		JWTs:                sdk.JWTs,
+		HMACAuths:           sdk.HMACAuthCredentials,
+		DPCertificates:      sdk.DPCertificates,
+		CloudGateways:       sdk.CloudGateways,
+		ConfigStores:        sdk.ConfigStores,
+		Portals:             sdk.Portals,
+		PortalPages:         sdk.PortalPages,
+		PortalTeams:         sdk.PortalTeams,
+		PortalCustomization: sdk.PortalCustomization,
+		PortalCustomDomains: sdk.PortalCustomDomains,
+		PortalEmails:        sdk.PortalEmails,
+		PortalAuthSettings:  sdk.PortalAuthSettings,
+		PortalIPAllowLists:  sdk.PortalsIPAllowList,
+		Pages:               pageReader{server: serverURL, do: do},
 	}
 }
 

@@ -189,9 +189,9 @@ func (cp *controlPlane) forceDelete(collectionName, id string) {
 }
 
 // Count returns how many control planes, core entities, DP certificates,
-// networks, transit gateways and configurations with data-plane groups an
-// organisation holds (0 = nothing left behind). Cloud-gateway entities
-// still terminating count.
+// networks, transit gateways, configurations with data-plane groups,
+// portals with what they hold and config stores an organisation holds (0 =
+// nothing left behind). Cloud-gateway entities still terminating count.
 func (s *Server) Count(orgID string) int {
 	s.store.mu.Lock()
 	defer s.store.mu.Unlock()
@@ -206,6 +206,9 @@ func (s *Server) Count(orgID string) int {
 	if o.cloud != nil {
 		o.cloud.sweep(s.clock.Now())
 		n += o.cloud.entityCount()
+	}
+	if o.newer != nil {
+		n += o.newer.count()
 	}
 	return n
 }

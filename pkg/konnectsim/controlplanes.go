@@ -256,7 +256,8 @@ func (s *Server) deleteControlPlane(rc *reqCtx) {
 	for _, other := range o.cps {
 		other.members = slices.DeleteFunc(other.members, func(m string) bool { return m == cp.id() })
 	}
-	// Its cloud-gateway configuration goes with it.
+	// Its config stores and cloud-gateway configuration go with it.
+	o.api().parentGone(parentControlPlane, cp.id())
 	s.cloud(o).controlPlaneDeleted(cp.id(), s.clock.Now(), s.opts.CloudGateways.TerminationTime)
 	rc.noContent()
 }

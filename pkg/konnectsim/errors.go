@@ -10,13 +10,16 @@ import (
 // family is the error dialect of an operation. Konnect speaks three:
 // RFC 7807 problems on its own APIs (control planes, groups, organisations),
 // Kong-admin style bodies on core entities, and a bare {"message"} on the
-// legacy DP-certificate API.
+// legacy DP-certificate API. Its newer APIs (portals, config stores) speak
+// problems too, but their documents leave out some of the statuses they
+// answer (famNewer).
 type family int
 
 const (
 	famProblem family = iota
 	famCore
 	famLegacy
+	famNewer
 )
 
 const (
@@ -210,7 +213,7 @@ func (rc *reqCtx) unauthorized() {
 
 // rateLimited answers 429.
 func (rc *reqCtx) rateLimited() {
-	if rc.route.family == famProblem {
+	if rc.route.family == famProblem || rc.route.family == famNewer {
 		rc.problem(http.StatusTooManyRequests, "API rate limit exceeded")
 		return
 	}

@@ -92,6 +92,8 @@ func (s *Server) registerRoutes() {
 			{method: "GET", template: "/v3/organizations/me", operationID: "get-organizations-me", family: famProblem, handler: s.getOrganizationMe},
 		},
 		s.cloudGatewayRoutes(),
+		s.configStoreRoutes(),
+		s.portalRoutes(),
 	)
 	for _, rt := range s.routes {
 		s.mux.HandleFunc(rt.method+" "+rt.template, func(w http.ResponseWriter, r *http.Request) {

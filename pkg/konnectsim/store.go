@@ -33,6 +33,9 @@ type organization struct {
 	// cloud holds the Dedicated Cloud Gateway entities, made on first use
 	// (see Server.cloud).
 	cloud *cloudState
+	// newer holds the entities of Konnect's newer APIs (portals, config
+	// stores), made on first use (see organization.api).
+	newer *apiState
 }
 
 type controlPlane struct {

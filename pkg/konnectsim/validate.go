@@ -167,7 +167,8 @@ func (v *validator) response(rc *reqCtx) {
 // undeclaredAllowed lists the statuses Konnect returns without declaring
 // them: rate limiting everywhere, Kong-admin errors on core entities
 // (validation, uniqueness as 400, not found, unauthorised on nested paths),
-// and gateway failures.
+// a missing entity or parent and a uniqueness clash on the newer APIs, and
+// gateway failures.
 func undeclaredAllowed(f family, status int) bool {
 	switch {
 	case status == http.StatusTooManyRequests, status >= 500:
@@ -177,6 +178,8 @@ func undeclaredAllowed(f family, status int) bool {
 	case f == famProblem:
 		// A rename onto a taken name is 409 on PATCH too.
 		return status == http.StatusConflict
+	case f == famNewer:
+		return status == http.StatusNotFound || status == http.StatusConflict
 	}
 	return false
 }

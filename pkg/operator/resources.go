@@ -86,4 +86,15 @@ var (
 	cloudNetworks              = namespacedResource[konnectv1alpha1.KonnectCloudGatewayNetwork](groupVersion(konnectv1alpha1.GroupVersion), "konnectcloudgatewaynetworks")
 	cloudTransitGateways       = namespacedResource[konnectv1alpha1.KonnectCloudGatewayTransitGateway](groupVersion(konnectv1alpha1.GroupVersion), "konnectcloudgatewaytransitgateways")
 	cloudDPGroupConfigurations = namespacedResource[konnectv1alpha1.KonnectCloudGatewayDataPlaneGroupConfiguration](groupVersion(konnectv1alpha1.GroupVersion), "konnectcloudgatewaydataplanegroupconfigurations")
+
+	configStores = namespacedResource[konnectv1alpha1.KonnectConfigStore](groupVersion(konnectv1alpha1.GroupVersion), "konnectconfigstores")
+
+	portals                 = namespacedResource[konnectv1alpha1.Portal](groupVersion(konnectv1alpha1.GroupVersion), "portals")
+	portalPages             = namespacedResource[konnectv1alpha1.PortalPage](groupVersion(konnectv1alpha1.GroupVersion), "portalpages")
+	portalTeams             = namespacedResource[konnectv1alpha1.PortalTeam](groupVersion(konnectv1alpha1.GroupVersion), "portalteams")
+	portalCustomizations    = namespacedResource[konnectv1alpha1.PortalCustomization](groupVersion(konnectv1alpha1.GroupVersion), "portalcustomizations")
+	portalCustomDomains     = namespacedResource[konnectv1alpha1.PortalCustomDomain](groupVersion(konnectv1alpha1.GroupVersion), "portalcustomdomains")
+	portalEmailConfigs      = namespacedResource[konnectv1alpha1.PortalEmailConfig](groupVersion(konnectv1alpha1.GroupVersion), "portalemailconfigs")
+	portalIdentityProviders = namespacedResource[konnectv1alpha1.PortalIdentityProviderRequest](groupVersion(konnectv1alpha1.GroupVersion), "portalidentityproviderrequests")
+	portalIPAllowLists      = namespacedResource[konnectv1alpha1.PortalIPAllowList](groupVersion(konnectv1alpha1.GroupVersion), "portalipallowlists")
 )

@@ -66,9 +66,9 @@ func TestVault(t *testing.T) { vaults.test(t) }
 
 // TestVaultReferences: a KongVault has no namespace, so its control-plane
 // reference must name one and a grant there must admit KongVaults from the
-// namespace ""; its entity carries no k8s-namespace tag. A configStoreRef
-// is reported as unsupported rather than ignored, and a vault whose control
-// plane is in a namespace the operator does not watch is left alone.
+// namespace ""; its entity carries no k8s-namespace tag. A vault whose
+// control plane is in a namespace the operator does not watch is left
+// alone. (A configStoreRef: TestVaultSendsItsConfigStoresID.)
 func TestVaultReferences(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, envOptions{})
@@ -117,18 +117,6 @@ func TestVaultReferences(t *testing.T) {
 		vaults.waiting(e, name("early"), commonv1alpha1.ConditionControlPlaneRefValid, commonv1alpha1.ReasonNotProgrammed)
 		e.createAuthConfig("later-auth")
 		vaults.programmed(e, name("early"))
-	})
-	t.Run("a configStoreRef is reported as unsupported", func(t *testing.T) {
-		defer e.use(t)()
-		create("store", func(v kongVault) {
-			v.Spec.Backend = "konnect"
-			v.Spec.Config = nil
-			v.Spec.ConfigStoreRef = &configurationv1alpha1.KonnectConfigStoreRef{Name: "store", Namespace: e.ns}
-		})
-		v := vaults.refused(e, name("store"), commonv1alpha1.ConditionConfigStoreRefValid, commonv1alpha1.ReasonInvalid)
-		if msg := meta.FindStatusCondition(v.Status.Conditions, commonv1alpha1.ConditionConfigStoreRefValid).Message; !strings.Contains(msg, "does not manage") {
-			t.Fatalf("message %q", msg)
-		}
 	})
 	t.Run("a control plane outside the watched namespaces is not this operator's", func(t *testing.T) {
 		defer e.use(t)()

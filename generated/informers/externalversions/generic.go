@@ -115,6 +115,24 @@ func (f *sharedInformerFactory) ForResource(resource schema.GroupVersionResource
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Konnect().V1alpha1().KonnectCloudGatewayNetworks().Informer()}, nil
 	case konnectv1alpha1.SchemeGroupVersion.WithResource("konnectcloudgatewaytransitgateways"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Konnect().V1alpha1().KonnectCloudGatewayTransitGateways().Informer()}, nil
+	case konnectv1alpha1.SchemeGroupVersion.WithResource("konnectconfigstores"):
+		return &genericInformer{resource: resource.GroupResource(), informer: f.Konnect().V1alpha1().KonnectConfigStores().Informer()}, nil
+	case konnectv1alpha1.SchemeGroupVersion.WithResource("portals"):
+		return &genericInformer{resource: resource.GroupResource(), informer: f.Konnect().V1alpha1().Portals().Informer()}, nil
+	case konnectv1alpha1.SchemeGroupVersion.WithResource("portalcustomdomains"):
+		return &genericInformer{resource: resource.GroupResource(), informer: f.Konnect().V1alpha1().PortalCustomDomains().Informer()}, nil
+	case konnectv1alpha1.SchemeGroupVersion.WithResource("portalcustomizations"):
+		return &genericInformer{resource: resource.GroupResource(), informer: f.Konnect().V1alpha1().PortalCustomizations().Informer()}, nil
+	case konnectv1alpha1.SchemeGroupVersion.WithResource("portalemailconfigs"):
+		return &genericInformer{resource: resource.GroupResource(), informer: f.Konnect().V1alpha1().PortalEmailConfigs().Informer()}, nil
+	case konnectv1alpha1.SchemeGroupVersion.WithResource("portalipallowlists"):
+		return &genericInformer{resource: resource.GroupResource(), informer: f.Konnect().V1alpha1().PortalIPAllowLists().Informer()}, nil
+	case konnectv1alpha1.SchemeGroupVersion.WithResource("portalidentityproviderrequests"):
+		return &genericInformer{resource: resource.GroupResource(), informer: f.Konnect().V1alpha1().PortalIdentityProviderRequests().Informer()}, nil
+	case konnectv1alpha1.SchemeGroupVersion.WithResource("portalpages"):
+		return &genericInformer{resource: resource.GroupResource(), informer: f.Konnect().V1alpha1().PortalPages().Informer()}, nil
+	case konnectv1alpha1.SchemeGroupVersion.WithResource("portalteams"):
+		return &genericInformer{resource: resource.GroupResource(), informer: f.Konnect().V1alpha1().PortalTeams().Informer()}, nil
 
 		// Group=konnect.konghq.com, Version=v1alpha2
 	case v1alpha2.SchemeGroupVersion.WithResource("konnectgatewaycontrolplanes"):

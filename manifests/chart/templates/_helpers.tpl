@@ -104,6 +104,15 @@ finalizers are written (see below).
   - konnectcloudgatewaynetworks
   - konnectcloudgatewaydataplanegroupconfigurations
   - konnectcloudgatewaytransitgateways
+  - konnectconfigstores
+  - portals
+  - portalpages
+  - portalteams
+  - portalcustomizations
+  - portalcustomdomains
+  - portalemailconfigs
+  - portalidentityproviderrequests
+  - portalipallowlists
   verbs: [list, watch, update, patch]
 - apiGroups: [konnect.konghq.com]
   resources:
@@ -112,6 +121,15 @@ finalizers are written (see below).
   - konnectcloudgatewaynetworks/status
   - konnectcloudgatewaydataplanegroupconfigurations/status
   - konnectcloudgatewaytransitgateways/status
+  - konnectconfigstores/status
+  - portals/status
+  - portalpages/status
+  - portalteams/status
+  - portalcustomizations/status
+  - portalcustomdomains/status
+  - portalemailconfigs/status
+  - portalidentityproviderrequests/status
+  - portalipallowlists/status
   verbs: [update]
 - apiGroups: [configuration.konghq.com]
   resources:

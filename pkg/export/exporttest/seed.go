@@ -298,6 +298,16 @@ func (s *seeder) keysAndPins(ctx context.Context, i int, pinned string) error {
 			})
 			return r.GetVault().GetID(), err
 		}},
+		{"config-stores", func() (*string, error) {
+			r, err := api.ConfigStores.CreateConfigStore(ctx, cp, components.CreateConfigStore{Name: ptr(fmt.Sprintf("secrets-%d", i))})
+			return r.GetConfigStore().GetID(), err
+		}},
+		{"vaults", func() (*string, error) {
+			r, err := api.Vaults.CreateVault(ctx, cp, components.Vault{
+				Name: "konnect", Prefix: fmt.Sprintf("konnect-%d", i), Config: map[string]any{"config_store_id": s.last("config-stores")},
+			})
+			return r.GetVault().GetID(), err
+		}},
 		{"dp-client-certificates", func() (*string, error) {
 			r, err := api.DPCertificates.CreateDataplaneCertificate(ctx, cp, &components.DataPlaneClientCertificateRequest{Cert: pinned})
 			return r.GetDataPlaneClientCertificateResponse().GetItem().GetID(), err

@@ -49,3 +49,75 @@ type KonnectCloudGatewayTransitGatewayListerExpansion interface{}
 // KonnectCloudGatewayTransitGatewayNamespaceListerExpansion allows custom methods to be added to
 // KonnectCloudGatewayTransitGatewayNamespaceLister.
 type KonnectCloudGatewayTransitGatewayNamespaceListerExpansion interface{}
+
+// KonnectConfigStoreListerExpansion allows custom methods to be added to
+// KonnectConfigStoreLister.
+type KonnectConfigStoreListerExpansion interface{}
+
+// KonnectConfigStoreNamespaceListerExpansion allows custom methods to be added to
+// KonnectConfigStoreNamespaceLister.
+type KonnectConfigStoreNamespaceListerExpansion interface{}
+
+// PortalListerExpansion allows custom methods to be added to
+// PortalLister.
+type PortalListerExpansion interface{}
+
+// PortalNamespaceListerExpansion allows custom methods to be added to
+// PortalNamespaceLister.
+type PortalNamespaceListerExpansion interface{}
+
+// PortalCustomDomainListerExpansion allows custom methods to be added to
+// PortalCustomDomainLister.
+type PortalCustomDomainListerExpansion interface{}
+
+// PortalCustomDomainNamespaceListerExpansion allows custom methods to be added to
+// PortalCustomDomainNamespaceLister.
+type PortalCustomDomainNamespaceListerExpansion interface{}
+
+// PortalCustomizationListerExpansion allows custom methods to be added to
+// PortalCustomizationLister.
+type PortalCustomizationListerExpansion interface{}
+
+// PortalCustomizationNamespaceListerExpansion allows custom methods to be added to
+// PortalCustomizationNamespaceLister.
+type PortalCustomizationNamespaceListerExpansion interface{}
+
+// PortalEmailConfigListerExpansion allows custom methods to be added to
+// PortalEmailConfigLister.
+type PortalEmailConfigListerExpansion interface{}
+
+// PortalEmailConfigNamespaceListerExpansion allows custom methods to be added to
+// PortalEmailConfigNamespaceLister.
+type PortalEmailConfigNamespaceListerExpansion interface{}
+
+// PortalIPAllowListListerExpansion allows custom methods to be added to
+// PortalIPAllowListLister.
+type PortalIPAllowListListerExpansion interface{}
+
+// PortalIPAllowListNamespaceListerExpansion allows custom methods to be added to
+// PortalIPAllowListNamespaceLister.
+type PortalIPAllowListNamespaceListerExpansion interface{}
+
+// PortalIdentityProviderRequestListerExpansion allows custom methods to be added to
+// PortalIdentityProviderRequestLister.
+type PortalIdentityProviderRequestListerExpansion interface{}
+
+// PortalIdentityProviderRequestNamespaceListerExpansion allows custom methods to be added to
+// PortalIdentityProviderRequestNamespaceLister.
+type PortalIdentityProviderRequestNamespaceListerExpansion interface{}
+
+// PortalPageListerExpansion allows custom methods to be added to
+// PortalPageLister.
+type PortalPageListerExpansion interface{}
+
+// PortalPageNamespaceListerExpansion allows custom methods to be added to
+// PortalPageNamespaceLister.
+type PortalPageNamespaceListerExpansion interface{}
+
+// PortalTeamListerExpansion allows custom methods to be added to
+// PortalTeamLister.
+type PortalTeamListerExpansion interface{}
+
+// PortalTeamNamespaceListerExpansion allows custom methods to be added to
+// PortalTeamNamespaceLister.
+type PortalTeamNamespaceListerExpansion interface{}

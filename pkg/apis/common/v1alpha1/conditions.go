@@ -52,6 +52,9 @@ const (
 	// ConditionKonnectNetworkRefsValid says whether the Dedicated Cloud
 	// Gateway networks an object refers to exist and are ready.
 	ConditionKonnectNetworkRefsValid = "KonnectNetworkRefsValid"
+	// ConditionPortalRefValid says whether the Portal an object belongs to
+	// exists and is Programmed.
+	ConditionPortalRefValid = "PortalRefValid"
 	// ConditionAdopted reports the outcome of adopting an existing entity.
 	ConditionAdopted = "Adopted"
 	// ConditionMirrored reports whether a mirrored control plane was found.

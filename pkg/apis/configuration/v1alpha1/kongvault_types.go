@@ -45,7 +45,7 @@ type KongVault struct {
 //
 // +kubebuilder:validation:XValidation:rule="!has(self.adopt) || (has(self.controlPlaneRef) && has(self.controlPlaneRef.type) && self.controlPlaneRef.type == 'konnectNamespacedRef')",message="spec.adopt needs spec.controlPlaneRef of type konnectNamespacedRef"
 // +kubebuilder:validation:XValidation:rule="has(oldSelf.adopt) == has(self.adopt)",message="spec.adopt can only be set when the object is created; it cannot be added or removed later"
-// +kubebuilder:validation:XValidation:rule="!has(self.configStoreRef) || self.backend == 'konnect'",message="spec.configStoreRef can only be used with spec.backend konnect: remove configStoreRef or set backend to konnect"
+// +kubebuilder:validation:XValidation:rule="!has(self.configStoreRef) || self.backend == 'konnect'",message="spec.configStoreRef is only supported when spec.backend is 'konnect': remove configStoreRef or set backend to konnect"
 type KongVaultSpec struct {
 	// ControlPlaneRef names the Konnect control plane the vault belongs to.
 	// Leave it out (or use type kic) for a vault of an in-cluster Kong

@@ -32,6 +32,24 @@ type Interface interface {
 	KonnectCloudGatewayNetworks() TypedKonnectCloudGatewayNetworkInformer
 	// KonnectCloudGatewayTransitGateways returns a KonnectCloudGatewayTransitGatewayInformer.
 	KonnectCloudGatewayTransitGateways() TypedKonnectCloudGatewayTransitGatewayInformer
+	// KonnectConfigStores returns a KonnectConfigStoreInformer.
+	KonnectConfigStores() TypedKonnectConfigStoreInformer
+	// Portals returns a PortalInformer.
+	Portals() TypedPortalInformer
+	// PortalCustomDomains returns a PortalCustomDomainInformer.
+	PortalCustomDomains() TypedPortalCustomDomainInformer
+	// PortalCustomizations returns a PortalCustomizationInformer.
+	PortalCustomizations() TypedPortalCustomizationInformer
+	// PortalEmailConfigs returns a PortalEmailConfigInformer.
+	PortalEmailConfigs() TypedPortalEmailConfigInformer
+	// PortalIPAllowLists returns a PortalIPAllowListInformer.
+	PortalIPAllowLists() TypedPortalIPAllowListInformer
+	// PortalIdentityProviderRequests returns a PortalIdentityProviderRequestInformer.
+	PortalIdentityProviderRequests() TypedPortalIdentityProviderRequestInformer
+	// PortalPages returns a PortalPageInformer.
+	PortalPages() TypedPortalPageInformer
+	// PortalTeams returns a PortalTeamInformer.
+	PortalTeams() TypedPortalTeamInformer
 }
 
 type version struct {
@@ -63,4 +81,49 @@ func (v *version) KonnectCloudGatewayNetworks() TypedKonnectCloudGatewayNetworkI
 // KonnectCloudGatewayTransitGateways returns a TypedKonnectCloudGatewayTransitGatewayInformer.
 func (v *version) KonnectCloudGatewayTransitGateways() TypedKonnectCloudGatewayTransitGatewayInformer {
 	return &konnectCloudGatewayTransitGatewayInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
+}
+
+// KonnectConfigStores returns a TypedKonnectConfigStoreInformer.
+func (v *version) KonnectConfigStores() TypedKonnectConfigStoreInformer {
+	return &konnectConfigStoreInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
+}
+
+// Portals returns a TypedPortalInformer.
+func (v *version) Portals() TypedPortalInformer {
+	return &portalInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
+}
+
+// PortalCustomDomains returns a TypedPortalCustomDomainInformer.
+func (v *version) PortalCustomDomains() TypedPortalCustomDomainInformer {
+	return &portalCustomDomainInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
+}
+
+// PortalCustomizations returns a TypedPortalCustomizationInformer.
+func (v *version) PortalCustomizations() TypedPortalCustomizationInformer {
+	return &portalCustomizationInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
+}
+
+// PortalEmailConfigs returns a TypedPortalEmailConfigInformer.
+func (v *version) PortalEmailConfigs() TypedPortalEmailConfigInformer {
+	return &portalEmailConfigInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
+}
+
+// PortalIPAllowLists returns a TypedPortalIPAllowListInformer.
+func (v *version) PortalIPAllowLists() TypedPortalIPAllowListInformer {
+	return &portalIPAllowListInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
+}
+
+// PortalIdentityProviderRequests returns a TypedPortalIdentityProviderRequestInformer.
+func (v *version) PortalIdentityProviderRequests() TypedPortalIdentityProviderRequestInformer {
+	return &portalIdentityProviderRequestInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
+}
+
+// PortalPages returns a TypedPortalPageInformer.
+func (v *version) PortalPages() TypedPortalPageInformer {
+	return &portalPageInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
+}
+
+// PortalTeams returns a TypedPortalTeamInformer.
+func (v *version) PortalTeams() TypedPortalTeamInformer {
+	return &portalTeamInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
 }

@@ -25,3 +25,21 @@ type KonnectCloudGatewayDataPlaneGroupConfigurationExpansion interface{}
 type KonnectCloudGatewayNetworkExpansion interface{}
 
 type KonnectCloudGatewayTransitGatewayExpansion interface{}
+
+type KonnectConfigStoreExpansion interface{}
+
+type PortalExpansion interface{}
+
+type PortalCustomDomainExpansion interface{}
+
+type PortalCustomizationExpansion interface{}
+
+type PortalEmailConfigExpansion interface{}
+
+type PortalIPAllowListExpansion interface{}
+
+type PortalIdentityProviderRequestExpansion interface{}
+
+type PortalPageExpansion interface{}
+
+type PortalTeamExpansion interface{}

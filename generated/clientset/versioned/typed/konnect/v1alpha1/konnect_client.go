@@ -32,6 +32,15 @@ type KonnectV1alpha1Interface interface {
 	KonnectCloudGatewayDataPlaneGroupConfigurationsGetter
 	KonnectCloudGatewayNetworksGetter
 	KonnectCloudGatewayTransitGatewaysGetter
+	KonnectConfigStoresGetter
+	PortalsGetter
+	PortalCustomDomainsGetter
+	PortalCustomizationsGetter
+	PortalEmailConfigsGetter
+	PortalIPAllowListsGetter
+	PortalIdentityProviderRequestsGetter
+	PortalPagesGetter
+	PortalTeamsGetter
 }
 
 // KonnectV1alpha1Client is used to interact with features provided by the konnect.konghq.com group.
@@ -53,6 +62,42 @@ func (c *KonnectV1alpha1Client) KonnectCloudGatewayNetworks(namespace string) Ko
 
 func (c *KonnectV1alpha1Client) KonnectCloudGatewayTransitGateways(namespace string) KonnectCloudGatewayTransitGatewayInterface {
 	return newKonnectCloudGatewayTransitGateways(c, namespace)
+}
+
+func (c *KonnectV1alpha1Client) KonnectConfigStores(namespace string) KonnectConfigStoreInterface {
+	return newKonnectConfigStores(c, namespace)
+}
+
+func (c *KonnectV1alpha1Client) Portals(namespace string) PortalInterface {
+	return newPortals(c, namespace)
+}
+
+func (c *KonnectV1alpha1Client) PortalCustomDomains(namespace string) PortalCustomDomainInterface {
+	return newPortalCustomDomains(c, namespace)
+}
+
+func (c *KonnectV1alpha1Client) PortalCustomizations(namespace string) PortalCustomizationInterface {
+	return newPortalCustomizations(c, namespace)
+}
+
+func (c *KonnectV1alpha1Client) PortalEmailConfigs(namespace string) PortalEmailConfigInterface {
+	return newPortalEmailConfigs(c, namespace)
+}
+
+func (c *KonnectV1alpha1Client) PortalIPAllowLists(namespace string) PortalIPAllowListInterface {
+	return newPortalIPAllowLists(c, namespace)
+}
+
+func (c *KonnectV1alpha1Client) PortalIdentityProviderRequests(namespace string) PortalIdentityProviderRequestInterface {
+	return newPortalIdentityProviderRequests(c, namespace)
+}
+
+func (c *KonnectV1alpha1Client) PortalPages(namespace string) PortalPageInterface {
+	return newPortalPages(c, namespace)
+}
+
+func (c *KonnectV1alpha1Client) PortalTeams(namespace string) PortalTeamInterface {
+	return newPortalTeams(c, namespace)
 }
 
 // NewForConfig creates a new KonnectV1alpha1Client for the given config.

@@ -44,6 +44,42 @@ func (c *FakeKonnectV1alpha1) KonnectCloudGatewayTransitGateways(namespace strin
 	return newFakeKonnectCloudGatewayTransitGateways(c, namespace)
 }
 
+func (c *FakeKonnectV1alpha1) KonnectConfigStores(namespace string) v1alpha1.KonnectConfigStoreInterface {
+	return newFakeKonnectConfigStores(c, namespace)
+}
+
+func (c *FakeKonnectV1alpha1) Portals(namespace string) v1alpha1.PortalInterface {
+	return newFakePortals(c, namespace)
+}
+
+func (c *FakeKonnectV1alpha1) PortalCustomDomains(namespace string) v1alpha1.PortalCustomDomainInterface {
+	return newFakePortalCustomDomains(c, namespace)
+}
+
+func (c *FakeKonnectV1alpha1) PortalCustomizations(namespace string) v1alpha1.PortalCustomizationInterface {
+	return newFakePortalCustomizations(c, namespace)
+}
+
+func (c *FakeKonnectV1alpha1) PortalEmailConfigs(namespace string) v1alpha1.PortalEmailConfigInterface {
+	return newFakePortalEmailConfigs(c, namespace)
+}
+
+func (c *FakeKonnectV1alpha1) PortalIPAllowLists(namespace string) v1alpha1.PortalIPAllowListInterface {
+	return newFakePortalIPAllowLists(c, namespace)
+}
+
+func (c *FakeKonnectV1alpha1) PortalIdentityProviderRequests(namespace string) v1alpha1.PortalIdentityProviderRequestInterface {
+	return newFakePortalIdentityProviderRequests(c, namespace)
+}
+
+func (c *FakeKonnectV1alpha1) PortalPages(namespace string) v1alpha1.PortalPageInterface {
+	return newFakePortalPages(c, namespace)
+}
+
+func (c *FakeKonnectV1alpha1) PortalTeams(namespace string) v1alpha1.PortalTeamInterface {
+	return newFakePortalTeams(c, namespace)
+}
+
 // RESTClient returns a RESTClient that is used to communicate
 // with API server by this client implementation.
 func (c *FakeKonnectV1alpha1) RESTClient() rest.Interface {
