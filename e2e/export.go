@@ -77,7 +77,7 @@ func ExportAppliedWritesNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	startExportOperator := func(name string) *operatorProcess {
-		op, err := startOperator(name, kubeconfig, args, "--konnect-ca-file="+sim.caFile, "--watch-namespaces="+ns,
+		op, err := startOperator(name, kubeconfig, args, "--konnect-ca-file="+sim.caFile, sim.allowedHostsArg(), "--watch-namespaces="+ns,
 			"--leader-elect=false", "--sync-period="+exportSyncPeriod.String(), "--log-format=text")
 		if err != nil {
 			t.Fatal(err)
@@ -97,7 +97,7 @@ func ExportAppliedWritesNothing(t *testing.T) {
 	op := startExportOperator("export-operator")
 
 	plugin := exec.CommandContext(ctx, filepath.Join(suite.binDir, "kubectl-konnect"), "export", "-n", ns,
-		"--control-plane", seeded.ControlPlane.Name, "--auth-configuration", "konnect", "--konnect-ca-file", sim.caFile)
+		"--control-plane", seeded.ControlPlane.Name, "--auth-configuration", "konnect", "--konnect-ca-file", sim.caFile, sim.allowedHostsArg())
 	plugin.Env = append(os.Environ(), "KUBECONFIG="+c.KubeconfigPath, "KONNECT_TOKEN=")
 	var manifests, notes bytes.Buffer
 	plugin.Stdout, plugin.Stderr = &manifests, &notes

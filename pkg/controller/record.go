@@ -110,10 +110,11 @@ func (rec record) foreignOwner() string {
 // edit is one change to an object's record.
 type edit func(*record)
 
-// plane is one listing scope whose entities of the kind are listed.
+// plane is one listing scope whose entities of the kind are listed. It
+// keeps no credentials: each listing takes them from a member resolved at
+// that moment (see currentPlacement).
 type plane struct {
-	placement Placement
-	members   map[cache.ObjectName]struct{}
+	members map[cache.ObjectName]struct{}
 }
 
 // memory holds a controller's records, and indexes those whose entities
@@ -148,9 +149,8 @@ func (m *memory) get(key cache.ObjectName, uid types.UID) record {
 
 // update applies edits to the record of the object with uid, starting from
 // an empty record when the one stored is of another object, and keeps the
-// listing scopes in step with its listing: p, when known, is where the
-// object's scope is listed now.
-func (m *memory) update(key cache.ObjectName, uid types.UID, p Placement, edits ...edit) {
+// listing scopes in step with its listing.
+func (m *memory) update(key cache.ObjectName, uid types.UID, edits ...edit) {
 	if len(edits) == 0 {
 		return
 	}
@@ -169,9 +169,6 @@ func (m *memory) update(key cache.ObjectName, uid types.UID, p Placement, edits 
 		e(rec)
 	}
 	m.relistLocked(key, before, rec.listing)
-	if rec.listing != nil && p.Auth.ServerURL != "" && scopeOf(p) == rec.listing.plane {
-		m.planes[rec.listing.plane].placement = p // a token may have been replaced
-	}
 }
 
 // relistLocked moves key between listing scopes after its listing changed.
@@ -241,18 +238,18 @@ type member struct {
 	reported bool
 }
 
-// planeMembers returns a listing scope's placement and members as they are
-// now; ok is false (and the scope is dropped) when it has none left.
-func (m *memory) planeMembers(scope string) (Placement, map[cache.ObjectName]member, bool) {
+// planeMembers returns a listing scope's members as they are now; ok is
+// false (and the scope is dropped) when it has none left.
+func (m *memory) planeMembers(scope string) (map[cache.ObjectName]member, bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	pl, ok := m.planes[scope]
 	if !ok {
-		return Placement{}, nil, false
+		return nil, false
 	}
 	if len(pl.members) == 0 {
 		delete(m.planes, scope)
-		return Placement{}, nil, false
+		return nil, false
 	}
 	out := make(map[cache.ObjectName]member, len(pl.members))
 	for key := range pl.members {
@@ -260,7 +257,7 @@ func (m *memory) planeMembers(scope string) (Placement, map[cache.ObjectName]mem
 			out[key] = member{uid: rec.uid, listing: *rec.listing, foreign: rec.foreign, reported: rec.driftReported != nil}
 		}
 	}
-	return pl.placement, out, true
+	return out, true
 }
 
 // mark records the lister's request to write the entity of the object

@@ -65,6 +65,10 @@ type Options struct {
 	// returns. As client-go's rest.Config.WrapTransport, it is for tracing
 	// and tests (which record when each call began and ended on Clock).
 	WrapTransport func(http.RoundTripper) http.RoundTripper
+	// AllowedHosts are the only servers a client is made for; the zero
+	// value allows any. The operator sets it from --konnect-allowed-hosts,
+	// so that no path can send a token elsewhere, whatever it was given.
+	AllowedHosts AllowedHosts
 }
 
 // withDefaults returns o with every unset field filled in.
