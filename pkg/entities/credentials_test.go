@@ -276,3 +276,39 @@ func normalized(t *testing.T, serverURL string) string {
 	}
 	return n
 }
+
+// What kubectl konnect asks before it sends a token it read with its
+// user's own rights: the same as the operator.
+func TestTokenSecretReadableAsTheOperatorDecides(t *testing.T) {
+	grantTo := func(fromNamespace string) *configurationv1alpha1.KongReferenceGrant {
+		return &configurationv1alpha1.KongReferenceGrant{
+			ObjectMeta: metav1.ObjectMeta{Namespace: victim, Name: "allow"},
+			Spec: configurationv1alpha1.KongReferenceGrantSpec{
+				From: []configurationv1alpha1.ReferenceGrantFrom{{Group: groupKonnect, Kind: kindAuthConfig, Namespace: fromNamespace}},
+				To:   []configurationv1alpha1.ReferenceGrantTo{{Group: groupCore, Kind: kindSecret}},
+			},
+		}
+	}
+	for _, tc := range []struct {
+		name    string
+		secret  *corev1.Secret
+		grants  []*configurationv1alpha1.KongReferenceGrant
+		refusal string
+	}{
+		{name: "its own namespace's labelled Secret", secret: tokenSecretOf(tenant, "token", "t", tokenLabel)},
+		{name: "its own namespace's unlabelled Secret", secret: tokenSecretOf(tenant, "token", "t", nil), refusal: "lacks the label konghq.com/credential=konnect"},
+		{name: "another namespace's Secret without a grant", secret: tokenSecretOf(victim, "token", "t", tokenLabel), refusal: "no KongReferenceGrant"},
+		{name: "another namespace's Secret, a grant for a third namespace", secret: tokenSecretOf(victim, "token", "t", tokenLabel), grants: []*configurationv1alpha1.KongReferenceGrant{grantTo("third")}, refusal: "no KongReferenceGrant"},
+		{name: "another namespace's Secret under a grant", secret: tokenSecretOf(victim, "token", "t", tokenLabel), grants: []*configurationv1alpha1.KongReferenceGrant{grantTo(tenant)}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := TokenSecretReadable(validAuthConfig(tenant, fromSecret(tc.secret.Namespace, tc.secret.Name)), tc.secret, tc.grants)
+			switch {
+			case tc.refusal == "" && err != nil:
+				t.Fatalf("refused: %v", err)
+			case tc.refusal != "" && (err == nil || !strings.Contains(err.Error(), tc.refusal)):
+				t.Fatalf("%v, want a refusal saying %q", err, tc.refusal)
+			}
+		})
+	}
+}

@@ -198,12 +198,19 @@ func placeUnderParent[T placedEntity, P placedEntity](b *resolver, refs *Refs, g
 		b.refuse(ref.condition, commonv1alpha1.ReasonInvalid, "no %s is named", ref.kind)
 		return
 	}
-	if !ref.permitted(b, refs, referrerOf(gvk, obj), namespace, name) {
+	// Deleting, a parent that is gone took the entity with it: nothing is
+	// sent, and no grant is needed. Otherwise the reference must be
+	// allowed before the parent is used.
+	if !b.forDelete() && !ref.permitted(b, refs, referrerOf(gvk, obj), namespace, name) {
 		b.notReady()
 		return
 	}
 	p, parentID := parent(b, parents, ref.condition, ref.kind, namespace, name)
 	if parentID == "" {
+		return
+	}
+	if b.forDelete() && !ref.permitted(b, refs, referrerOf(gvk, obj), namespace, name) {
+		b.notReady()
 		return
 	}
 	if ref.recorded != nil {

@@ -158,18 +158,10 @@ func (r *Refs) controlPlane(b *resolver, from referrer, ref *commonv1alpha1.Cont
 	name := ref.KonnectNamespacedRef.Name
 	namespace := namespaceOr(ref.KonnectNamespacedRef.Namespace, from.namespace)
 	what := fmt.Sprintf("%s %s/%s", kindControlPlane, namespace, name)
-	switch {
-	case namespace == from.namespace:
-	case inherited:
-		// The parent's reference, reported with the control plane's: the
-		// child's own references to other namespaces are its ResolvedRefs.
-		if !r.permitted(from, groupKonnect, kindControlPlane, namespace, name) {
-			b.refuse(commonv1alpha1.ConditionControlPlaneRefValid, commonv1alpha1.ReasonRefNotPermitted,
-				"no KongReferenceGrant allows the reference to %s", grantFor(from, groupKonnect, kindControlPlane, namespace, name))
-			return nil
-		}
-	case !r.crossNamespaceRef(b, from, groupKonnect, kindControlPlane, namespace, name):
-		b.notReady()
+	if b.forDelete() {
+		return r.controlPlaneToDelete(b, from, namespace, name, inherited)
+	}
+	if !r.controlPlaneAllowed(b, from, namespace, name, inherited) {
 		return nil
 	}
 	cp, err := r.ControlPlanes.Get(namespace, name)
@@ -178,20 +170,6 @@ func (r *Refs) controlPlane(b *resolver, from referrer, ref *commonv1alpha1.Cont
 			b.missing(commonv1alpha1.ConditionControlPlaneRefValid, what)
 		})
 		return nil
-	}
-	if b.forDelete() {
-		if cp.Status.ID == "" {
-			b.gone()
-			return nil
-		}
-		// A control plane deleted with the orphan policy stays in Konnect,
-		// and its entities with it; so does a protected one, which only a
-		// namespace deleted whole can delete.
-		if isBeingDeleted(cp) && (cp.Annotations[commonv1alpha1.AnnotationDeletionPolicy] == string(commonv1alpha1.DeletionPolicyOrphan) ||
-			cp.Annotations[commonv1alpha1.AnnotationProtected] == "true") {
-			b.res.ParentOrphans = true
-		}
-		return cp
 	}
 	switch {
 	case isBeingDeleted(cp):
@@ -210,6 +188,59 @@ func (r *Refs) controlPlane(b *resolver, from referrer, ref *commonv1alpha1.Cont
 		return cp
 	}
 	return nil
+}
+
+// controlPlaneAllowed checks the grant of a reference to a control plane
+// of another namespace. A parent's (inherited) is reported with the
+// control plane's condition: the child's own references to other
+// namespaces are its ResolvedRefs.
+func (r *Refs) controlPlaneAllowed(b *resolver, from referrer, namespace, name string, inherited bool) bool {
+	switch {
+	case namespace == from.namespace:
+		return true
+	case inherited:
+		if r.permitted(from, groupKonnect, kindControlPlane, namespace, name) {
+			return true
+		}
+		b.refuse(commonv1alpha1.ConditionControlPlaneRefValid, commonv1alpha1.ReasonRefNotPermitted,
+			"no KongReferenceGrant allows the reference to %s", grantFor(from, groupKonnect, kindControlPlane, namespace, name))
+		return false
+	case r.crossNamespaceRef(b, from, groupKonnect, kindControlPlane, namespace, name):
+		return true
+	}
+	b.notReady()
+	return false
+}
+
+// controlPlaneToDelete resolves the control plane a delete needs. One that
+// is gone took the entity with it: nothing is sent, and no grant is
+// needed. One that is there must still be allowed, since its token would
+// be used.
+func (r *Refs) controlPlaneToDelete(b *resolver, from referrer, namespace, name string, inherited bool) *konnectv1alpha2.KonnectGatewayControlPlane {
+	what := fmt.Sprintf("%s %s/%s", kindControlPlane, namespace, name)
+	cp, err := r.ControlPlanes.Get(namespace, name)
+	if err != nil {
+		absent(b, r.ControlPlanes, commonv1alpha1.ConditionControlPlaneRefValid, what, namespace, name, func() {
+			b.missing(commonv1alpha1.ConditionControlPlaneRefValid, what)
+		})
+		return nil
+	}
+	if cp.Status.ID == "" {
+		b.gone()
+		return nil
+	}
+	// A control plane deleted with the orphan policy stays in Konnect, and
+	// its entities with it; so does a protected one, which only a namespace
+	// deleted whole can delete. An object that follows it sends nothing,
+	// allowed or not.
+	if isBeingDeleted(cp) && (cp.Annotations[commonv1alpha1.AnnotationDeletionPolicy] == string(commonv1alpha1.DeletionPolicyOrphan) ||
+		cp.Annotations[commonv1alpha1.AnnotationProtected] == "true") {
+		b.res.ParentOrphans = true
+	}
+	if !r.controlPlaneAllowed(b, from, namespace, name, inherited) {
+		return nil
+	}
+	return cp
 }
 
 func isControlPlaneGroup(cp *konnectv1alpha2.KonnectGatewayControlPlane) bool {
