@@ -178,7 +178,10 @@ func (r *AuthConfigReconciler) finalize(ctx context.Context, k cache.ObjectName,
 	client := r.Clients(obj.Namespace)
 	if len(users) > 0 {
 		// Kept until the control planes using it are gone; their deletions
-		// enqueue it again.
+		// enqueue it again. They need its token to delete their entities,
+		// so it is still checked: a configuration fixed while being
+		// deleted (its Secret restored, its grant given back) lets them go.
+		result, warning, verr := r.validate(ctx, obj)
 		message := blockedBy(users)
 		controller.SetCondition(obj, controller.TrueCondition(ConditionDeletionBlocked, ReasonInUse, message))
 		controller.SetReadiness(obj, controller.Verdict{Standing: controller.Progressing, Reason: ReasonInUse, Message: message})
@@ -189,7 +192,10 @@ func (r *AuthConfigReconciler) finalize(ctx context.Context, k cache.ObjectName,
 		if conditionChanged(cached, obj, ConditionDeletionBlocked) {
 			r.Recorder.Event(obj, corev1.EventTypeWarning, EventDeletionBlocked, message)
 		}
-		return controller.Result{}, err
+		if warning != nil && conditionChanged(cached, obj, commonv1alpha1.ConditionAPIAuthValid) {
+			r.Recorder.Event(obj, corev1.EventTypeWarning, warning.reason, warning.message)
+		}
+		return result, errors.Join(verr, err)
 	}
 	if err := controller.SetFinalizer(ctx, client, obj, commonv1alpha1.FinalizerAPIAuthInUse, false); err != nil {
 		return controller.Result{}, err

@@ -394,8 +394,15 @@ func TestKongReferenceGrants(t *testing.T) {
 			if ref.deleteNeedsIt {
 				b.deleteWithoutGrant(ref, func() int { return e.sim.Count(e.orgID) })
 				e.createGrant("allow", ref.from, other, ref.to, ref.targetName)
+				b.eventually(ref.name+": deleted once granted again", func() error {
+					if err := b.xOps(ref.from.kind).get(); !apierrors.IsNotFound(err) {
+						return fmt.Errorf("still there: %w", err)
+					}
+					return nil
+				})
+			} else {
+				b.deleteX(ref.from.kind)
 			}
-			b.deleteX(ref.from.kind)
 			if n := e.sim.Count(e.orgID); n != before {
 				t.Fatalf("%d entities left in Konnect, want %d", n, before)
 			}

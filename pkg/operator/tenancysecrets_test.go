@@ -37,9 +37,6 @@ func TestAnotherNamespacesSecretIsHeldOnlyUnderAGrant(t *testing.T) {
 	victim, tenant := e, e.in(e.other)
 	victim.tokenSecret("token", testToken, tokenLabels)
 	tenant.updateOrCreateAuthConfigReading("auth", victim.ns, "token")
-	// Used by a control plane of its own namespace, so that deleting it
-	// waits: the configuration being deleted is what once held the Secret.
-	tenant.createControlPlane("cp", "auth")
 	tenant.eventually("the tenant's configuration refused", func() error {
 		return conditionIs(tenant.authConfig("auth"), commonv1alpha1.ConditionResolvedRefs, metav1.ConditionFalse, commonv1alpha1.ReasonRefNotPermitted)
 	})
@@ -66,6 +63,14 @@ func TestAnotherNamespacesSecretIsHeldOnlyUnderAGrant(t *testing.T) {
 	})
 	victim.deleteGrant("allow")
 	victim.eventually("the Secret let go once the grant is revoked", notHeld)
+	tenant.eventually("the tenant's configuration refused again", func() error {
+		return conditionIs(tenant.authConfig("auth"), commonv1alpha1.ConditionResolvedRefs, metav1.ConditionFalse, commonv1alpha1.ReasonRefNotPermitted)
+	})
+
+	// Used by a control plane of its own namespace (which, refused, never
+	// reaches Konnect), deleting the configuration waits: being deleted is
+	// what once let a configuration hold a Secret it was never allowed.
+	tenant.createControlPlane("cp", "auth")
 
 	// The configuration being deleted (its control plane keeps it) still
 	// holds nothing of the victim's, and the victim's Secret goes at once.
