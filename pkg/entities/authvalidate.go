@@ -80,7 +80,7 @@ func (r *AuthConfigReconciler) validate(ctx context.Context, obj authConfig) (co
 
 	s := subjectOf(obj, serverURL, token)
 	now := r.Clock.Now()
-	if proof, ok := r.Refs.Validations.current(s); ok && controller.IsConditionTrue(obj.Status.Conditions, commonv1alpha1.ConditionAPIAuthValid) {
+	if proof, ok := r.Refs.Validations.current(s); ok && proof.rejection == nil && controller.IsConditionTrue(obj.Status.Conditions, commonv1alpha1.ConditionAPIAuthValid) {
 		if wait := r.SyncPeriod - now.Sub(proof.at); wait > 0 {
 			// This token was proven valid on this server a moment ago
 			// (here, or by its first use); the spec may still have

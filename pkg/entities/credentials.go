@@ -69,6 +69,9 @@ func (r *Refs) credentials(ctx context.Context, ac authConfig) (controller.Auth,
 	}
 	s := subjectOf(ac, serverURL, token)
 	proof, ok := r.Validations.current(s)
+	if ok && proof.rejection != nil {
+		return controller.Auth{}, &tokenRejectedError{err: proof.rejection}
+	}
 	if !ok {
 		if proof, err = r.Validations.validate(ctx, s, token); err != nil {
 			if konnect.IsAuth(err) || konnect.IsInvalidInput(err) {
@@ -140,13 +143,13 @@ func (r *Refs) authOf(b *resolver, from referrer, name string, konnectConfig *ko
 		b.set(controller.TrueCondition(commonv1alpha1.ConditionAPIAuthValid, commonv1alpha1.ReasonValid, what+" is valid"))
 		return auth
 	}
-	r.reportCredentials(b, what, err)
+	reportCredentials(b, what, err)
 	return controller.Auth{}
 }
 
 // reportCredentials sets APIAuthValid for credentials that cannot be used,
 // and how the object waits for them.
-func (r *Refs) reportCredentials(b *resolver, what string, err error) {
+func reportCredentials(b *resolver, what string, err error) {
 	var notValid *authConfigNotValidError
 	var notPermitted *secretNotPermittedError
 	var notAllowed *konnect.NotAllowedError

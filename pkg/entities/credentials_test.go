@@ -254,13 +254,19 @@ func TestARejectedTokenLosesItsProof(t *testing.T) {
 	if _, err := refs.Validations.validate(t.Context(), s, "kpat_tenant"); !konnect.IsAuth(err) {
 		t.Fatalf("validate: %v", err)
 	}
-	if _, ok := refs.Validations.current(s); ok {
+	if rec, ok := refs.Validations.current(s); !ok || rec.rejection == nil {
 		t.Fatal("a rejected token kept its proof")
 	}
-	_, err := refs.credentials(t.Context(), ac)
-	var rejected *tokenRejectedError
-	if !errors.As(err, &rejected) {
-		t.Fatalf("credentials after the rejection: %v", err)
+	asked := source.count()
+	for range 3 {
+		_, err := refs.credentials(t.Context(), ac)
+		var rejected *tokenRejectedError
+		if !errors.As(err, &rejected) {
+			t.Fatalf("credentials after the rejection: %v", err)
+		}
+	}
+	if source.count() != asked {
+		t.Fatalf("the uses of a rejected token asked Konnect %d more times, want none", source.count()-asked)
 	}
 }
 

@@ -42,11 +42,14 @@ type OrganizationSource interface {
 	Organization(ctx context.Context, serverURL, token string) (konnect.Organization, error)
 }
 
-// validation is one token proven valid.
+// validation is one token proven valid, or found rejected (rejection is
+// then Konnect's answer): a rejected token is not asked about again on
+// every use, only by its configuration's own periodic check.
 type validation struct {
 	subject
-	orgID string
-	at    time.Time
+	orgID     string
+	at        time.Time
+	rejection error
 }
 
 // subject is what a validation is of: a configuration as it is now, the
@@ -93,7 +96,8 @@ func (v *Validations) now() time.Time {
 	return v.Clock.Now()
 }
 
-// current returns the record that proves s valid, if there is one.
+// current returns the record of s, if there is one: a proof, or a
+// rejection.
 func (v *Validations) current(s subject) (validation, bool) {
 	if v == nil {
 		return validation{}, false
@@ -107,8 +111,9 @@ func (v *Validations) current(s subject) (validation, bool) {
 // validate asks Konnect whether the token of s is valid, token being the
 // token s hashes, and records the answer. Concurrent validations of the
 // same configuration, server and token share one request. A token Konnect
-// rejects (or that cannot be sent) loses any record of the configuration,
-// so that nothing uses it; a failure to ask leaves the records alone.
+// rejects (or that cannot be sent) replaces any proof of the configuration
+// with its rejection, so that nothing uses it; a failure to ask leaves the
+// records alone.
 func (v *Validations) validate(ctx context.Context, s subject, token string) (validation, error) {
 	if v == nil || v.Konnect == nil {
 		return validation{}, errors.New("no validation of tokens is configured")
@@ -142,7 +147,7 @@ func (v *Validations) validate(ctx context.Context, s subject, token string) (va
 	} else {
 		call.err = err
 		if konnect.IsAuth(err) || konnect.IsInvalidInput(err) {
-			v.forget(s.key)
+			v.store(validation{subject: s, at: v.now(), rejection: err})
 		}
 	}
 	v.mu.Lock()
@@ -156,13 +161,17 @@ func (v *Validations) validate(ctx context.Context, s subject, token string) (va
 // configuration.
 func (v *Validations) record(s subject, orgID string) validation {
 	rec := validation{subject: s, orgID: orgID, at: v.now()}
+	v.store(rec)
+	return rec
+}
+
+func (v *Validations) store(rec validation) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	if v.records == nil {
 		v.records = map[cache.ObjectName]validation{}
 	}
-	v.records[s.key] = rec
-	return rec
+	v.records[rec.key] = rec
 }
 
 // forget drops the record of a configuration: its token is no longer
@@ -185,7 +194,7 @@ func (v *Validations) inUse(serverURL string, tokenHash [sha256.Size]byte, excep
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	for key, rec := range v.records {
-		if !except[key] && rec.serverURL == serverURL && rec.tokenHash == tokenHash {
+		if !except[key] && rec.rejection == nil && rec.serverURL == serverURL && rec.tokenHash == tokenHash {
 			return true
 		}
 	}
