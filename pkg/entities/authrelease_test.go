@@ -20,7 +20,7 @@ func TestReplacedTokensAreReleased(t *testing.T) {
 		change func(t *testing.T, r *AuthConfigReconciler, before authConfig)
 		want   []string
 	}{
-		{name: "its Secret's token replaced", change: func(t *testing.T, r *AuthConfigReconciler, before authConfig) {
+		{name: "its Secret's token replaced", change: func(t *testing.T, r *AuthConfigReconciler, _ authConfig) {
 			old := tokenSecretOf(tenant, "token", "kpat_tenant", tokenLabel)
 			put(t, r.Refs.Secrets, tokenSecretOf(tenant, "token", "kpat_rotated", tokenLabel))
 			r.releaseSecret(old)
@@ -31,7 +31,7 @@ func TestReplacedTokensAreReleased(t *testing.T) {
 			put(t, r.Refs.Secrets, tokenSecretOf(tenant, "other", "kpat_other", tokenLabel))
 			r.releaseConfig(before, after)
 		}, want: []string{tenantHost + " kpat_tenant"}},
-		{name: "another server named", change: func(t *testing.T, r *AuthConfigReconciler, before authConfig) {
+		{name: "another server named", change: func(_ *testing.T, r *AuthConfigReconciler, before authConfig) {
 			after := before.DeepCopy()
 			after.Spec.ServerURL = "eu.api.konghq.com"
 			r.releaseConfig(before, after)
@@ -44,7 +44,7 @@ func TestReplacedTokensAreReleased(t *testing.T) {
 			after.Status.OrganizationID = "org"
 			r.releaseConfig(before, after)
 		}},
-		{name: "deleted while another configuration uses the same token", change: func(t *testing.T, r *AuthConfigReconciler, before authConfig) {
+		{name: "deleted while another configuration uses the same token", change: func(_ *testing.T, r *AuthConfigReconciler, before authConfig) {
 			twin := before.DeepCopy()
 			twin.Name, twin.UID = "twin", "uid-twin"
 			r.Refs.Validations.record(subjectOf(twin, tenantHost, "kpat_tenant"), "org")

@@ -262,17 +262,6 @@ func bindingPluginKey(pb kongPluginBinding) []string {
 	return []string{key(pluginNamespace(pb), pb.Spec.PluginRef.Name)}
 }
 
-// pluginSecretKeys returns the keys of the Secrets values are read from.
-func pluginSecretKeys(values []pluginSecretValue) []string {
-	var keys []string
-	for _, v := range values {
-		if k := key(v.namespace, v.name); !slices.Contains(keys, k) {
-			keys = append(keys, k)
-		}
-	}
-	return keys
-}
-
 // pluginsReading returns the keys of the KongPlugins (namespace/name) and
 // KongClusterPlugins (name) whose configuration reads the Secret. It scans
 // the plugins of the Secret's namespace and the cluster plugins, which are

@@ -136,10 +136,10 @@ func TestAnotherNamespacesTokenNeverReachesATenantsServer(t *testing.T) {
 	})
 	tenant.eventually("the control plane and its configuration gone", func() error {
 		if _, err := tenant.cs.KonnectV1alpha2().KonnectGatewayControlPlanes(tenant.ns).Get(e.ctx, "cp", metav1.GetOptions{}); !apierrors.IsNotFound(err) {
-			return fmt.Errorf("control plane: %v", err)
+			return fmt.Errorf("control plane: %w", err)
 		}
 		if _, err := tenant.cs.KonnectV1alpha1().KonnectAPIAuthConfigurations(tenant.ns).Get(e.ctx, "auth", metav1.GetOptions{}); !apierrors.IsNotFound(err) {
-			return fmt.Errorf("auth configuration: %v", err)
+			return fmt.Errorf("auth configuration: %w", err)
 		}
 		return nil
 	})
@@ -201,7 +201,7 @@ func TestARevokedGrantStopsTheUseOfTheTokenAtOnce(t *testing.T) {
 	home.createGrant("allow", kindCP, tenant.ns, kindAuth, "shared")
 	tenant.eventually("the service deleted", func() error {
 		if _, err := tenant.cs.ConfigurationV1alpha1().KongServices(tenant.ns).Get(e.ctx, "svc", metav1.GetOptions{}); !apierrors.IsNotFound(err) {
-			return fmt.Errorf("still there: %v", err)
+			return fmt.Errorf("still there: %w", err)
 		}
 		return nil
 	})
@@ -214,7 +214,7 @@ func TestARevokedGrantStopsTheUseOfTheTokenAtOnce(t *testing.T) {
 	}
 	tenant.eventually("the control plane deleted", func() error {
 		if _, err := tenant.cs.KonnectV1alpha2().KonnectGatewayControlPlanes(tenant.ns).Get(e.ctx, "cp", metav1.GetOptions{}); !apierrors.IsNotFound(err) {
-			return fmt.Errorf("still there: %v", err)
+			return fmt.Errorf("still there: %w", err)
 		}
 		return nil
 	})

@@ -57,7 +57,7 @@ func TestAnotherNamespacesSecretIsHeldOnlyUnderAGrant(t *testing.T) {
 	victim.createGrant("allow", kindAuth, tenant.ns, kindSecret, "token")
 	victim.eventually("the Secret held under the grant", func() error {
 		if held, err := victim.secretHeld("token"); err != nil || !held {
-			return fmt.Errorf("held=%v, %v", held, err)
+			return fmt.Errorf("held=%v, %w", held, err)
 		}
 		return nil
 	})
@@ -90,7 +90,7 @@ func TestAnotherNamespacesSecretIsHeldOnlyUnderAGrant(t *testing.T) {
 	}
 	victim.eventually("the victim's Secret gone", func() error {
 		if _, err := victim.kube.CoreV1().Secrets(victim.ns).Get(e.ctx, "token", metav1.GetOptions{}); !apierrors.IsNotFound(err) {
-			return fmt.Errorf("still there: %v", err)
+			return fmt.Errorf("still there: %w", err)
 		}
 		return nil
 	})
