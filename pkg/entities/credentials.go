@@ -20,7 +20,7 @@ import (
 // authorised by its grant when it is used, never only when it was first
 // resolved, and a token goes only to the server it was proven valid
 // against, while that proof holds. What is refused sends nothing; a
-// deletion it refuses keeps its object (see controller.opReportUndeletable).
+// deletion it refuses keeps its object and says so (controller.ReasonCannotDelete).
 
 // authConfigNotValidError is a configuration whose APIAuthValid condition
 // is not True: its own controller found the token unusable, or has not
