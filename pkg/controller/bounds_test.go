@@ -29,7 +29,7 @@ func TestARefusedListingIsRecordedOnceAndClearedByTheNextListing(t *testing.T) {
 	snapshot := MustSnapshot(map[string]string{"host": "a"})
 	keys := []cache.ObjectName{cache.NewObjectName("ns", "one"), cache.NewObjectName("ns", "two")}
 	for i, key := range keys {
-		m.update(key, types.UID("u"+key.Name), Placement{}, listed("cp", []string{"e1", "e2"}[i], snapshot, now))
+		m.update(key, types.UID("u"+key.Name), listed(Placement{ControlPlaneID: "cp"}, []string{"e1", "e2"}[i], snapshot, now))
 	}
 	var enqueued []cache.ObjectName
 	enqueue := func(k cache.ObjectName) { enqueued = append(enqueued, k) }
@@ -40,7 +40,7 @@ func TestARefusedListingIsRecordedOnceAndClearedByTheNextListing(t *testing.T) {
 		return out
 	}
 	members := func() map[cache.ObjectName]member {
-		_, members, _ := m.planeMembers("cp")
+		members, _ := m.planeMembers("cp")
 		return members
 	}
 	const why = "list service: answer refused: the server h listed more than 100000 entities"

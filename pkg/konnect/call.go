@@ -31,12 +31,13 @@ func (o Operation) String() string { return o.internal().String() }
 // metrics, and a failure comes back as one of this package's error classes
 // (NotFoundError, ConflictError, RateLimitedError, AuthError,
 // InvalidInputError, TransientError, ServerFaultError), with Konnect's
-// message and without its trace id.
+// message and without its trace id, nor the secret values of ctx (see
+// WithSecrets).
 func Call[R any](ctx context.Context, op Operation, call func(context.Context) (R, error)) (R, error) {
 	answer, err := call(withOperation(ctx, op.internal()))
 	if err != nil {
 		var zero R
-		return zero, Classify(op, err)
+		return zero, redactError(ctx, Classify(op, err))
 	}
 	return answer, nil
 }

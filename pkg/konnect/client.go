@@ -71,6 +71,9 @@ func (f *ClientFactory) Client(serverURL, token string) (*Client, error) {
 	if token == "" {
 		return nil, &InvalidInputError{Operation: "connect", Message: "the token for " + normalized + " is empty"}
 	}
+	if !f.opts.AllowedHosts.Allows(normalized) {
+		return nil, &InvalidInputError{Operation: "connect", Message: (&NotAllowedError{ServerURL: normalized, Allowed: f.opts.AllowedHosts, Setting: "the list of allowed hosts"}).Error()}
+	}
 	key := clientKey{serverURL: normalized, tokenHash: hashToken(token)}
 	f.mu.Lock()
 	defer f.mu.Unlock()

@@ -83,6 +83,10 @@ type Options struct {
 	// MaxClients bounds the clients the factory keeps (and so the rate
 	// limiters: one per client at most); 0 means DefaultMaxClients.
 	MaxClients int
+	// AllowedHosts are the only servers a client is made for; the zero
+	// value allows any. The operator sets it from --konnect-allowed-hosts,
+	// so that no path can send a token elsewhere, whatever it was given.
+	AllowedHosts AllowedHosts
 }
 
 // withDefaults returns o with every unset field filled in.

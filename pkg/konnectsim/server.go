@@ -312,6 +312,7 @@ func (s *Server) finish(rc *reqCtx, w http.ResponseWriter, start time.Time) {
 		Time: start, Method: rc.r.Method, Path: rc.r.URL.Path, Query: rc.r.URL.RawQuery,
 		Operation: rc.route.key(), OperationID: rc.route.operationID,
 		Organization: orgID, Status: rc.status, Duration: elapsed, TraceID: rc.trace,
+		Credential: CredentialOf(bearerToken(rc.r)),
 	})
 	if s.opts.Logger != nil {
 		s.opts.Logger.Info("request", "method", rc.r.Method, "path", rc.r.URL.Path, "operation", rc.route.operationID,
@@ -374,7 +375,8 @@ func (s *Server) hang(rc *reqCtx, limit time.Duration) {
 
 // serveUnknown answers paths that are not part of the API.
 func (s *Server) serveUnknown(w http.ResponseWriter, r *http.Request) {
-	s.stats.record(RequestRecord{Time: s.clock.Now(), Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery, Status: http.StatusNotFound})
+	s.stats.record(RequestRecord{Time: s.clock.Now(), Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery, Status: http.StatusNotFound,
+		Credential: CredentialOf(bearerToken(r))})
 	w.Header().Set("Content-Type", contentJSON)
 	w.WriteHeader(http.StatusNotFound)
 	_, _ = io.WriteString(w, `{"message":"no Route matched with those values"}`+"\n")

@@ -164,6 +164,9 @@ type envOptions struct {
 	// otherOrgs are tokens of further organisations of the simulator, by
 	// organisation name.
 	otherOrgs map[string]string
+	// allowedHosts are further servers the operator may send tokens to
+	// (--konnect-allowed-hosts), besides Konnect's and the simulators'.
+	allowedHosts []string
 }
 
 // neighbourToken is the token of env.neighbour's organisation.
@@ -315,6 +318,7 @@ func (e *env) runOperator(shard string) (*operator.Operator, func(), chan struct
 	}
 	konnectOpts.WrapTransport = e.konnectCalls.wrap
 	op, err := operator.New(ctx, operator.Config{
+		AllowedHosts:    e.allowedHosts(),
 		RestConfig:      e.restConfig(),
 		WatchNamespaces: append(e.namespaces(), e.opts.watchAlso...),
 		SyncPeriod:      e.opts.syncPeriod,
@@ -337,6 +341,17 @@ func (e *env) runOperator(shard string) (*operator.Operator, func(), chan struct
 		}
 	}()
 	return op, cancel, done
+}
+
+// allowedHosts are the Konnect API hosts the test's operator may send
+// tokens to: Konnect's own (which tests serve from the simulator with
+// konnectHosts), the test's simulators, and those the test adds.
+func (e *env) allowedHosts() []string {
+	hosts := slices.Concat(konnect.DefaultAllowedHosts, e.opts.konnectHosts, e.opts.allowedHosts, []string{e.sim.URL})
+	if e.neighbour != nil {
+		hosts = append(hosts, e.neighbour.URL)
+	}
+	return hosts
 }
 
 // stopOperator stops the operator and waits until its workers are done.

@@ -76,6 +76,11 @@ type Config struct {
 	WorkersPerKind int
 	// Konnect configures the Konnect clients and their rate limiter.
 	Konnect konnect.Options
+	// AllowedHosts are the Konnect API hosts (a host, or host:port for
+	// another port than 443) that an auth configuration may name: no token
+	// is sent anywhere else, and a configuration naming another host is
+	// refused. Empty: Konnect's public API hosts (konnect.DefaultAllowedHosts).
+	AllowedHosts []string
 	// MetricsAddr and HealthAddr are where /metrics and /healthz, /readyz
 	// are served; empty disables the server.
 	MetricsAddr, HealthAddr string
@@ -197,6 +202,14 @@ func New(ctx context.Context, cfg Config) (*Operator, error) {
 	if cfg.Konnect.Clock == nil {
 		cfg.Konnect.Clock = cfg.Clock
 	}
+	if len(cfg.AllowedHosts) == 0 {
+		cfg.AllowedHosts = konnect.DefaultAllowedHosts
+	}
+	allowed, err := konnect.ParseAllowedHosts(cfg.AllowedHosts)
+	if err != nil {
+		return nil, err
+	}
+	cfg.Konnect.AllowedHosts = allowed
 	registry := cfg.Registry
 	if registry == nil {
 		registry = metrics.NewRegistry()
@@ -259,6 +272,8 @@ func New(ctx context.Context, cfg Config) (*Operator, error) {
 		metrics:      metrics.NewControllerMetrics(registry),
 		objects:      objects,
 		locator:      newShardLocator(metadataClient, cfg.Shard, cfg.Clock, o.factories.watches),
+		metadata:     metadataClient,
+		allowedHosts: allowed,
 	}
 	if o.controllers, err = buildControllers(o.factories, deps); err != nil {
 		return nil, err
