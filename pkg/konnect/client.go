@@ -24,6 +24,7 @@ import (
 type ClientFactory struct {
 	opts     Options
 	limiters *limiters
+	holds    *holds
 
 	mu      sync.Mutex
 	clients map[clientKey]*Client
@@ -48,6 +49,7 @@ func NewClientFactory(opts Options) *ClientFactory {
 			burst:             opts.Burst,
 			metrics:           opts.Metrics,
 		},
+		holds:   newHolds(opts.Clock, opts.Metrics),
 		clients: map[clientKey]*Client{},
 	}
 }
@@ -88,7 +90,8 @@ func (f *ClientFactory) API(serverURL, token string) (API, error) {
 
 // Forget drops the cached client for (serverURL, token) and closes its idle
 // connections; the operator calls it when a token is replaced, so that old
-// tokens do not stay in memory.
+// tokens do not stay in memory. The token's holds end (whoever waits on
+// them comes back and reads the current token), and no probe uses it again.
 func (f *ClientFactory) Forget(serverURL, token string) {
 	normalized, err := NormalizeServerURL(serverURL)
 	if err != nil {
@@ -99,7 +102,9 @@ func (f *ClientFactory) Forget(serverURL, token string) {
 	c, ok := f.clients[key]
 	delete(f.clients, key)
 	f.mu.Unlock()
+	f.holds.forgetToken(key.serverURL, key.tokenHash)
 	if ok {
+		c.reach.Load().forgetProber(c)
 		c.httpClient.CloseIdleConnections()
 	}
 }
@@ -121,13 +126,16 @@ func (f *ClientFactory) newClient(serverURL, token string, key clientKey) (*Clie
 			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 		},
 	}
-	// Until Me tells whose token this is, the token gets a limiter of its own.
+	// Until Me tells whose token this is, the token gets a limiter (and a
+	// hold) of its own.
 	c.limiter.Store(f.limiters.token(key.serverURL, key.tokenHash))
+	c.reach.Store(f.holds.unplaced(key.serverURL, key.tokenHash))
+	c.auth = f.holds.token(key.serverURL, key.tokenHash)
 	server, err := url.Parse(serverURL)
 	if err != nil {
 		return nil, fmt.Errorf("konnect client for %s: %w", serverURL, err)
 	}
-	do := &doer{client: c, server: server, token: token, userAgent: f.opts.UserAgent, metrics: f.opts.Metrics}
+	do := &doer{client: c, server: server, token: token, userAgent: f.opts.UserAgent, metrics: f.opts.Metrics, writeFence: f.opts.WriteFence}
 	do.send = roundTripFunc(do.limitedRoundTrip)
 	if f.opts.WrapTransport != nil {
 		do.send = f.opts.WrapTransport(do.send)
@@ -165,6 +173,10 @@ type Client struct {
 	sdk        API
 	limiter    atomic.Pointer[limiter]
 	orgID      atomic.Pointer[string]
+	// reach holds the organisation's requests while Konnect does not answer
+	// them, auth the token's while Konnect rejects it (see hold.go).
+	reach atomic.Pointer[hold]
+	auth  *hold
 }
 
 // API is Konnect through Kong's SDK, with this client's token, rate limiter
@@ -210,6 +222,8 @@ func (c *Client) Me(ctx context.Context) (Organization, error) {
 	}
 	// Rate limits are counted per organisation on each regional server.
 	c.limiter.Store(c.factory.limiters.organization(c.serverURL, org.ID))
+	c.reach.Store(c.factory.holds.organization(c.serverURL, org.ID))
+	c.auth.setOrganization(org.ID)
 	c.orgID.Store(&org.ID)
 	return org, nil
 }
@@ -221,7 +235,33 @@ func (f *ClientFactory) Organization(ctx context.Context, serverURL, token strin
 	if err != nil {
 		return Organization{}, err
 	}
-	return c.Me(ctx)
+	org, err := c.Me(ctx)
+	if err == nil {
+		f.replaced(c, org.ID)
+	}
+	return org, err
+}
+
+// replaced ends the holds of the tokens that c's valid token replaces:
+// those Konnect rejected on the same server, of its organisation or of none
+// known. A token is validated when its configuration (or its Secret) names
+// it, so a token held for Konnect's refusal is no longer what is current;
+// whoever waited on it comes back with the current token. A rejected token
+// still in use elsewhere is held again at its next request.
+func (f *ClientFactory) replaced(c *Client, orgID string) {
+	f.mu.Lock()
+	var others []*Client
+	for _, other := range f.clients {
+		if other != c && other.serverURL == c.serverURL {
+			others = append(others, other)
+		}
+	}
+	f.mu.Unlock()
+	for _, other := range others {
+		if org := other.auth.organizationID(); (org == orgID || org == "") && other.auth.isHeld() {
+			other.auth.end()
+		}
+	}
 }
 
 // doer is the generated client's HTTP layer: it waits for the rate limiter,
@@ -233,6 +273,8 @@ type doer struct {
 	token     string
 	userAgent string
 	metrics   *Metrics
+	// writeFence is Options.WriteFence.
+	writeFence func() error
 	// send is limitedRoundTrip, wrapped by Options.WrapTransport if set.
 	send http.RoundTripper
 }
@@ -245,12 +287,19 @@ type roundTripFunc func(*http.Request) (*http.Response, error)
 
 func (f roundTripFunc) RoundTrip(req *http.Request) (*http.Response, error) { return f(req) }
 
-// limitedRoundTrip takes the request's turn at the rate limiter (waiting
-// for it, or, for a deferrable context, refusing the call with its turn:
-// see WithDeferral), sends req and feeds the answer back to the limiter.
+// limitedRoundTrip refuses the request while its organisation or token is
+// held (see hold.go), takes its turn at the rate limiter (waiting for it,
+// or, for a deferrable context, refusing the call with its turn: see
+// WithDeferral), refuses a write the fence forbids, sends req and feeds
+// the answer back to the limiter and the holds.
 func (d *doer) limitedRoundTrip(req *http.Request) (*http.Response, error) {
 	ctx := req.Context()
 	op := operationFrom(ctx)
+	if !isProbe(ctx) {
+		if err := d.client.refuseHeld(); err != nil {
+			return nil, err
+		}
+	}
 	org := d.client.OrganizationID()
 	lim := d.client.limiter.Load()
 	inFlight, waited, err := lim.acquire(ctx)
@@ -267,13 +316,20 @@ func (d *doer) limitedRoundTrip(req *http.Request) (*http.Response, error) {
 	req.Header.Set("Authorization", "Bearer "+d.token)
 	req.Header.Set("User-Agent", d.userAgent)
 	req.Header.Set("Accept", "application/json, application/problem+json")
+	// As late as it can be: a process that lost its lease while it waited
+	// for its turn does not write.
+	if err := d.fenced(req); err != nil {
+		return nil, err
+	}
 	start := time.Now()
 	sent = true
 	resp, err := d.client.httpClient.Do(req)
 	if err != nil {
 		d.metrics.observeRequest(op, org, 0, time.Since(start))
+		d.client.observeAnswer(0, err)
 		return nil, err
 	}
+	d.client.observeAnswer(resp.StatusCode, nil)
 	d.metrics.observeRequest(op, org, resp.StatusCode, time.Since(start))
 	d.metrics.observeRemaining(org, resp.Header)
 	lim.observe(resp.StatusCode, resp.Header)

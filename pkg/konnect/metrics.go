@@ -17,6 +17,7 @@ type Metrics struct {
 	limiterWait *prometheus.HistogramVec
 	remaining   *prometheus.GaugeVec
 	limiter     *limiterMetrics
+	holds       *holdMetrics
 }
 
 // Metric names, exported so that dashboards and tests need not repeat them.
@@ -75,9 +76,11 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		}, []string{"organization"}),
 	}
 	m.limiter = newLimiterMetrics()
+	m.holds = newHoldMetrics()
 	if reg != nil {
 		reg.MustRegister(m.requests, m.duration, m.rateLimited, m.limiterWait, m.remaining)
 		reg.MustRegister(m.limiter.collectors()...)
+		reg.MustRegister(m.holds.collectors()...)
 	}
 	return m
 }

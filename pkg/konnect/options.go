@@ -65,6 +65,12 @@ type Options struct {
 	// returns. As client-go's rest.Config.WrapTransport, it is for tracing
 	// and tests (which record when each call began and ended on Clock).
 	WrapTransport func(http.RoundTripper) http.RoundTripper
+	// WriteFence, when set, is asked right before each request that writes
+	// to Konnect (POST, PUT, PATCH, DELETE) is sent, after its turn at the
+	// rate limiter: an error refuses the write, which fails with a
+	// *WriteRefusedError without being sent. The operator's says whether
+	// the process still holds its leader-election Lease.
+	WriteFence func() error
 }
 
 // withDefaults returns o with every unset field filled in.

@@ -19,8 +19,11 @@
 // Faults (Server.Faults) inject error statuses (429s among them, bare as
 // from Konnect's connection-level limiter), latency, hangs and forced 429s
 // per operation; Server.Served counts the 429s, 5xx and hangs served, so
-// that tests can check their faults happened. Call counters, served
-// faults, the request log and faults are also reachable over HTTP under
+// that tests can check their faults happened. Tokens are issued and
+// revoked while clients run (Server.AddToken, Server.RevokeToken), and the
+// request log tells the tokens of requests apart (TokenHash) and names the
+// client (its User-Agent). Call counters, served
+// faults, the request log, faults and tokens are also reachable over HTTP under
 // /_sim/ (not part of Konnect's API, never
 // validated nor rate limited). cmd/konnect-simulator serves the same
 // handler as a standalone binary.

@@ -19,6 +19,11 @@ type RequestRecord struct {
 	Status       int           `json:"status"` // 0 when the client gave up first
 	Duration     time.Duration `json:"duration"`
 	TraceID      string        `json:"traceId,omitempty"`
+	// UserAgent is the client's, which names the operator process that
+	// sent the request.
+	UserAgent string `json:"userAgent,omitempty"`
+	// TokenHash tells which token the request carried (see TokenHash).
+	TokenHash string `json:"tokenHash,omitempty"`
 }
 
 // Served counts the answers that faults and limits are there to provoke,

@@ -1,0 +1,289 @@
+package konnect
+
+import (
+	"context"
+	"math/rand/v2"
+	"sync"
+	"time"
+
+	"k8s.io/utils/clock"
+)
+
+// Konnect's outage is one fact per organisation, noticed once. When the
+// requests of an organisation keep failing for reasons of the organisation
+// (5xx answers, timeouts, connections refused or reset: not an entity's
+// 4xx), the organisation is held: its requests are not sent but refused at
+// once with a *HeldError, whose Released channel the caller waits on
+// instead of backing off per object. Meanwhile one probe, a cheap read,
+// asks Konnect at a modest pace (a few seconds at first, then up to
+// maxProbeDelay, jittered) whether it answers again; the first answer
+// releases the hold, and every caller that waited on it comes back at
+// once, paced by the organisation's rate limiter. A token Konnect rejects
+// (401) is held the same way, its probe a token check, so that a revoked
+// token costs a check every half minute instead of every object's
+// request. Other organisations and tokens are never touched: a hold
+// refuses on the caller's goroutine, before the rate limiter, and no
+// worker waits on it.
+
+// Why requests are held: the reason of a HeldError and the reason label
+// of the hold metrics.
+const (
+	// HoldUnreachable: Konnect answered the organisation's requests with
+	// 5xx, or not at all (timeouts, connections refused or reset).
+	HoldUnreachable = "unreachable"
+	// HoldUnauthorized: Konnect answered 401 to the token: it is not valid
+	// (revoked, expired, mistyped).
+	HoldUnauthorized = "unauthorized"
+)
+
+const (
+	// holdAfterFailures is how many failures in a row, with no answer in
+	// between, hold an organisation: as Envoy's outlier detection ejects a
+	// host after 5 consecutive 5xx. A stray 5xx in a healthy stream never
+	// holds it; an outage does within a few requests.
+	holdAfterFailures = 5
+	// firstProbeDelay is the wait before the first probe of a hold; each
+	// next probe waits twice as long, up to maxProbeDelay.
+	firstProbeDelay = 2 * time.Second
+	// maxProbeDelay is the longest wait between two probes: two requests a
+	// minute while Konnect stays away.
+	maxProbeDelay = 30 * time.Second
+	// probeJitter spreads probe delays by up to this share either way, so
+	// that replicas and organisations do not probe together.
+	probeJitter = 0.2
+	// probeTimeout bounds one probe: a read of one control plane that takes
+	// longer is no sign of a Konnect that answers again.
+	probeTimeout = 10 * time.Second
+	// holdMemory is how soon after a release a new hold of the same
+	// organisation goes on probing at the pace the last one had reached,
+	// so that a Konnect that answers probes but fails everything else is
+	// not flooded each time it seems back.
+	holdMemory = 2 * time.Minute
+)
+
+// hold is the state of one organisation (or of one token) towards Konnect:
+// whether its requests are held, why, since when, and the probe that
+// releases it.
+type hold struct {
+	// reason is HoldUnreachable for the hold of an organisation (before its
+	// organisation is known: of a token), HoldUnauthorized for the hold of a
+	// token Konnect rejects.
+	reason    string
+	serverURL string
+	clock     clock.Clock
+	metrics   *Metrics
+	random    func() float64
+	// probe asks Konnect with c's token whether the hold can end; its
+	// answer reaches the hold through the doer, as every answer does.
+	probe func(ctx context.Context, c *Client) error
+
+	mu sync.Mutex
+	// organization labels the hold's metrics and errors ("" unknown).
+	organization string
+	// failures counts failed requests in a row (HoldUnreachable).
+	failures int
+	held     bool
+	since    time.Time
+	cause    error
+	released chan struct{}
+	// step is how many probes the current backoff has made.
+	step       int
+	releasedAt time.Time
+	// prober is the client whose token the next probe uses: the one that
+	// last asked (HoldUnreachable), or the held token's (HoldUnauthorized).
+	prober    *Client
+	stopProbe context.CancelFunc
+}
+
+func newHold(reason, serverURL string, clk clock.Clock, metrics *Metrics) *hold {
+	h := &hold{reason: reason, serverURL: serverURL, clock: clk, metrics: metrics, random: rand.Float64}
+	if reason == HoldUnauthorized {
+		h.probe = checkToken
+	} else {
+		h.probe = probeOrganization
+	}
+	return h
+}
+
+// refuse returns the error that refuses a request of c while the hold is
+// in force, nil when it is not.
+func (h *hold) refuse(c *Client) *HeldError {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if !h.held {
+		return nil
+	}
+	if h.reason == HoldUnreachable {
+		// The latest caller's token is a current one: the probe uses it.
+		h.prober = c
+	}
+	h.metrics.observeHeldRequest(organizationLabel(h.organization), h.reason)
+	return h.errorLocked()
+}
+
+func (h *hold) errorLocked() *HeldError {
+	return &HeldError{
+		ServerURL: h.serverURL, Organization: h.organization, Reason: h.reason,
+		Since: h.since, Cause: h.cause, released: h.released,
+	}
+}
+
+// failed counts a request of c that got a 5xx or no answer; the
+// holdAfterFailures-th in a row holds the organisation.
+func (h *hold) failed(c *Client, cause error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.held {
+		return
+	}
+	h.failures++
+	if h.failures >= holdAfterFailures {
+		h.startLocked(c, cause)
+	}
+}
+
+// answered notes that Konnect answered (below 500): a hold ends.
+func (h *hold) answered() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.failures = 0
+	if h.held {
+		h.releaseLocked()
+	}
+}
+
+// rejected holds c's token, which Konnect answered 401.
+func (h *hold) rejected(c *Client, cause error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if !h.held {
+		h.startLocked(c, cause)
+	}
+}
+
+// end lifts the hold without an answer from Konnect (its token was
+// replaced): whoever waits on it comes back and finds what is current.
+func (h *hold) end() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.held {
+		h.releaseLocked()
+	}
+	h.prober = nil
+}
+
+// forgetProber stops the probes from using c's token.
+func (h *hold) forgetProber(c *Client) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.prober == c {
+		h.prober = nil
+	}
+}
+
+// isHeld reports whether the hold is in force.
+func (h *hold) isHeld() bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.held
+}
+
+// setOrganization labels the hold with the organisation its token belongs
+// to.
+func (h *hold) setOrganization(id string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.organization = id
+}
+
+func (h *hold) organizationID() string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.organization
+}
+
+func (h *hold) startLocked(c *Client, cause error) {
+	now := h.clock.Now()
+	h.held, h.since, h.cause, h.prober = true, now, cause, c
+	h.released = make(chan struct{})
+	if h.releasedAt.IsZero() || now.Sub(h.releasedAt) > holdMemory {
+		h.step = 0
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	h.stopProbe = cancel
+	h.metrics.observeHold(organizationLabel(h.organization), h.reason)
+	go h.probeUntilReleased(ctx)
+}
+
+func (h *hold) releaseLocked() {
+	h.held, h.failures, h.cause = false, 0, nil
+	h.releasedAt = h.clock.Now()
+	close(h.released)
+	h.stopProbe()
+}
+
+// probeUntilReleased probes Konnect at the hold's pace until an answer
+// releases the hold (cancelling ctx).
+func (h *hold) probeUntilReleased(ctx context.Context) {
+	for {
+		h.mu.Lock()
+		if ctx.Err() != nil {
+			// Released (under the lock): the next hold paces itself.
+			h.mu.Unlock()
+			return
+		}
+		delay := h.nextDelayLocked()
+		h.mu.Unlock()
+		timer := h.clock.NewTimer(delay)
+		select {
+		case <-ctx.Done():
+			timer.Stop()
+			return
+		case <-timer.C():
+		}
+		h.mu.Lock()
+		c, organization := h.prober, h.organization
+		h.mu.Unlock()
+		if c == nil {
+			continue // no current token to ask with yet
+		}
+		probeCtx, cancel := context.WithTimeout(withProbe(ctx), probeTimeout)
+		err := h.probe(probeCtx, c)
+		cancel()
+		h.metrics.observeProbe(organizationLabel(organization), h.reason, h.probeSucceeded(err))
+	}
+}
+
+// probeSucceeded reports whether a probe's outcome ends the hold: any
+// answer for reachability, a valid token for a token.
+func (h *hold) probeSucceeded(err error) bool {
+	if h.reason == HoldUnauthorized {
+		return err == nil
+	}
+	return err == nil || !IsTransient(err)
+}
+
+// nextDelayLocked is the wait before the next probe: firstProbeDelay,
+// doubling up to maxProbeDelay, each spread by probeJitter.
+func (h *hold) nextDelayLocked() time.Duration {
+	delay := maxProbeDelay
+	if h.step < 8 {
+		delay = min(firstProbeDelay<<h.step, maxProbeDelay)
+	}
+	h.step++
+	spread := 1 - probeJitter + 2*probeJitter*h.random()
+	return time.Duration(float64(delay) * spread)
+}
+
+type probeKey struct{}
+
+// withProbe marks ctx's request as a hold's probe, which the hold lets
+// through.
+func withProbe(ctx context.Context) context.Context {
+	return context.WithValue(ctx, probeKey{}, true)
+}
+
+func isProbe(ctx context.Context) bool {
+	probe, _ := ctx.Value(probeKey{}).(bool)
+	return probe
+}

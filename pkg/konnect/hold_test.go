@@ -1,0 +1,440 @@
+package konnect
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	clocktesting "k8s.io/utils/clock/testing"
+
+	"github.com/konnect-operator/konnect-operator/pkg/konnectsim"
+)
+
+// holdWorld is a simulator and a client factory on a fake clock whose
+// probe delays are not spread, so that a test knows when each probe is due.
+type holdWorld struct {
+	t       *testing.T
+	sim     *konnectsim.TestServer
+	factory *ClientFactory
+	clock    *clocktesting.FakeClock
+	metrics  *Metrics
+	registry *prometheus.Registry
+}
+
+func newHoldWorld(t *testing.T, tokens map[string]string, opts Options) *holdWorld {
+	t.Helper()
+	w := &holdWorld{t: t, clock: clocktesting.NewFakeClock(epoch), registry: prometheus.NewRegistry()}
+	w.metrics = NewMetrics(w.registry)
+	opts.Clock, opts.Metrics = w.clock, w.metrics
+	w.sim, w.factory = startSim(t, konnectsim.Options{Tokens: tokens}, opts)
+	w.factory.holds.random = func() float64 { return 0.5 }
+	return w
+}
+
+// client returns the factory's client of token, its organisation known.
+func (w *holdWorld) client(token string) *Client {
+	w.t.Helper()
+	c := simClient(w.t, w.sim, w.factory, token)
+	if _, err := c.Me(context.Background()); err != nil {
+		w.t.Fatal(err)
+	}
+	return c
+}
+
+// sent is how many requests the simulator has logged.
+func (w *holdWorld) sent() int { return len(w.sim.Requests()) }
+
+// awaitLogged waits (in real time: the probe runs on a goroutine of its
+// own) until the simulator has logged n requests.
+func (w *holdWorld) awaitLogged(n int) []konnectsim.RequestRecord {
+	w.t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		log := w.sim.Requests()
+		if len(log) >= n {
+			return log
+		}
+		if time.Now().After(deadline) {
+			w.t.Fatalf("the simulator logged %d requests, want %d", len(log), n)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// awaitProbeTimer waits until a probe waits for its timer on the fake
+// clock.
+func (w *holdWorld) awaitProbeTimer() {
+	w.t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !w.clock.HasWaiters() {
+		if time.Now().After(deadline) {
+			w.t.Fatal("no probe waits on the clock")
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// failAll makes the simulator answer every request (of org, or of every
+// organisation when org is "") with 503.
+func (w *holdWorld) failAll(org string) {
+	w.sim.Faults().Set("*", konnectsim.Fault{ErrorRate: 1, Status: http.StatusServiceUnavailable, Organization: org})
+}
+
+func (w *holdWorld) held(c *Client, call func(calls) error) *HeldError {
+	w.t.Helper()
+	before := w.sent()
+	err := call(sdkCalls(c))
+	held, ok := IsHeld(err)
+	if !ok {
+		w.t.Fatalf("got %v, want a HeldError", err)
+	}
+	if w.sent() != before {
+		w.t.Fatal("a held request was sent")
+	}
+	return held
+}
+
+func getMissingControlPlane(c calls) error {
+	return c.getControlPlane(context.Background(), "5f1a2b3c-0000-4000-8000-000000000404")
+}
+
+// heldSeries gathers MetricHeld: its value by "organization/reason".
+func (w *holdWorld) heldSeries() map[string]float64 {
+	w.t.Helper()
+	families, err := w.registry.Gather()
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	out := map[string]float64{}
+	for _, f := range families {
+		if f.GetName() != MetricHeld {
+			continue
+		}
+		for _, m := range f.GetMetric() {
+			labels := map[string]string{}
+			for _, l := range m.GetLabel() {
+				labels[l.GetName()] = l.GetValue()
+			}
+			out[labels["organization"]+"/"+labels["reason"]] = m.GetGauge().GetValue()
+		}
+	}
+	return out
+}
+
+func isReleased(h *HeldError) bool {
+	select {
+	case <-h.Released():
+		return true
+	default:
+		return false
+	}
+}
+
+// TestOrganizationIsHeldAfterFailuresInARowProbedAtABackoffAndReleasedAtOnce
+// fails every request of the organisation with 503: the fifth failure in a
+// row holds it, later requests are refused without being sent, one probe
+// (a list of one control plane) asks Konnect after 2s, 4s, 8s, 16s, then
+// every 30s, and the probe Konnect answers releases every waiter at once.
+func TestOrganizationIsHeldAfterFailuresInARowProbedAtABackoffAndReleasedAtOnce(t *testing.T) {
+	w := newHoldWorld(t, nil, Options{})
+	c := w.client(testToken)
+	w.failAll("")
+	for i := range holdAfterFailures {
+		err := getMissingControlPlane(sdkCalls(c))
+		if _, held := IsHeld(err); held || !IsTransient(err) {
+			t.Fatalf("failure %d: got %v, want a transient error, not yet held", i+1, err)
+		}
+	}
+	held := w.held(c, getMissingControlPlane)
+	if held.Reason != HoldUnreachable || held.Organization != c.OrganizationID() || !IsTransient(held) || held.Operation != "get control plane" {
+		t.Errorf("held: %+v", held)
+	}
+	if !strings.Contains(held.Error(), "has not answered the requests of organisation "+c.OrganizationID()) {
+		t.Errorf("message: %s", held.Error())
+	}
+
+	var probesAt []time.Duration
+	for _, delay := range []time.Duration{2 * time.Second, 4 * time.Second, 8 * time.Second, 16 * time.Second, 30 * time.Second, 30 * time.Second} {
+		w.awaitProbeTimer()
+		before := w.sent()
+		w.clock.Step(delay - time.Millisecond)
+		if w.sent() != before {
+			t.Fatalf("a probe went before its %s", delay)
+		}
+		w.clock.Step(time.Millisecond)
+		probe := w.awaitLogged(before + 1)[before]
+		if probe.Method != http.MethodGet || probe.Path != "/v2/control-planes" || probe.Query != "page%5Bsize%5D=1" || probe.Status != http.StatusServiceUnavailable {
+			t.Fatalf("probe: %+v", probe)
+		}
+		probesAt = append(probesAt, w.clock.Since(epoch))
+		if isReleased(held) {
+			t.Fatal("released by a probe Konnect answered 503")
+		}
+	}
+	t.Logf("probes at %v", probesAt)
+	w.held(c, getMissingControlPlane)
+
+	w.sim.Faults().Clear()
+	w.awaitProbeTimer()
+	before := w.sent()
+	w.clock.Step(maxProbeDelay)
+	w.awaitLogged(before + 1)
+	select {
+	case <-held.Released():
+	case <-time.After(10 * time.Second):
+		t.Fatal("not released by the probe Konnect answered")
+	}
+	if err := getMissingControlPlane(sdkCalls(c)); !IsNotFound(err) {
+		t.Errorf("after the release: %v, want Konnect's 404", err)
+	}
+	if got := counterValue(t, w.metrics.holds.holds.WithLabelValues(c.OrganizationID(), HoldUnreachable)); got != 1 {
+		t.Errorf("%s = %v, want 1", MetricHolds, got)
+	}
+	if got := counterValue(t, w.metrics.holds.probes.WithLabelValues(c.OrganizationID(), HoldUnreachable, "success")); got != 1 {
+		t.Errorf("successful probes = %v, want 1", got)
+	}
+}
+
+// TestAnswersOfEntitiesAndStrayFailuresDoNotHold: 4xx answers about one
+// entity say Konnect answers, and a failure between answers starts the
+// count again.
+func TestAnswersOfEntitiesAndStrayFailuresDoNotHold(t *testing.T) {
+	w := newHoldWorld(t, nil, Options{})
+	c := w.client(testToken)
+	for range 3 * holdAfterFailures {
+		w.sim.Faults().Set("*", konnectsim.Fault{Times: holdAfterFailures - 1, Status: http.StatusBadGateway})
+		for range holdAfterFailures - 1 {
+			if err := getMissingControlPlane(sdkCalls(c)); !IsTransient(err) {
+				t.Fatalf("got %v, want the injected 502", err)
+			}
+		}
+		if err := getMissingControlPlane(sdkCalls(c)); !IsNotFound(err) {
+			t.Fatalf("got %v, want Konnect's 404", err)
+		}
+	}
+	if c.reach.Load().isHeld() {
+		t.Error("held, though Konnect answered between every few failures")
+	}
+}
+
+// TestConnectionErrorsHoldATokenWhoseOrganisationIsUnknown: a server that
+// refuses connections holds the token's requests before Me could say whose
+// it is.
+func TestConnectionErrorsHoldATokenWhoseOrganisationIsUnknown(t *testing.T) {
+	factory := NewClientFactory(Options{Clock: clocktesting.NewFakeClock(epoch)})
+	c, err := factory.Client("https://127.0.0.1:1", testToken)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range holdAfterFailures {
+		if _, err := c.Me(context.Background()); !IsTransient(err) {
+			t.Fatalf("got %v, want a transient error", err)
+		}
+	}
+	_, err = c.Me(context.Background())
+	held, ok := IsHeld(err)
+	if !ok || held.Organization != "" || !strings.Contains(held.Error(), "connection refused") {
+		t.Fatalf("got %v, want a hold of the token for the refused connections", err)
+	}
+}
+
+// TestHeldOrganisationDoesNotDelayAnother: an organisation whose requests
+// fail is held; another on the same server is served as before.
+func TestHeldOrganisationDoesNotDelayAnother(t *testing.T) {
+	w := newHoldWorld(t, map[string]string{testToken: simOrg, "kpat_neighbour": "neighbour"}, Options{})
+	down, up := w.client(testToken), w.client("kpat_neighbour")
+	w.failAll(down.OrganizationID())
+	for range holdAfterFailures {
+		_ = getMissingControlPlane(sdkCalls(down))
+	}
+	w.held(down, getMissingControlPlane)
+	for range 2 * holdAfterFailures {
+		if err := getMissingControlPlane(sdkCalls(up)); !IsNotFound(err) {
+			t.Fatalf("the other organisation got %v, want Konnect's 404", err)
+		}
+	}
+}
+
+// TestRejectedTokenIsHeldCheckedAtItsPaceAndReleasedWhenValidAgain:
+// Konnect's first 401 holds the token; its requests are refused unsent
+// and unwrap to an AuthError; GET /v3/organizations/me checks it every few
+// seconds; the check Konnect accepts releases it.
+func TestRejectedTokenIsHeldCheckedAtItsPaceAndReleasedWhenValidAgain(t *testing.T) {
+	w := newHoldWorld(t, nil, Options{})
+	c := w.client(testToken)
+	w.sim.RevokeToken(testToken)
+	if err := getMissingControlPlane(sdkCalls(c)); !IsAuth(err) {
+		t.Fatalf("got %v, want Konnect's 401", err)
+	}
+	held := w.held(c, getMissingControlPlane)
+	if held.Reason != HoldUnauthorized || !IsAuth(held) || !strings.Contains(held.Error(), "has rejected the token of organisation") {
+		t.Errorf("held: %v", held)
+	}
+	for _, delay := range []time.Duration{2 * time.Second, 4 * time.Second} {
+		w.awaitProbeTimer()
+		before := w.sent()
+		w.clock.Step(delay)
+		check := w.awaitLogged(before + 1)[before]
+		if check.Path != "/v3/organizations/me" || check.Status != http.StatusUnauthorized || check.TokenHash != konnectsim.TokenHash(testToken) {
+			t.Fatalf("check: %+v", check)
+		}
+	}
+	w.sim.AddToken(testToken, simOrg)
+	w.awaitProbeTimer()
+	w.clock.Step(8 * time.Second)
+	select {
+	case <-held.Released():
+	case <-time.After(10 * time.Second):
+		t.Fatal("not released by the check Konnect accepted")
+	}
+	if err := getMissingControlPlane(sdkCalls(c)); !IsNotFound(err) {
+		t.Errorf("after the release: %v, want Konnect's 404", err)
+	}
+}
+
+// TestAForbiddenEntityDoesNotHoldTheToken: a 403 is about what the token
+// may do, not whether it is valid.
+func TestAForbiddenEntityDoesNotHoldTheToken(t *testing.T) {
+	w := newHoldWorld(t, nil, Options{})
+	c := w.client(testToken)
+	w.sim.Faults().Set("get-control-plane", konnectsim.Fault{Times: 2, Status: http.StatusForbidden})
+	for i, want := range []int{http.StatusForbidden, http.StatusForbidden, http.StatusNotFound} {
+		err := getMissingControlPlane(sdkCalls(c))
+		if got := statusOf(err); got != want {
+			t.Fatalf("call %d: got %v, want HTTP %d", i+1, err, want)
+		}
+	}
+	if c.auth.isHeld() || c.reach.Load().isHeld() {
+		t.Error("held after 403s")
+	}
+}
+
+// TestAValidatedTokenEndsTheHoldOfTheOneItReplaces: the check of a new
+// token of the organisation (its configuration names it now) releases
+// whoever waits on the rejected one, and the rejected one is not checked
+// again.
+func TestAValidatedTokenEndsTheHoldOfTheOneItReplaces(t *testing.T) {
+	const replacement = "kpat_replacement"
+	w := newHoldWorld(t, nil, Options{})
+	old := w.client(testToken)
+	w.sim.RevokeToken(testToken)
+	_ = getMissingControlPlane(sdkCalls(old))
+	held := w.held(old, getMissingControlPlane)
+
+	w.sim.AddToken(replacement, simOrg)
+	if _, err := w.factory.Organization(context.Background(), w.sim.URL, replacement); err != nil {
+		t.Fatal(err)
+	}
+	if !isReleased(held) {
+		t.Fatal("the rejected token's hold did not end when its replacement was validated")
+	}
+	before := w.sent()
+	w.clock.Step(10 * maxProbeDelay)
+	time.Sleep(50 * time.Millisecond) // a probe, were one due, has had time to go
+	for _, r := range w.sim.Requests()[before:] {
+		if r.TokenHash == konnectsim.TokenHash(testToken) {
+			t.Errorf("a request with the replaced token after its replacement: %+v", r)
+		}
+	}
+}
+
+// TestForgettingATokenEndsItsHold: a token the operator forgets (replaced
+// in its Secret) is neither held nor checked any more.
+func TestForgettingATokenEndsItsHold(t *testing.T) {
+	w := newHoldWorld(t, nil, Options{})
+	c := w.client(testToken)
+	w.sim.RevokeToken(testToken)
+	_ = getMissingControlPlane(sdkCalls(c))
+	held := w.held(c, getMissingControlPlane)
+	w.factory.Forget(w.sim.URL, testToken)
+	if !isReleased(held) {
+		t.Fatal("still held once forgotten")
+	}
+	before := w.sent()
+	w.clock.Step(10 * maxProbeDelay)
+	time.Sleep(50 * time.Millisecond)
+	if n := w.sent() - before; n != 0 {
+		t.Errorf("%d requests after the token was forgotten", n)
+	}
+}
+
+// TestAHoldSoonAfterTheLastGoesOnProbingAtItsPace: a Konnect that answers
+// probes but fails the rest is probed no faster each time it seems back.
+func TestAHoldSoonAfterTheLastGoesOnProbingAtItsPace(t *testing.T) {
+	w := newHoldWorld(t, nil, Options{})
+	c := w.client(testToken)
+	w.sim.Faults().Set("get-control-plane", konnectsim.Fault{ErrorRate: 1, Status: http.StatusServiceUnavailable})
+	for round, firstProbe := range []time.Duration{2 * time.Second, 4 * time.Second, 8 * time.Second} {
+		for range holdAfterFailures {
+			_ = getMissingControlPlane(sdkCalls(c))
+		}
+		held := w.held(c, getMissingControlPlane)
+		w.awaitProbeTimer()
+		w.clock.Step(firstProbe - time.Millisecond)
+		if isReleased(held) {
+			t.Fatalf("round %d: probed before %s", round, firstProbe)
+		}
+		w.clock.Step(time.Millisecond)
+		select {
+		case <-held.Released():
+		case <-time.After(10 * time.Second):
+			t.Fatalf("round %d: not released", round)
+		}
+	}
+}
+
+// TestHeldMetricSaysWhichOrganisationIsHeld: the gauge is 1 for the held
+// organisation and 0 for the others.
+func TestHeldMetricSaysWhichOrganisationIsHeld(t *testing.T) {
+	w := newHoldWorld(t, map[string]string{testToken: simOrg, "kpat_neighbour": "neighbour"}, Options{})
+	down, up := w.client(testToken), w.client("kpat_neighbour")
+	w.failAll(down.OrganizationID())
+	for range holdAfterFailures {
+		_ = getMissingControlPlane(sdkCalls(down))
+	}
+	w.held(down, getMissingControlPlane)
+	got := w.heldSeries()
+	want := map[string]float64{
+		down.OrganizationID() + "/" + HoldUnreachable: 1,
+		up.OrganizationID() + "/" + HoldUnreachable:   0,
+		down.OrganizationID() + "/" + HoldUnauthorized: 0,
+		up.OrganizationID() + "/" + HoldUnauthorized:   0,
+	}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("%s{%s} = %v, want %v (all: %v)", MetricHeld, k, got[k], v, got)
+		}
+	}
+	if got := counterValue(t, w.metrics.holds.requests.WithLabelValues(down.OrganizationID(), HoldUnreachable)); got != 1 {
+		t.Errorf("%s = %v, want 1", MetricHeldRequests, got)
+	}
+}
+
+// TestWriteFenceRefusesWritesAndLetsReadsThrough: a refused write is not
+// sent and says why; reads go on.
+func TestWriteFenceRefusesWritesAndLetsReadsThrough(t *testing.T) {
+	lost := fmt.Errorf("the leader-election lease ran out")
+	w := newHoldWorld(t, nil, Options{WriteFence: func() error { return lost }})
+	c := w.client(testToken)
+	before := w.sent()
+	_, err := sdkCalls(c).createControlPlane(context.Background(), "fenced")
+	var refused *WriteRefusedError
+	if !errors.As(err, &refused) || refused.Operation != "create control plane" || !strings.Contains(err.Error(), lost.Error()) {
+		t.Fatalf("got %v, want the write refused", err)
+	}
+	if w.sent() != before {
+		t.Fatal("the refused write was sent")
+	}
+	if err := sdkCalls(c).listControlPlanes(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(w.sim.Requests()[before:], func(r konnectsim.RequestRecord) bool { return r.Method == http.MethodGet }) {
+		t.Error("the read was not sent")
+	}
+}

@@ -1,0 +1,148 @@
+package konnect
+
+import (
+	"context"
+	"math/rand/v2"
+	"net/http"
+	"sync"
+
+	"github.com/Kong/sdk-konnect-go/models/operations"
+	"k8s.io/utils/clock"
+)
+
+// holds hands out the hold of each organisation (on each regional server;
+// of a token before its organisation is known) and of each token, as
+// limiters hands out rate limiters.
+type holds struct {
+	clock   clock.Clock
+	metrics *Metrics
+	// random spreads probe delays (see probeJitter); tests fix it.
+	random func() float64
+
+	mu    sync.Mutex
+	byKey map[string]*hold
+}
+
+func newHolds(clk clock.Clock, metrics *Metrics) *holds {
+	hs := &holds{clock: clk, metrics: metrics, random: rand.Float64, byKey: map[string]*hold{}}
+	metrics.trackHolds(hs)
+	return hs
+}
+
+// organization returns the reachability hold of an organisation on a
+// server.
+func (hs *holds) organization(serverURL, orgID string) *hold {
+	h := hs.get("reach:org:"+serverURL+"/"+orgID, HoldUnreachable, serverURL)
+	h.setOrganization(orgID)
+	return h
+}
+
+// unplaced returns the reachability hold of a token whose organisation is
+// not known yet.
+func (hs *holds) unplaced(serverURL, tokenHash string) *hold {
+	return hs.get("reach:token:"+serverURL+"/"+tokenHash, HoldUnreachable, serverURL)
+}
+
+// token returns the hold of a token Konnect may reject.
+func (hs *holds) token(serverURL, tokenHash string) *hold {
+	return hs.get("auth:token:"+serverURL+"/"+tokenHash, HoldUnauthorized, serverURL)
+}
+
+// forgetToken ends and drops the holds of a token no longer used.
+func (hs *holds) forgetToken(serverURL, tokenHash string) {
+	hs.mu.Lock()
+	var ended []*hold
+	for _, key := range []string{"auth:token:" + serverURL + "/" + tokenHash, "reach:token:" + serverURL + "/" + tokenHash} {
+		if h, ok := hs.byKey[key]; ok {
+			ended = append(ended, h)
+			delete(hs.byKey, key)
+		}
+	}
+	hs.mu.Unlock()
+	for _, h := range ended {
+		h.end()
+	}
+}
+
+func (hs *holds) get(key, reason, serverURL string) *hold {
+	hs.mu.Lock()
+	defer hs.mu.Unlock()
+	if h, ok := hs.byKey[key]; ok {
+		return h
+	}
+	h := newHold(reason, serverURL, hs.clock, hs.metrics)
+	h.random = hs.random
+	hs.byKey[key] = h
+	return h
+}
+
+// all returns every hold, for the metrics.
+func (hs *holds) all() []*hold {
+	hs.mu.Lock()
+	defer hs.mu.Unlock()
+	out := make([]*hold, 0, len(hs.byKey))
+	for _, h := range hs.byKey {
+		out = append(out, h)
+	}
+	return out
+}
+
+// probeOrganization asks whether Konnect answers the organisation again:
+// one control plane of its list, on the regional server the failed
+// requests went to. It is a read, so a probe never writes twice nor writes
+// for a process that lost its lease; it is one of the cheapest requests
+// there are; and it asks the same server as the entity calls do, where
+// GET /v3/organizations/me is answered by Konnect's global host, which can
+// be up while a regional one is down. Any answer counts, even a 403 of a
+// token that may not list control planes.
+func probeOrganization(ctx context.Context, c *Client) error {
+	one := int64(1)
+	_, err := Call(ctx, Operation{Verb: "probe", Entity: "control_plane"}, func(ctx context.Context) (*operations.ListControlPlanesResponse, error) {
+		return c.sdk.ControlPlanes.ListControlPlanes(ctx, operations.ListControlPlanesRequest{PageSize: &one})
+	})
+	return err
+}
+
+// checkToken asks whether Konnect accepts a held token again: GET
+// /v3/organizations/me, the check that validated it in the first place.
+func checkToken(ctx context.Context, c *Client) error {
+	_, err := Call(ctx, Operation{Verb: "probe", Entity: "organization"}, func(ctx context.Context) (*operations.GetOrganizationsMeResponse, error) {
+		return c.sdk.Me.GetOrganizationsMe(ctx)
+	})
+	return err
+}
+
+// observeAnswer feeds one request's outcome to c's holds: status is the
+// HTTP answer (0: none), err the transport's error.
+func (c *Client) observeAnswer(status int, err error) {
+	reach := c.reach.Load()
+	switch {
+	case err != nil:
+		if isCancellation(err) {
+			return // the caller gave up: nothing is known of Konnect
+		}
+		reach.failed(c, &TransientError{Message: transportMessage(err), Err: err})
+	case status >= 500 || status == http.StatusRequestTimeout:
+		reach.failed(c, &TransientError{StatusCode: status, Message: lowerStatusText(status)})
+	default:
+		reach.answered()
+		switch {
+		case status == http.StatusUnauthorized:
+			c.auth.rejected(c, &AuthError{StatusCode: status, Message: lowerStatusText(status)})
+		case status < 300:
+			c.auth.answered()
+		}
+	}
+}
+
+// refuseHeld returns the error of a request of c that its holds keep from
+// being sent, nil when none does.
+func (c *Client) refuseHeld() error {
+	if held := c.auth.refuse(c); held != nil {
+		return held
+	}
+	if held := c.reach.Load().refuse(c); held != nil {
+		return held
+	}
+	return nil
+}
