@@ -19,9 +19,9 @@ import (
 // holdWorld is a simulator and a client factory on a fake clock whose
 // probe delays are not spread, so that a test knows when each probe is due.
 type holdWorld struct {
-	t       *testing.T
-	sim     *konnectsim.TestServer
-	factory *ClientFactory
+	t        *testing.T
+	sim      *konnectsim.TestServer
+	factory  *ClientFactory
 	clock    *clocktesting.FakeClock
 	metrics  *Metrics
 	registry *prometheus.Registry
@@ -401,8 +401,8 @@ func TestHeldMetricSaysWhichOrganisationIsHeld(t *testing.T) {
 	w.held(down, getMissingControlPlane)
 	got := w.heldSeries()
 	want := map[string]float64{
-		down.OrganizationID() + "/" + HoldUnreachable: 1,
-		up.OrganizationID() + "/" + HoldUnreachable:   0,
+		down.OrganizationID() + "/" + HoldUnreachable:  1,
+		up.OrganizationID() + "/" + HoldUnreachable:    0,
 		down.OrganizationID() + "/" + HoldUnauthorized: 0,
 		up.OrganizationID() + "/" + HoldUnauthorized:   0,
 	}
