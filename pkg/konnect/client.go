@@ -326,10 +326,10 @@ func (d *doer) limitedRoundTrip(req *http.Request) (*http.Response, error) {
 	resp, err := d.client.httpClient.Do(req)
 	if err != nil {
 		d.metrics.observeRequest(op, org, 0, time.Since(start))
-		d.client.observeAnswer(0, err)
+		d.client.observeAnswer(req, 0, err)
 		return nil, err
 	}
-	d.client.observeAnswer(resp.StatusCode, nil)
+	d.client.observeAnswer(req, resp.StatusCode, nil)
 	d.metrics.observeRequest(op, org, resp.StatusCode, time.Since(start))
 	d.metrics.observeRemaining(org, resp.Header)
 	lim.observe(resp.StatusCode, resp.Header)

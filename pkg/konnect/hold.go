@@ -40,7 +40,10 @@ const (
 	// holdAfterFailures is how many failures in a row, with no answer in
 	// between, hold an organisation: as Envoy's outlier detection ejects a
 	// host after 5 consecutive 5xx. A stray 5xx in a healthy stream never
-	// holds it; an outage does within a few requests.
+	// holds it; an outage does within a few requests. The failures must
+	// be of more than one request (method and path): one entity that
+	// Konnect keeps failing, retried with its own backoff, is that
+	// entity's trouble, not the organisation's.
 	holdAfterFailures = 5
 	// firstProbeDelay is the wait before the first probe of a hold; each
 	// next probe waits twice as long, up to maxProbeDelay.
@@ -80,8 +83,12 @@ type hold struct {
 	mu sync.Mutex
 	// organization labels the hold's metrics and errors ("" unknown).
 	organization string
-	// failures counts failed requests in a row (HoldUnreachable).
-	failures int
+	// failures counts failed requests in a row (HoldUnreachable);
+	// failedTarget is the method and path of the first of them, and
+	// varied says whether another request failed since.
+	failures     int
+	failedTarget string
+	varied       bool
 	held     bool
 	since    time.Time
 	cause    error
@@ -128,16 +135,23 @@ func (h *hold) errorLocked() *HeldError {
 	}
 }
 
-// failed counts a request of c that got a 5xx or no answer; the
-// holdAfterFailures-th in a row holds the organisation.
-func (h *hold) failed(c *Client, cause error) {
+// failed counts a request of c (target: its method and path) that got a
+// 5xx or no answer; the holdAfterFailures-th in a row, of more than one
+// request, holds the organisation.
+func (h *hold) failed(c *Client, target string, cause error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.held {
 		return
 	}
+	switch {
+	case h.failures == 0:
+		h.failedTarget, h.varied = target, false
+	case target != h.failedTarget:
+		h.varied = true
+	}
 	h.failures++
-	if h.failures >= holdAfterFailures {
+	if h.failures >= holdAfterFailures && h.varied {
 		h.startLocked(c, cause)
 	}
 }

@@ -104,6 +104,19 @@ func getMissingControlPlane(c calls) error {
 	return c.getControlPlane(context.Background(), "5f1a2b3c-0000-4000-8000-000000000404")
 }
 
+// failOutage sends the requests of an outage: as many as hold an
+// organisation, each of another control plane, as the objects of an
+// organisation would.
+func failOutage(t *testing.T, c *Client) {
+	t.Helper()
+	for i := range holdAfterFailures {
+		err := sdkCalls(c).getControlPlane(context.Background(), fmt.Sprintf("5f1a2b3c-0000-4000-8000-%012d", i))
+		if _, held := IsHeld(err); held || !IsTransient(err) {
+			t.Fatalf("failure %d: got %v, want a transient error, not yet held", i+1, err)
+		}
+	}
+}
+
 // heldSeries gathers MetricHeld: its value by "organization/reason".
 func (w *holdWorld) heldSeries() map[string]float64 {
 	w.t.Helper()
@@ -145,12 +158,7 @@ func TestOrganizationIsHeldAfterFailuresInARowProbedAtABackoffAndReleasedAtOnce(
 	w := newHoldWorld(t, nil, Options{})
 	c := w.client(testToken)
 	w.failAll("")
-	for i := range holdAfterFailures {
-		err := getMissingControlPlane(sdkCalls(c))
-		if _, held := IsHeld(err); held || !IsTransient(err) {
-			t.Fatalf("failure %d: got %v, want a transient error, not yet held", i+1, err)
-		}
-	}
+	failOutage(t, c)
 	held := w.held(c, getMissingControlPlane)
 	if held.Reason != HoldUnreachable || held.Organization != c.OrganizationID() || !IsTransient(held) || held.Operation != "get control plane" {
 		t.Errorf("held: %+v", held)
@@ -201,16 +209,27 @@ func TestOrganizationIsHeldAfterFailuresInARowProbedAtABackoffAndReleasedAtOnce(
 	}
 }
 
-// TestAnswersOfEntitiesAndStrayFailuresDoNotHold: 4xx answers about one
-// entity say Konnect answers, and a failure between answers starts the
-// count again.
-func TestAnswersOfEntitiesAndStrayFailuresDoNotHold(t *testing.T) {
+// TestAnswersOfEntitiesStrayFailuresAndOneFailingEntityDoNotHold: 4xx
+// answers about one entity say Konnect answers, an answer between failures
+// starts the count again, and one entity Konnect keeps failing is that
+// entity's trouble.
+func TestAnswersOfEntitiesStrayFailuresAndOneFailingEntityDoNotHold(t *testing.T) {
 	w := newHoldWorld(t, nil, Options{})
 	c := w.client(testToken)
+	w.sim.Faults().Set("get-control-plane", konnectsim.Fault{ErrorRate: 1, Status: http.StatusServiceUnavailable})
+	for range 2 * holdAfterFailures {
+		if err := getMissingControlPlane(sdkCalls(c)); !IsTransient(err) {
+			t.Fatalf("got %v, want the injected 503", err)
+		}
+	}
+	w.sim.Faults().Clear()
+	if err := getMissingControlPlane(sdkCalls(c)); !IsNotFound(err) {
+		t.Fatalf("got %v, want Konnect's 404", err)
+	}
 	for range 3 * holdAfterFailures {
 		w.sim.Faults().Set("*", konnectsim.Fault{Times: holdAfterFailures - 1, Status: http.StatusBadGateway})
-		for range holdAfterFailures - 1 {
-			if err := getMissingControlPlane(sdkCalls(c)); !IsTransient(err) {
+		for i := range holdAfterFailures - 1 {
+			if err := sdkCalls(c).getControlPlane(context.Background(), fmt.Sprintf("5f1a2b3c-0000-4000-8000-%012d", i)); !IsTransient(err) {
 				t.Fatalf("got %v, want the injected 502", err)
 			}
 		}
@@ -232,8 +251,14 @@ func TestConnectionErrorsHoldATokenWhoseOrganisationIsUnknown(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for range holdAfterFailures {
-		if _, err := c.Me(context.Background()); !IsTransient(err) {
+	for i := range holdAfterFailures {
+		var err error
+		if i%2 == 0 {
+			_, err = c.Me(context.Background())
+		} else {
+			err = sdkCalls(c).listControlPlanes(context.Background())
+		}
+		if !IsTransient(err) {
 			t.Fatalf("got %v, want a transient error", err)
 		}
 	}
@@ -250,9 +275,7 @@ func TestHeldOrganisationDoesNotDelayAnother(t *testing.T) {
 	w := newHoldWorld(t, map[string]string{testToken: simOrg, "kpat_neighbour": "neighbour"}, Options{})
 	down, up := w.client(testToken), w.client("kpat_neighbour")
 	w.failAll(down.OrganizationID())
-	for range holdAfterFailures {
-		_ = getMissingControlPlane(sdkCalls(down))
-	}
+	failOutage(t, down)
 	w.held(down, getMissingControlPlane)
 	for range 2 * holdAfterFailures {
 		if err := getMissingControlPlane(sdkCalls(up)); !IsNotFound(err) {
@@ -371,9 +394,7 @@ func TestAHoldSoonAfterTheLastGoesOnProbingAtItsPace(t *testing.T) {
 	c := w.client(testToken)
 	w.sim.Faults().Set("get-control-plane", konnectsim.Fault{ErrorRate: 1, Status: http.StatusServiceUnavailable})
 	for round, firstProbe := range []time.Duration{2 * time.Second, 4 * time.Second, 8 * time.Second} {
-		for range holdAfterFailures {
-			_ = getMissingControlPlane(sdkCalls(c))
-		}
+		failOutage(t, c)
 		held := w.held(c, getMissingControlPlane)
 		w.awaitProbeTimer()
 		w.clock.Step(firstProbe - time.Millisecond)
@@ -395,9 +416,7 @@ func TestHeldMetricSaysWhichOrganisationIsHeld(t *testing.T) {
 	w := newHoldWorld(t, map[string]string{testToken: simOrg, "kpat_neighbour": "neighbour"}, Options{})
 	down, up := w.client(testToken), w.client("kpat_neighbour")
 	w.failAll(down.OrganizationID())
-	for range holdAfterFailures {
-		_ = getMissingControlPlane(sdkCalls(down))
-	}
+	failOutage(t, down)
 	w.held(down, getMissingControlPlane)
 	got := w.heldSeries()
 	want := map[string]float64{

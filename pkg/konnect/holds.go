@@ -112,18 +112,19 @@ func checkToken(ctx context.Context, c *Client) error {
 	return err
 }
 
-// observeAnswer feeds one request's outcome to c's holds: status is the
-// HTTP answer (0: none), err the transport's error.
-func (c *Client) observeAnswer(status int, err error) {
+// observeAnswer feeds the outcome of req to c's holds: status is the HTTP
+// answer (0: none), err the transport's error.
+func (c *Client) observeAnswer(req *http.Request, status int, err error) {
 	reach := c.reach.Load()
+	target := req.Method + " " + req.URL.Path
 	switch {
 	case err != nil:
 		if isCancellation(err) {
 			return // the caller gave up: nothing is known of Konnect
 		}
-		reach.failed(c, &TransientError{Message: transportMessage(err), Err: err})
+		reach.failed(c, target, &TransientError{Message: transportMessage(err), Err: err})
 	case status >= 500 || status == http.StatusRequestTimeout:
-		reach.failed(c, &TransientError{StatusCode: status, Message: lowerStatusText(status)})
+		reach.failed(c, target, &TransientError{StatusCode: status, Message: lowerStatusText(status)})
 	default:
 		reach.answered()
 		switch {
