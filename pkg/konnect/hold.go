@@ -89,10 +89,10 @@ type hold struct {
 	failures     int
 	failedTarget string
 	varied       bool
-	held     bool
-	since    time.Time
-	cause    error
-	released chan struct{}
+	held         bool
+	since        time.Time
+	cause        error
+	released     chan struct{}
 	// step is how many probes the current backoff has made.
 	step       int
 	releasedAt time.Time

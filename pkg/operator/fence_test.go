@@ -81,4 +81,3 @@ func TestALeaderPastItsRenewDeadlineWritesNothingAndStops(t *testing.T) {
 		return programmed(e.service("svc"))
 	})
 }
-
