@@ -235,19 +235,20 @@ func (f *ClientFactory) Organization(ctx context.Context, serverURL, token strin
 	if err != nil {
 		return Organization{}, err
 	}
-	org, err := c.Me(ctx)
+	org, err := c.Me(withCheck(ctx))
 	if err == nil {
 		f.replaced(c, org.ID)
 	}
 	return org, err
 }
 
-// replaced ends the holds of the tokens that c's valid token replaces:
+// replaced retires the holds of the tokens that c's valid token replaces:
 // those Konnect rejected on the same server, of its organisation or of none
 // known. A token is validated when its configuration (or its Secret) names
-// it, so a token held for Konnect's refusal is no longer what is current;
-// whoever waited on it comes back with the current token. A rejected token
-// still in use elsewhere is held again at its next request.
+// it, so a token held for Konnect's refusal is no longer what is current:
+// whoever waited on it comes back and reads the current token, and it is
+// not probed any more. What still remembers it is refused without a
+// request; a configuration that still names it checks it again.
 func (f *ClientFactory) replaced(c *Client, orgID string) {
 	f.mu.Lock()
 	var others []*Client
@@ -258,8 +259,8 @@ func (f *ClientFactory) replaced(c *Client, orgID string) {
 	}
 	f.mu.Unlock()
 	for _, other := range others {
-		if org := other.auth.organizationID(); (org == orgID || org == "") && other.auth.isHeld() {
-			other.auth.end()
+		if org := other.auth.organizationID(); org == orgID || org == "" {
+			other.auth.retire()
 		}
 	}
 }
@@ -296,7 +297,7 @@ func (d *doer) limitedRoundTrip(req *http.Request) (*http.Response, error) {
 	ctx := req.Context()
 	op := operationFrom(ctx)
 	if !isProbe(ctx) {
-		if err := d.client.refuseHeld(); err != nil {
+		if err := d.client.refuseHeld(ctx); err != nil {
 			return nil, err
 		}
 	}
@@ -323,13 +324,15 @@ func (d *doer) limitedRoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	start := time.Now()
 	sent = true
+	answered := d.client.reach.Load().sending()
 	resp, err := d.client.httpClient.Do(req)
+	answered()
 	if err != nil {
 		d.metrics.observeRequest(op, org, 0, time.Since(start))
-		d.client.observeAnswer(req, 0, err)
+		d.client.observeAnswer(req, op, nil, err)
 		return nil, err
 	}
-	d.client.observeAnswer(req, resp.StatusCode, nil)
+	d.client.observeAnswer(req, op, resp, nil)
 	d.metrics.observeRequest(op, org, resp.StatusCode, time.Since(start))
 	d.metrics.observeRemaining(org, resp.Header)
 	lim.observe(resp.StatusCode, resp.Header)

@@ -2,6 +2,7 @@ package konnect
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"sync"
 	"time"
@@ -48,6 +49,10 @@ const (
 	// firstProbeDelay is the wait before the first probe of a hold; each
 	// next probe waits twice as long, up to maxProbeDelay.
 	firstProbeDelay = 2 * time.Second
+	// firstTokenCheckDelay is firstProbeDelay for a token Konnect
+	// rejected: a revoked or expired token seldom comes back by itself,
+	// and its replacement ends the hold without a check.
+	firstTokenCheckDelay = 10 * time.Second
 	// maxProbeDelay is the longest wait between two probes: two requests a
 	// minute while Konnect stays away.
 	maxProbeDelay = 30 * time.Second
@@ -57,6 +62,13 @@ const (
 	// probeTimeout bounds one probe: a read of one control plane that takes
 	// longer is no sign of a Konnect that answers again.
 	probeTimeout = 10 * time.Second
+	// stallAfter is how long Konnect may leave requests of an organisation
+	// unanswered, while answering none, before the organisation is held:
+	// a Konnect that hangs is noticed well before the requests time out
+	// (30s by default), and no more are sent into it meanwhile. It takes
+	// two requests waiting that long: one slow request of an idle
+	// organisation is no outage.
+	stallAfter = 10 * time.Second
 	// holdMemory is how soon after a release a new hold of the same
 	// organisation goes on probing at the pace the last one had reached,
 	// so that a Konnect that answers probes but fails everything else is
@@ -93,6 +105,11 @@ type hold struct {
 	since        time.Time
 	cause        error
 	released     chan struct{}
+	// retired marks the hold of a rejected token that a valid one
+	// replaced: its requests stay refused, but it is not probed any more;
+	// only a check of its configuration (ClientFactory.Organization) asks
+	// Konnect about it again.
+	retired bool
 	// step is how many probes the current backoff has made.
 	step       int
 	releasedAt time.Time
@@ -100,6 +117,11 @@ type hold struct {
 	// last asked (HoldUnreachable), or the held token's (HoldUnauthorized).
 	prober    *Client
 	stopProbe context.CancelFunc
+	// sent holds when each request on its way was sent, by a number of
+	// its own; lastAnswer is when Konnect last answered (HoldUnreachable).
+	sent       map[uint64]time.Time
+	sentSeq    uint64
+	lastAnswer time.Time
 }
 
 func newHold(reason, serverURL string, clk clock.Clock, metrics *Metrics) *hold {
@@ -113,10 +135,14 @@ func newHold(reason, serverURL string, clk clock.Clock, metrics *Metrics) *hold 
 }
 
 // refuse returns the error that refuses a request of c while the hold is
-// in force, nil when it is not.
+// in force, nil when it is not. A Konnect that has left requests
+// unanswered for stallAfter holds the organisation now.
 func (h *hold) refuse(c *Client) *HeldError {
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	if !h.held && h.reason == HoldUnreachable && h.stalledLocked() {
+		h.startLocked(c, &TransientError{Message: fmt.Sprintf("no answer to the requests sent for %s", stallAfter)})
+	}
 	if !h.held {
 		return nil
 	}
@@ -156,23 +182,85 @@ func (h *hold) failed(c *Client, target string, cause error) {
 	}
 }
 
+// sending counts a request on its way until the function it returns is
+// called, once it is answered or given up.
+func (h *hold) sending() (done func()) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.sent == nil {
+		h.sent = map[uint64]time.Time{}
+	}
+	h.sentSeq++
+	seq := h.sentSeq
+	h.sent[seq] = h.clock.Now()
+	return func() {
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		delete(h.sent, seq)
+	}
+}
+
+// stalledLocked reports whether two requests or more have waited for
+// stallAfter, and Konnect answered nothing meanwhile.
+func (h *hold) stalledLocked() bool {
+	now := h.clock.Now()
+	if now.Sub(h.lastAnswer) < stallAfter {
+		return false
+	}
+	waiting := 0
+	for _, at := range h.sent {
+		if now.Sub(at) >= stallAfter {
+			waiting++
+		}
+	}
+	return waiting >= 2
+}
+
 // answered notes that Konnect answered (below 500): a hold ends.
 func (h *hold) answered() {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	h.failures = 0
+	h.failures, h.lastAnswer = 0, h.clock.Now()
 	if h.held {
 		h.releaseLocked()
 	}
 }
 
-// rejected holds c's token, which Konnect answered 401.
+// rejected holds c's token, which Konnect answered 401. A retired token
+// that a configuration checked again is probed again.
 func (h *hold) rejected(c *Client, cause error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if !h.held {
+	switch {
+	case !h.held:
 		h.startLocked(c, cause)
+	case h.retired:
+		h.retired, h.cause = false, cause
+		h.probeLocked()
 	}
+}
+
+// retire ends the current hold of a rejected token (whoever waits on it
+// comes back and finds the token that replaced it), stops its probes, and
+// keeps refusing what still uses it (a listing that remembers it) without
+// a request.
+func (h *hold) retire() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if !h.held || h.retired {
+		return
+	}
+	close(h.released)
+	h.released = make(chan struct{})
+	h.stopProbe()
+	h.retired = true
+}
+
+// isRetired reports whether the hold is of a replaced token.
+func (h *hold) isRetired() bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.held && h.retired
 }
 
 // end lifts the hold without an answer from Konnect (its token was
@@ -202,6 +290,14 @@ func (h *hold) isHeld() bool {
 	return h.held
 }
 
+// probing reports whether the hold is in force and probed: what the
+// metrics call held (a retired token holds nothing of its organisation).
+func (h *hold) probing() bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.held && !h.retired
+}
+
 // setOrganization labels the hold with the organisation its token belongs
 // to.
 func (h *hold) setOrganization(id string) {
@@ -223,14 +319,19 @@ func (h *hold) startLocked(c *Client, cause error) {
 	if h.releasedAt.IsZero() || now.Sub(h.releasedAt) > holdMemory {
 		h.step = 0
 	}
+	h.metrics.observeHold(organizationLabel(h.organization), h.reason)
+	h.probeLocked()
+}
+
+// probeLocked starts the probes of the hold.
+func (h *hold) probeLocked() {
 	ctx, cancel := context.WithCancel(context.Background())
 	h.stopProbe = cancel
-	h.metrics.observeHold(organizationLabel(h.organization), h.reason)
 	go h.probeUntilReleased(ctx)
 }
 
 func (h *hold) releaseLocked() {
-	h.held, h.failures, h.cause = false, 0, nil
+	h.held, h.failures, h.cause, h.retired = false, 0, nil, false
 	h.releasedAt = h.clock.Now()
 	close(h.released)
 	h.stopProbe()
@@ -277,12 +378,17 @@ func (h *hold) probeSucceeded(err error) bool {
 	return err == nil || !IsTransient(err)
 }
 
-// nextDelayLocked is the wait before the next probe: firstProbeDelay,
-// doubling up to maxProbeDelay, each spread by probeJitter.
+// nextDelayLocked is the wait before the next probe: firstProbeDelay (a
+// token's: firstTokenCheckDelay), doubling up to maxProbeDelay, each
+// spread by probeJitter.
 func (h *hold) nextDelayLocked() time.Duration {
+	first := firstProbeDelay
+	if h.reason == HoldUnauthorized {
+		first = firstTokenCheckDelay
+	}
 	delay := maxProbeDelay
 	if h.step < 8 {
-		delay = min(firstProbeDelay<<h.step, maxProbeDelay)
+		delay = min(first<<h.step, maxProbeDelay)
 	}
 	h.step++
 	spread := 1 - probeJitter + 2*probeJitter*h.random()

@@ -163,8 +163,8 @@ func TestOrganizationIsHeldAfterFailuresInARowProbedAtABackoffAndReleasedAtOnce(
 	if held.Reason != HoldUnreachable || held.Organization != c.OrganizationID() || !IsTransient(held) || held.Operation != "get control plane" {
 		t.Errorf("held: %+v", held)
 	}
-	if !strings.Contains(held.Error(), "has not answered the requests of organisation "+c.OrganizationID()) {
-		t.Errorf("message: %s", held.Error())
+	if !strings.Contains(held.Describe(), "has not answered the requests of organisation "+c.OrganizationID()) {
+		t.Errorf("description: %s", held.Describe())
 	}
 
 	var probesAt []time.Duration
@@ -264,7 +264,7 @@ func TestConnectionErrorsHoldATokenWhoseOrganisationIsUnknown(t *testing.T) {
 	}
 	_, err = c.Me(context.Background())
 	held, ok := IsHeld(err)
-	if !ok || held.Organization != "" || !strings.Contains(held.Error(), "connection refused") {
+	if !ok || held.Organization != "" || !strings.Contains(held.Describe(), "connection refused") {
 		t.Fatalf("got %v, want a hold of the token for the refused connections", err)
 	}
 }
@@ -292,14 +292,19 @@ func TestRejectedTokenIsHeldCheckedAtItsPaceAndReleasedWhenValidAgain(t *testing
 	w := newHoldWorld(t, nil, Options{})
 	c := w.client(testToken)
 	w.sim.RevokeToken(testToken)
-	if err := getMissingControlPlane(sdkCalls(c)); !IsAuth(err) {
-		t.Fatalf("got %v, want Konnect's 401", err)
+	answer := getMissingControlPlane(sdkCalls(c))
+	if !IsAuth(answer) {
+		t.Fatalf("got %v, want Konnect's 401", answer)
 	}
 	held := w.held(c, getMissingControlPlane)
-	if held.Reason != HoldUnauthorized || !IsAuth(held) || !strings.Contains(held.Error(), "has rejected the token of organisation") {
-		t.Errorf("held: %v", held)
+	if held.Reason != HoldUnauthorized || !IsAuth(held) || !strings.Contains(held.Describe(), "has rejected the token of organisation") {
+		t.Errorf("held: %s", held.Describe())
 	}
-	for _, delay := range []time.Duration{2 * time.Second, 4 * time.Second} {
+	// A condition that quotes the error reads the same, answered or held.
+	if held.Error() != answer.Error() {
+		t.Errorf("held: %q, answered: %q", held.Error(), answer.Error())
+	}
+	for _, delay := range []time.Duration{firstTokenCheckDelay, 2 * firstTokenCheckDelay} {
 		w.awaitProbeTimer()
 		before := w.sent()
 		w.clock.Step(delay)
@@ -310,7 +315,7 @@ func TestRejectedTokenIsHeldCheckedAtItsPaceAndReleasedWhenValidAgain(t *testing
 	}
 	w.sim.AddToken(testToken, simOrg)
 	w.awaitProbeTimer()
-	w.clock.Step(8 * time.Second)
+	w.clock.Step(maxProbeDelay)
 	select {
 	case <-held.Released():
 	case <-time.After(10 * time.Second):
@@ -338,11 +343,12 @@ func TestAForbiddenEntityDoesNotHoldTheToken(t *testing.T) {
 	}
 }
 
-// TestAValidatedTokenEndsTheHoldOfTheOneItReplaces: the check of a new
+// TestAValidatedTokenRetiresTheRejectedOneItReplaces: the check of a new
 // token of the organisation (its configuration names it now) releases
-// whoever waits on the rejected one, and the rejected one is not checked
-// again.
-func TestAValidatedTokenEndsTheHoldOfTheOneItReplaces(t *testing.T) {
+// whoever waits on the rejected one; the rejected one is not probed any
+// more, and what still uses it is refused without a request, until a
+// configuration names it again and checks it.
+func TestAValidatedTokenRetiresTheRejectedOneItReplaces(t *testing.T) {
 	const replacement = "kpat_replacement"
 	w := newHoldWorld(t, nil, Options{})
 	old := w.client(testToken)
@@ -355,16 +361,35 @@ func TestAValidatedTokenEndsTheHoldOfTheOneItReplaces(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !isReleased(held) {
-		t.Fatal("the rejected token's hold did not end when its replacement was validated")
+		t.Fatal("whoever waited on the rejected token was not released when its replacement was validated")
 	}
 	before := w.sent()
 	w.clock.Step(10 * maxProbeDelay)
 	time.Sleep(50 * time.Millisecond) // a probe, were one due, has had time to go
+	retired := w.held(old, getMissingControlPlane)
+	if !IsAuth(retired) || isReleased(retired) {
+		t.Errorf("a request with the replaced token: %v, want it refused for the rejected token", retired)
+	}
 	for _, r := range w.sim.Requests()[before:] {
 		if r.TokenHash == konnectsim.TokenHash(testToken) {
 			t.Errorf("a request with the replaced token after its replacement: %+v", r)
 		}
 	}
+	if got := w.heldSeries()[old.OrganizationID()+"/"+HoldUnauthorized]; got != 0 {
+		t.Errorf("%s{reason=unauthorized} = %v for a replaced token, want 0", MetricHeld, got)
+	}
+
+	// A configuration names it again: its check goes, and it is probed
+	// again while Konnect rejects it.
+	if _, err := w.factory.Organization(context.Background(), w.sim.URL, testToken); !IsAuth(err) {
+		t.Fatalf("the check of the named token: %v, want Konnect's 401", err)
+	}
+	if got := w.sent() - before; got != 1 {
+		t.Fatalf("%d requests for the check, want 1", got)
+	}
+	w.awaitProbeTimer()
+	w.clock.Step(maxProbeDelay + maxProbeDelay/4)
+	w.awaitLogged(before + 2)
 }
 
 // TestForgettingATokenEndsItsHold: a token the operator forgets (replaced
@@ -455,5 +480,47 @@ func TestWriteFenceRefusesWritesAndLetsReadsThrough(t *testing.T) {
 	}
 	if !slices.ContainsFunc(w.sim.Requests()[before:], func(r konnectsim.RequestRecord) bool { return r.Method == http.MethodGet }) {
 		t.Error("the read was not sent")
+	}
+}
+
+// TestAKonnectThatLeavesRequestsUnansweredIsHeldBeforeTheyTimeOut: two
+// requests waiting 10s for an answer, with none answered meanwhile, hold
+// the organisation at the next request, which is not sent; the answers,
+// when they come, release it.
+func TestAKonnectThatLeavesRequestsUnansweredIsHeldBeforeTheyTimeOut(t *testing.T) {
+	w := newHoldWorld(t, nil, Options{})
+	c := w.client(testToken)
+	answer := make(chan struct{})
+	w.sim.Faults().Set("get-control-plane", konnectsim.Fault{Until: answer})
+	done := make(chan error, 2)
+	for i := range 2 {
+		go func() {
+			done <- sdkCalls(c).getControlPlane(context.Background(), fmt.Sprintf("5f1a2b3c-0000-4000-8000-%012d", i))
+		}()
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for w.sim.Served().Held < 2 {
+		if time.Now().After(deadline) {
+			t.Fatal("the requests did not reach the simulator")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	w.clock.Step(stallAfter - time.Millisecond)
+	if err := sdkCalls(c).listControlPlanes(context.Background()); err != nil {
+		t.Fatalf("before the requests waited %s: %v", stallAfter, err)
+	}
+	w.clock.Step(stallAfter)
+	held := w.held(c, func(c calls) error { return c.listControlPlanes(context.Background()) })
+	if !strings.Contains(held.Describe(), "no answer to the requests sent for "+stallAfter.String()) {
+		t.Errorf("held: %s", held.Describe())
+	}
+	close(answer)
+	for range 2 {
+		if err := <-done; !IsNotFound(err) {
+			t.Errorf("a request left waiting: %v, want Konnect's 404", err)
+		}
+	}
+	if !isReleased(held) {
+		t.Error("the answers did not release the organisation")
 	}
 }

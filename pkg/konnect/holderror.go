@@ -3,7 +3,6 @@ package konnect
 import (
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 )
 
@@ -31,14 +30,24 @@ type HeldError struct {
 	released <-chan struct{}
 }
 
+// Error is what Konnect answered the request that began the hold, as if
+// it had answered this one: the same words for every request of the hold,
+// so that a condition that quotes it is not written again at each try.
+// Describe says the rest.
 func (e *HeldError) Error() string {
-	var b strings.Builder
-	if e.Operation != "" {
-		b.WriteString(e.Operation)
-		b.WriteString(": not sent: ")
+	var auth *AuthError
+	var transient *TransientError
+	switch {
+	case errors.As(e.Cause, &auth):
+		copied := *auth
+		copied.Operation = e.Operation
+		return copied.Error()
+	case errors.As(e.Cause, &transient):
+		copied := *transient
+		copied.Operation = e.Operation
+		return copied.Error()
 	}
-	b.WriteString(e.Describe())
-	return b.String()
+	return e.Describe()
 }
 
 // Describe says what is held, why and since when, in words that stay the
@@ -67,9 +76,9 @@ func describeCause(err error) string {
 	var auth *AuthError
 	switch {
 	case errors.As(err, &auth):
-		return fmt.Sprintf("HTTP %d %s", auth.StatusCode, auth.Message)
+		return fmt.Sprintf("HTTP %d: %s", auth.StatusCode, auth.Message)
 	case errors.As(err, &transient) && transient.StatusCode != 0:
-		return fmt.Sprintf("HTTP %d %s", transient.StatusCode, transient.Message)
+		return fmt.Sprintf("HTTP %d: %s", transient.StatusCode, transient.Message)
 	case errors.As(err, &transient):
 		return transient.Message
 	case err != nil:

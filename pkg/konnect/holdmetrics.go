@@ -120,7 +120,7 @@ func (s *holdStates) Collect(ch chan<- prometheus.Metric) {
 	for _, hs := range registries {
 		for _, h := range hs.all() {
 			key := series{organizationLabel(h.organizationID()), h.reason}
-			held[key] = held[key] || h.isHeld()
+			held[key] = held[key] || h.probing()
 		}
 	}
 	for key, isHeld := range held {

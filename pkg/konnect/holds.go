@@ -1,7 +1,9 @@
 package konnect
 
 import (
+	"bytes"
 	"context"
+	"io"
 	"math/rand/v2"
 	"net/http"
 	"sync"
@@ -112,9 +114,9 @@ func checkToken(ctx context.Context, c *Client) error {
 	return err
 }
 
-// observeAnswer feeds the outcome of req to c's holds: status is the HTTP
-// answer (0: none), err the transport's error.
-func (c *Client) observeAnswer(req *http.Request, status int, err error) {
+// observeAnswer feeds the outcome of req (the call op) to c's holds: resp
+// is the answer, err the transport's error when none came.
+func (c *Client) observeAnswer(req *http.Request, op operation, resp *http.Response, err error) {
 	reach := c.reach.Load()
 	target := req.Method + " " + req.URL.Path
 	switch {
@@ -122,28 +124,67 @@ func (c *Client) observeAnswer(req *http.Request, status int, err error) {
 		if isCancellation(err) {
 			return // the caller gave up: nothing is known of Konnect
 		}
-		reach.failed(c, target, &TransientError{Message: transportMessage(err), Err: err})
-	case status >= 500 || status == http.StatusRequestTimeout:
-		reach.failed(c, target, &TransientError{StatusCode: status, Message: lowerStatusText(status)})
+		reach.failed(c, target, transportError(op, err))
+	case resp.StatusCode >= 500 || resp.StatusCode == http.StatusRequestTimeout:
+		reach.failed(c, target, answerError(op, resp))
 	default:
 		reach.answered()
 		switch {
-		case status == http.StatusUnauthorized:
-			c.auth.rejected(c, &AuthError{StatusCode: status, Message: lowerStatusText(status)})
-		case status < 300:
+		case resp.StatusCode == http.StatusUnauthorized:
+			c.auth.rejected(c, answerError(op, resp))
+		case resp.StatusCode < 300:
 			c.auth.answered()
 		}
 	}
 }
 
+// maxCauseBody is how much of a failed answer's body is read to tell what
+// Konnect said: its error bodies are a few hundred bytes.
+const maxCauseBody = 8 << 10
+
+// answerError classifies a failed answer as Call would (with Konnect's
+// message), reading the start of its body and leaving the body whole for
+// the caller.
+func answerError(op operation, resp *http.Response) error {
+	head, _ := io.ReadAll(io.LimitReader(resp.Body, maxCauseBody))
+	resp.Body = readCloser{Reader: io.MultiReader(bytes.NewReader(head), resp.Body), Closer: resp.Body}
+	return classifyResponse(op, resp.StatusCode, resp.Header, head)
+}
+
+type readCloser struct {
+	io.Reader
+	io.Closer
+}
+
 // refuseHeld returns the error of a request of c that its holds keep from
-// being sent, nil when none does.
-func (c *Client) refuseHeld() error {
+// being sent, nil when none does. A configuration's check of a retired
+// token goes: the token is named again.
+func (c *Client) refuseHeld(ctx context.Context) error {
+	if isCheck(ctx) && c.auth.isRetired() {
+		return c.reach.Load().refuseError(c)
+	}
 	if held := c.auth.refuse(c); held != nil {
 		return held
 	}
-	if held := c.reach.Load().refuse(c); held != nil {
+	return c.reach.Load().refuseError(c)
+}
+
+// refuseError is refuse as an error: nil when the hold is not in force.
+func (h *hold) refuseError(c *Client) error {
+	if held := h.refuse(c); held != nil {
 		return held
 	}
 	return nil
+}
+
+type checkKey struct{}
+
+// withCheck marks ctx's request as a configuration's check of its token.
+func withCheck(ctx context.Context) context.Context {
+	return context.WithValue(ctx, checkKey{}, true)
+}
+
+func isCheck(ctx context.Context) bool {
+	check, _ := ctx.Value(checkKey{}).(bool)
+	return check
 }
