@@ -439,8 +439,12 @@ func (w *outageWorld) cleanUp() {
 		if _, err := w.c.kube.CoreV1().Namespaces().Get(ctx, w.ns, metav1.GetOptions{}); !apierrors.IsNotFound(err) {
 			return fmt.Errorf("namespace %s still there", w.ns)
 		}
-		if n, err := w.sim.entities(ctx); err != nil || n != 0 {
-			return fmt.Errorf("%d entities left in Konnect (%v)", n, err)
+		n, err := w.sim.entities(ctx)
+		if err != nil {
+			return err
+		}
+		if n != 0 {
+			return fmt.Errorf("%d entities left in Konnect", n)
 		}
 		return nil
 	})

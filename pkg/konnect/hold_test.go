@@ -186,7 +186,7 @@ func TestOrganizationIsHeldAfterFailuresInARowProbedAtABackoffAndReleasedAtOnce(
 		}
 	}
 	t.Logf("probes at %v", probesAt)
-	w.held(c, getMissingControlPlane)
+	_ = w.held(c, getMissingControlPlane)
 
 	w.sim.Faults().Clear()
 	w.awaitProbeTimer()
@@ -276,7 +276,7 @@ func TestHeldOrganisationDoesNotDelayAnother(t *testing.T) {
 	down, up := w.client(testToken), w.client("kpat_neighbour")
 	w.failAll(down.OrganizationID())
 	failOutage(t, down)
-	w.held(down, getMissingControlPlane)
+	_ = w.held(down, getMissingControlPlane)
 	for range 2 * holdAfterFailures {
 		if err := getMissingControlPlane(sdkCalls(up)); !IsNotFound(err) {
 			t.Fatalf("the other organisation got %v, want Konnect's 404", err)
@@ -442,7 +442,7 @@ func TestHeldMetricSaysWhichOrganisationIsHeld(t *testing.T) {
 	down, up := w.client(testToken), w.client("kpat_neighbour")
 	w.failAll(down.OrganizationID())
 	failOutage(t, down)
-	w.held(down, getMissingControlPlane)
+	_ = w.held(down, getMissingControlPlane)
 	got := w.heldSeries()
 	want := map[string]float64{
 		down.OrganizationID() + "/" + HoldUnreachable:  1,

@@ -2,7 +2,6 @@ package konnect
 
 import (
 	"net/http"
-	"strings"
 )
 
 // WriteRefusedError is a write to Konnect that was not sent because
@@ -41,10 +40,4 @@ func writes(method string) bool {
 		return false
 	}
 	return true
-}
-
-// lowerStatusText is an HTTP status's text as Konnect's messages are
-// written ("service unavailable").
-func lowerStatusText(status int) string {
-	return strings.ToLower(http.StatusText(status))
 }
