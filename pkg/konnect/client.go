@@ -104,9 +104,26 @@ func (f *ClientFactory) Forget(serverURL, token string) {
 	f.mu.Unlock()
 	f.holds.forgetToken(key.serverURL, key.tokenHash)
 	if ok {
-		c.reach.Load().forgetProber(c)
+		f.probeWithAnother(c)
 		c.httpClient.CloseIdleConnections()
 	}
+}
+
+// probeWithAnother keeps the probes of c's organisation from using c's
+// token, which is forgotten: another client of the organisation probes
+// instead (none: the next request of the organisation will).
+func (f *ClientFactory) probeWithAnother(c *Client) {
+	reach := c.reach.Load()
+	f.mu.Lock()
+	var another *Client
+	for _, other := range f.clients {
+		if other.reach.Load() == reach && !other.auth.isHeld() {
+			another = other
+			break
+		}
+	}
+	f.mu.Unlock()
+	reach.replaceProber(c, another)
 }
 
 func hashToken(token string) string {

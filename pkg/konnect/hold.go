@@ -274,12 +274,12 @@ func (h *hold) end() {
 	h.prober = nil
 }
 
-// forgetProber stops the probes from using c's token.
-func (h *hold) forgetProber(c *Client) {
+// replaceProber has the probes use another's token instead of c's.
+func (h *hold) replaceProber(c, another *Client) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.prober == c {
-		h.prober = nil
+		h.prober = another
 	}
 }
 

@@ -524,3 +524,33 @@ func TestAKonnectThatLeavesRequestsUnansweredIsHeldBeforeTheyTimeOut(t *testing.
 		t.Error("the answers did not release the organisation")
 	}
 }
+
+// TestForgettingTheProbersTokenProbesWithAnotherOfTheOrganisation: the
+// probes of a held organisation stop using a token the operator forgot,
+// and use another token of the organisation instead.
+func TestForgettingTheProbersTokenProbesWithAnotherOfTheOrganisation(t *testing.T) {
+	const other = "kpat_otherTokenOfTheOrganisation"
+	w := newHoldWorld(t, map[string]string{testToken: simOrg, other: simOrg}, Options{})
+	forgotten, kept := w.client(testToken), w.client(other)
+	w.failAll("")
+	failOutage(t, forgotten)
+	held := w.held(forgotten, getMissingControlPlane)
+	w.factory.Forget(w.sim.URL, testToken)
+
+	w.sim.Faults().Clear()
+	w.awaitProbeTimer()
+	before := w.sent()
+	w.clock.Step(maxProbeDelay)
+	probe := w.awaitLogged(before + 1)[before]
+	if probe.TokenHash != konnectsim.TokenHash(other) {
+		t.Errorf("the probe carried token %s, want the organisation's other one %s", probe.TokenHash, konnectsim.TokenHash(other))
+	}
+	select {
+	case <-held.Released():
+	case <-time.After(10 * time.Second):
+		t.Fatal("not released by the probe")
+	}
+	if err := getMissingControlPlane(sdkCalls(kept)); !IsNotFound(err) {
+		t.Errorf("after the release: %v", err)
+	}
+}
