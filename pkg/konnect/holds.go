@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"sync"
 
-	"github.com/Kong/sdk-konnect-go/models/operations"
 	"k8s.io/utils/clock"
 )
 
@@ -87,31 +86,6 @@ func (hs *holds) all() []*hold {
 		out = append(out, h)
 	}
 	return out
-}
-
-// probeOrganization asks whether Konnect answers the organisation again:
-// one control plane of its list, on the regional server the failed
-// requests went to. It is a read, so a probe never writes twice nor writes
-// for a process that lost its lease; it is one of the cheapest requests
-// there are; and it asks the same server as the entity calls do, where
-// GET /v3/organizations/me is answered by Konnect's global host, which can
-// be up while a regional one is down. Any answer counts, even a 403 of a
-// token that may not list control planes.
-func probeOrganization(ctx context.Context, c *Client) error {
-	one := int64(1)
-	_, err := Call(ctx, Operation{Verb: "probe", Entity: "control_plane"}, func(ctx context.Context) (*operations.ListControlPlanesResponse, error) {
-		return c.sdk.ControlPlanes.ListControlPlanes(ctx, operations.ListControlPlanesRequest{PageSize: &one})
-	})
-	return err
-}
-
-// checkToken asks whether Konnect accepts a held token again: GET
-// /v3/organizations/me, the check that validated it in the first place.
-func checkToken(ctx context.Context, c *Client) error {
-	_, err := Call(ctx, Operation{Verb: "probe", Entity: "organization"}, func(ctx context.Context) (*operations.GetOrganizationsMeResponse, error) {
-		return c.sdk.Me.GetOrganizationsMe(ctx)
-	})
-	return err
 }
 
 // observeAnswer feeds the outcome of req (the call op) to c's holds: resp
