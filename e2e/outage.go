@@ -63,9 +63,8 @@ func KonnectOutage(t *testing.T, hang bool) {
 	// What the user sees meanwhile, before Konnect comes back: the changed
 	// objects say that Konnect does not answer (their routes, that their
 	// service waits for it), and the leader's metrics that it holds the
-	// organisation.
-	comesBack := began.Add(outageLength)
-	err := waitFor(ctx, time.Until(comesBack), func(ctx context.Context) error {
+	// organisation. The outage lasts until they do, if that is longer.
+	err := waitFor(ctx, patience, func(ctx context.Context) error {
 		if err := w.sayWhy(ctx, changed, commonv1alpha1.ReasonKonnectUnreachable, "has not answered"); err != nil {
 			return err
 		}
@@ -74,7 +73,7 @@ func KonnectOutage(t *testing.T, hang bool) {
 	if err != nil {
 		t.Errorf("during the outage: %v", err)
 	}
-	time.Sleep(time.Until(comesBack))
+	time.Sleep(time.Until(began.Add(outageLength)))
 	if err := w.sim.do(ctx, http.MethodDelete, "/_sim/faults", false, nil, nil); err != nil {
 		t.Fatal(err)
 	}

@@ -50,9 +50,9 @@ func TokenRevoked(t *testing.T) {
 	// What the user sees meanwhile: the changed objects say that Konnect
 	// rejects the token (once its auth configuration is checked again, that
 	// they are blocked by it, for the same reason), and the leader's
-	// metrics that the token is held.
-	replaceAt := revokedAt.Add(outageLength)
-	err = waitFor(ctx, time.Until(replaceAt), func(ctx context.Context) error {
+	// metrics that the token is held. The token stays revoked until they
+	// do, if that is longer.
+	err = waitFor(ctx, patience, func(ctx context.Context) error {
 		if err := w.sayWhy(ctx, changed, commonv1alpha1.ReasonKonnectTokenRejected, "rejected", commonv1alpha1.ReasonBlockedByReference); err != nil {
 			return err
 		}
@@ -61,7 +61,7 @@ func TokenRevoked(t *testing.T) {
 	if err != nil {
 		t.Errorf("while the token is revoked: %v", err)
 	}
-	time.Sleep(time.Until(replaceAt))
+	time.Sleep(time.Until(revokedAt.Add(outageLength)))
 
 	replacement, err := randomToken()
 	if err != nil {
