@@ -147,10 +147,12 @@ type Operator struct {
 	synced         atomic.Bool
 	leading        atomic.Bool
 	electionHealth *leaderelection.HealthzAdaptor
-	// electionKube writes the Lease; lease fences every other write while
-	// leader election is on (nil when it is off).
-	electionKube kubernetes.Interface
-	lease        *fence.Lease
+	// unfenced writes the Lease and asks the API server who calls /metrics
+	// (TokenReview, SubjectAccessReview: nothing the cluster holds
+	// changes); lease fences every other write while leader election is on
+	// (nil when it is off).
+	unfenced kubernetes.Interface
+	lease    *fence.Lease
 }
 
 // runnable is a controller of any kind.
@@ -216,7 +218,8 @@ func New(ctx context.Context, cfg Config) (*Operator, error) {
 	}
 	// A process that may have lost its Lease writes nothing: neither to
 	// Konnect nor to the API server (status, finalizers, objects, Events).
-	// Only the Lease itself is written unfenced.
+	// Only the Lease itself is written unfenced, and the reviews that
+	// /metrics asks for, which every replica serves.
 	restConfig := cfg.RestConfig
 	var lease *fence.Lease
 	if cfg.LeaderElection.Enabled {
@@ -225,7 +228,7 @@ func New(ctx context.Context, cfg Config) (*Operator, error) {
 		restConfig = rest.CopyConfig(cfg.RestConfig)
 		restConfig.Wrap(lease.WrapTransport)
 	}
-	electionKube, err := kubernetes.NewForConfig(cfg.RestConfig)
+	unfenced, err := kubernetes.NewForConfig(cfg.RestConfig)
 	if err != nil {
 		return nil, err
 	}
@@ -250,12 +253,12 @@ func New(ctx context.Context, cfg Config) (*Operator, error) {
 		return nil, err
 	}
 	o := &Operator{
-		cfg:          cfg,
-		kube:         kube,
-		electionKube: electionKube,
-		lease:        lease,
-		registry:     registry,
-		factories:    newInformerFactories(kube, clientset, cfg.WatchNamespaces, cfg.Shard),
+		cfg:       cfg,
+		kube:      kube,
+		unfenced:  unfenced,
+		lease:     lease,
+		registry:  registry,
+		factories: newInformerFactories(kube, clientset, cfg.WatchNamespaces, cfg.Shard),
 	}
 	if len(cfg.WatchNamespaces) > 0 && cfg.NamespaceRightsBinding != "" {
 		o.factories.rightsBindings = rightsBindingFactories(kube, cfg.WatchNamespaces, cfg.NamespaceRightsBinding)
@@ -394,7 +397,7 @@ func (o *Operator) runElected(ctx context.Context) error {
 	le := o.cfg.LeaderElection
 	identity := o.cfg.Identity
 	lock, err := resourcelock.New(resourcelock.LeasesResourceLock, le.Namespace, le.LeaseName,
-		o.electionKube.CoreV1(), o.electionKube.CoordinationV1(), resourcelock.ResourceLockConfig{Identity: identity})
+		o.unfenced.CoreV1(), o.unfenced.CoordinationV1(), resourcelock.ResourceLockConfig{Identity: identity})
 	if err != nil {
 		return fmt.Errorf("creating the leader-election lock: %w", err)
 	}
