@@ -38,6 +38,8 @@ type outageKonnect struct {
 	down   bool
 	sent   map[string]int
 	probes int
+	// paths are B's requests, in order.
+	paths []string
 }
 
 func newOutageKonnect(t *testing.T) *outageKonnect {
@@ -46,6 +48,9 @@ func newOutageKonnect(t *testing.T) *outageKonnect {
 		org := strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer kpat_")
 		k.mu.Lock()
 		k.sent[org]++
+		if org == "b" {
+			k.paths = append(k.paths, r.Method+" "+r.URL.String())
+		}
 		if r.URL.Path == "/v2/control-planes" && org == "b" {
 			k.probes++
 		}
@@ -108,7 +113,8 @@ func newOutageRun(t *testing.T, workers int) *outageRun {
 	configMaps := NewInformer[*corev1.ConfigMap](corev1.Resource("configmaps"),
 		map[string]cache.SharedIndexInformer{"": factory.Core().V1().ConfigMaps().Informer()})
 	r.backoff = &backoffRecorder{
-		TypedRateLimiter: workqueue.NewTypedItemExponentialFailureRateLimiter[cache.ObjectName](time.Millisecond, time.Millisecond),
+		// No delay: what a failure's backoff would be is counted, not waited.
+		TypedRateLimiter: workqueue.NewTypedItemExponentialFailureRateLimiter[cache.ObjectName](0, 0),
 		backoff:          map[string]int{},
 	}
 	var err error
@@ -147,15 +153,11 @@ func TestObjectsOfAHeldOrganisationWaitForItsReleaseNotTheirBackoff(t *testing.T
 	r.create(t, bs...)
 	r.run()
 
-	// The first failures are retried after their backoff (a millisecond
-	// of the fake clock); by then B is held.
-	for {
-		r.eventually(t, "the controller to settle", r.controller.Idle)
-		if r.controller.parkedCount() == len(bs) {
-			break
-		}
-		r.clock.Step(time.Millisecond)
-	}
+	// The first failures are retried at once (the test's backoff is 0);
+	// by then B is held.
+	r.eventually(t, "every object of B to be parked", func() bool {
+		return r.controller.Idle() && r.controller.parkedCount() == len(bs)
+	})
 	// Five failures hold B; the other worker may have had one more request
 	// on its way by then.
 	const beforeHold = 5 + 1
@@ -182,7 +184,9 @@ func TestObjectsOfAHeldOrganisationWaitForItsReleaseNotTheirBackoff(t *testing.T
 		return r.controller.Idle() && r.reconciled.count("ns/b-1") >= 2 && r.controller.parkedCount() == len(bs)
 	})
 	if sent, _ := r.konnect.count("b"); sent != sentDuringOutage {
-		t.Errorf("B sent %d requests after its hold began, want none", sent-sentDuringOutage)
+		r.konnect.mu.Lock()
+		t.Errorf("B sent %d requests after its hold began, want none: %v", sent-sentDuringOutage, r.konnect.paths)
+		r.konnect.mu.Unlock()
 	}
 
 	// The first probe (at 2s ± 20%) finds B still down: nothing comes back.
