@@ -205,7 +205,7 @@ func run() error {
 			RequestsPerSecond: o.konnectRate,
 			Burst:             o.konnectBurst,
 			Timeout:           o.konnectTimeout,
-			UserAgent:         "konnect-operator",
+			UserAgent:         "konnect-operator/" + version.Version,
 		},
 		MetricsAddr:  disabledIfZero(o.metricsAddr),
 		HealthAddr:   disabledIfZero(o.healthAddr),
@@ -234,6 +234,8 @@ func run() error {
 			return err
 		}
 		cfg.Identity = fmt.Sprintf("%s_%d", identity, os.Getpid())
+		// Konnect's request logs tell which replica wrote what.
+		cfg.Konnect.UserAgent += " (" + cfg.Identity + ")"
 		cfg.LeaderElection = operator.LeaderElection{
 			Enabled:       true,
 			LeaseName:     shardLease(o.leaseName, o.shard),

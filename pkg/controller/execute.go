@@ -214,8 +214,16 @@ func (r *EntityReconciler[T, D]) adoptByUID(ctx context.Context, t *turn[T, D], 
 // outcomeUnknown reports whether a failed create may have created the
 // entity anyway.
 func outcomeUnknown(err error) bool {
+	if _, held := konnect.IsHeld(err); held || isWriteRefused(err) {
+		return false // never sent
+	}
 	return !konnect.IsInvalidInput(err) && !konnect.IsAuth(err) && !konnect.IsConflict(err) &&
 		!konnect.IsNotFound(err) && !isRateLimited(err)
+}
+
+func isWriteRefused(err error) bool {
+	var refused *konnect.WriteRefusedError
+	return errors.As(err, &refused)
 }
 
 func isRateLimited(err error) bool {

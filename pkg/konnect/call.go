@@ -139,7 +139,7 @@ func problemStatus(err error) (int, bool) {
 // wraps such a value, as the SDK wraps what the HTTP layer returned.
 func isClassified(err error) bool {
 	switch err.(type) { //nolint:errorlint // the value itself, not what it wraps
-	case *NotFoundError, *ConflictError, *RateLimitedError, *AuthError, *InvalidInputError, *TransientError, *ServerFaultError:
+	case *NotFoundError, *ConflictError, *RateLimitedError, *AuthError, *InvalidInputError, *TransientError, *ServerFaultError, *HeldError, *WriteRefusedError:
 		return true
 	}
 	return false

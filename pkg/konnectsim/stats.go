@@ -26,6 +26,9 @@ type RequestRecord struct {
 	// carried none: which token reached the server, whether the simulator
 	// knows it or not.
 	Credential string `json:"credential,omitempty"`
+	// UserAgent is the client's, which names the operator process that
+	// sent the request.
+	UserAgent string `json:"userAgent,omitempty"`
 }
 
 // CredentialOf is how the request log names a token: the first 16 hex
