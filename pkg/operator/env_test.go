@@ -420,17 +420,41 @@ func (e *env) deleteEverything() {
 		e.t.Fatal(err)
 	}
 	dyn := dynamic.NewForConfigOrDie(e.restConfig())
-	type collection struct {
-		ns  string
-		gvr schema.GroupVersionResource
-	}
-	var left []collection
+	// The KongReferenceGrants go last: an object deleted through a grant
+	// needs it until Konnect's entity is gone (CannotDelete otherwise), as
+	// it would for a user who deleted the grant first.
+	var left, grants []collection
 	for _, ns := range e.namespaces() {
 		for _, gvr := range resources {
-			left = append(left, collection{ns, gvr})
+			if gvr.Resource == "kongreferencegrants" {
+				grants = append(grants, collection{ns, gvr})
+			} else {
+				left = append(left, collection{ns, gvr})
+			}
 		}
 	}
-	e.eventuallyWithin(3*waitLimit, "every object of the test's namespaces deleted", func() error {
+	for wave, what := range []string{"every object of the test's namespaces deleted", "the test's KongReferenceGrants deleted"} {
+		if wave == 1 {
+			left = grants
+		}
+		e.deleteCollections(ctx, dyn, what, left)
+	}
+	if n := e.sim.Count(e.orgID); n != 0 {
+		e.t.Errorf("deleting everything in namespace %s left %d entities in Konnect", e.ns, n)
+	}
+	for _, ns := range e.namespaces() {
+		if err := e.kube.CoreV1().Namespaces().Delete(ctx, ns, metav1.DeleteOptions{}); err != nil && !apierrors.IsNotFound(err) {
+			e.t.Errorf("deleting namespace %s: %v", ns, err)
+		}
+	}
+}
+
+// deleteCollections deletes the objects of the collections, again as long
+// as any is not being deleted, until none is left (nor any finalizer of
+// the operator on the namespaces' Secrets).
+func (e *env) deleteCollections(ctx context.Context, dyn dynamic.Interface, what string, left []collection) {
+	e.t.Helper()
+	e.eventuallyWithin(3*waitLimit, what, func() error {
 		var remaining []string
 		left = slices.DeleteFunc(left, func(c collection) bool {
 			client := dyn.Resource(c.gvr).Namespace(c.ns)
@@ -469,14 +493,12 @@ func (e *env) deleteEverything() {
 		}
 		return nil
 	})
-	if n := e.sim.Count(e.orgID); n != 0 {
-		e.t.Errorf("deleting everything in namespace %s left %d entities in Konnect", e.ns, n)
-	}
-	for _, ns := range e.namespaces() {
-		if err := e.kube.CoreV1().Namespaces().Delete(ctx, ns, metav1.DeleteOptions{}); err != nil && !apierrors.IsNotFound(err) {
-			e.t.Errorf("deleting namespace %s: %v", ns, err)
-		}
-	}
+}
+
+// collection is the objects of one resource in one namespace.
+type collection struct {
+	ns  string
+	gvr schema.GroupVersionResource
 }
 
 // operatorResources are the namespaced resources of the operator's API
