@@ -53,9 +53,11 @@ const (
 	// rejected: a revoked or expired token seldom comes back by itself,
 	// and its replacement ends the hold without a check.
 	firstTokenCheckDelay = 10 * time.Second
-	// maxProbeDelay is the longest wait between two probes: two requests a
-	// minute while Konnect stays away.
-	maxProbeDelay = 30 * time.Second
+	// maxProbeDelay is the longest wait between two probes: three requests
+	// a minute while Konnect stays away, and, with the spread, Konnect's
+	// return noticed within 24 s, so that what waited is written within
+	// 30 s of it.
+	maxProbeDelay = 20 * time.Second
 	// probeJitter spreads probe delays by up to this share either way, so
 	// that replicas and organisations do not probe together.
 	probeJitter = 0.2

@@ -153,7 +153,7 @@ func isReleased(h *HeldError) bool {
 // fails every request of the organisation with 503: the fifth failure in a
 // row holds it, later requests are refused without being sent, one probe
 // (a list of one control plane) asks Konnect after 2s, 4s, 8s, 16s, then
-// every 30s, and the probe Konnect answers releases every waiter at once.
+// every 20s, and the probe Konnect answers releases every waiter at once.
 func TestOrganizationIsHeldAfterFailuresInARowProbedAtABackoffAndReleasedAtOnce(t *testing.T) {
 	w := newHoldWorld(t, nil, Options{})
 	c := w.client(testToken)
@@ -168,7 +168,7 @@ func TestOrganizationIsHeldAfterFailuresInARowProbedAtABackoffAndReleasedAtOnce(
 	}
 
 	var probesAt []time.Duration
-	for _, delay := range []time.Duration{2 * time.Second, 4 * time.Second, 8 * time.Second, 16 * time.Second, 30 * time.Second, 30 * time.Second} {
+	for _, delay := range []time.Duration{2 * time.Second, 4 * time.Second, 8 * time.Second, 16 * time.Second, 20 * time.Second, 20 * time.Second} {
 		w.awaitProbeTimer()
 		before := w.sent()
 		w.clock.Step(delay - time.Millisecond)
@@ -424,5 +424,44 @@ func TestForgettingTheProbersTokenProbesWithAnotherOfTheOrganisation(t *testing.
 	}
 	if err := getMissingControlPlane(sdkCalls(kept)); !IsNotFound(err) {
 		t.Errorf("after the release: %v", err)
+	}
+}
+
+// TestAProbeThatHangsDoesNotPushTheNextOneBack: the probes' pace counts
+// from each probe's start, so a probe that hangs until it times out is
+// followed by the next at the same moment as one answered at once would
+// be, and a Konnect that came back meanwhile is asked within maxProbeDelay.
+func TestAProbeThatHangsDoesNotPushTheNextOneBack(t *testing.T) {
+	clk := clocktesting.NewFakeClock(epoch)
+	h := newHold(HoldUnreachable, "https://example.konghq.com", clk, nil)
+	h.random = func() float64 { return 0.5 } // no spread
+	h.step = 8                               // at maxProbeDelay already
+	h.prober = &Client{}
+	started := make(chan time.Time)
+	h.probe = func(context.Context, *Client) error {
+		started <- clk.Now()
+		clk.Step(probeTimeout) // it hangs until it times out
+		return &TransientError{Message: "timed out"}
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	go h.probeUntilReleased(ctx)
+	var at []time.Duration
+	for range 3 {
+		for !clk.HasWaiters() {
+			time.Sleep(time.Millisecond)
+		}
+		// Step to the first whole second the timer fires at: once it has
+		// fired, nothing waits on the clock until the probe has begun.
+		clk.Step(time.Second)
+		for clk.HasWaiters() {
+			clk.Step(time.Second)
+		}
+		at = append(at, (<-started).Sub(epoch))
+	}
+	for i := 1; i < len(at); i++ {
+		if gap := at[i] - at[i-1]; gap != maxProbeDelay {
+			t.Errorf("probes began at %v: %s between two, want maxProbeDelay (%s) from start to start", at, gap, maxProbeDelay)
+		}
 	}
 }

@@ -101,7 +101,7 @@ type holdStates struct {
 }
 
 var heldDesc = prometheus.NewDesc(MetricHeld,
-	"1 while the requests of an organisation are held, by organisation and reason (unreachable: Konnect does not answer them; unauthorized: Konnect rejects a token of the organisation): they are not sent, and a probe asks Konnect every few seconds (up to 30s) whether it answers again.",
+	"1 while the requests of an organisation are held, by organisation and reason (unreachable: Konnect does not answer them; unauthorized: Konnect rejects a token of the organisation): they are not sent, and a probe asks Konnect every few seconds (up to 20s) whether it answers again.",
 	[]string{"organization", "reason"}, nil)
 
 func (s *holdStates) add(hs *holds) {

@@ -8,8 +8,12 @@ import (
 )
 
 // probeUntilReleased probes Konnect at the hold's pace until an answer
-// releases the hold (cancelling ctx).
+// releases the hold (cancelling ctx). The pace counts from each probe's
+// start: a probe that hangs until probeTimeout does not push the next one
+// back, so that a Konnect that returns meanwhile is asked within
+// maxProbeDelay (spread) all the same.
 func (h *hold) probeUntilReleased(ctx context.Context) {
+	var lastTook time.Duration
 	for {
 		h.mu.Lock()
 		if ctx.Err() != nil {
@@ -17,7 +21,7 @@ func (h *hold) probeUntilReleased(ctx context.Context) {
 			h.mu.Unlock()
 			return
 		}
-		delay := h.nextDelayLocked()
+		delay := max(h.nextDelayLocked()-lastTook, 0)
 		h.mu.Unlock()
 		timer := h.clock.NewTimer(delay)
 		select {
@@ -32,9 +36,11 @@ func (h *hold) probeUntilReleased(ctx context.Context) {
 		if c == nil {
 			continue // no current token to ask with yet
 		}
+		started := h.clock.Now()
 		probeCtx, cancel := context.WithTimeout(withProbe(ctx), probeTimeout)
 		err := h.probe(probeCtx, c)
 		cancel()
+		lastTook = h.clock.Since(started)
 		h.metrics.observeProbe(organizationLabel(organization), h.reason, h.probeSucceeded(err))
 	}
 }
