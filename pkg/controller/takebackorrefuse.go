@@ -14,7 +14,7 @@ import (
 )
 
 // EventTookBack is the reason of the Event recorded when an object took
-// back the entity written for it before (see recovery.go).
+// back the entity written for it before (see recoverylookup.go).
 const EventTookBack = "TookBack"
 
 // refusal is why a create took no entity: what it found in the way.

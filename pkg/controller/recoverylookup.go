@@ -37,7 +37,7 @@ import (
 // equals the spec. One that another cluster's operator wrote is left, and
 // the object says which cluster and how to take it over; one written for
 // another object, or by another tool, is a conflict that says how to adopt
-// it (takeback.go).
+// it (takebackorrefuse.go).
 
 // Recovery is how a kind's objects find their entities again when they no
 // longer know their IDs.
