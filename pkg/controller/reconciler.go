@@ -165,11 +165,11 @@ func NewEntityReconciler[T Entity, D any](kind *Kind[T, D], informer *Informer[T
 // that an earlier process created.
 func (r *EntityReconciler[T, D]) Started(at time.Time) { r.policy.startedAt = at }
 
-// turn is one reconcile of one object: what it works on, what was decided,
+// pass is one reconcile of one object: what it works on, what was decided,
 // and the edits to the object's record that carrying it out makes.
-type turn[T Entity, D any] struct {
+type pass[T Entity, D any] struct {
 	key cache.ObjectName
-	// cached is the informer's object; obj a copy the turn may change.
+	// cached is the informer's object; obj a copy the pass may change.
 	cached, obj T
 	facts       facts
 	desired     D
@@ -178,14 +178,14 @@ type turn[T Entity, D any] struct {
 	rec    record
 	action action
 	edits  []edit
-	// stalled: what the turn found cannot go on without a change (a
+	// stalled: what the pass found cannot go on without a change (a
 	// permanent failure, references refused or blocked, an entity another
 	// cluster owns): the status says Stalled rather than Reconciling.
 	stalled bool
 }
 
-// remember adds edits to the object's record, applied once the turn ends.
-func (t *turn[T, D]) remember(edits ...edit) { t.edits = append(t.edits, edits...) }
+// remember adds edits to the object's record, applied once the pass ends.
+func (t *pass[T, D]) remember(edits ...edit) { t.edits = append(t.edits, edits...) }
 
 // Reconcile implements Reconciler.
 func (r *EntityReconciler[T, D]) Reconcile(ctx context.Context, key cache.ObjectName) (Result, error) {
@@ -202,7 +202,7 @@ func (r *EntityReconciler[T, D]) Reconcile(ctx context.Context, key cache.Object
 	if !r.kind.IsManaged(cached) {
 		return Result{}, nil
 	}
-	t := &turn[T, D]{key: key, cached: cached, obj: cached.DeepCopyObject().(T)}
+	t := &pass[T, D]{key: key, cached: cached, obj: cached.DeepCopyObject().(T)}
 	if r.kind.SecretValues != nil {
 		ctx = konnect.WithSecrets(ctx, r.kind.SecretValues(t.obj)...)
 	}
@@ -217,7 +217,7 @@ func (r *EntityReconciler[T, D]) Reconcile(ctx context.Context, key cache.Object
 	if r.memory.vacated(key, t.obj.GetUID()) {
 		r.recovery.forget() // as when it is forgotten: it went while its entity stays
 	}
-	// Whatever the turn did is remembered in one place, however it ends.
+	// Whatever the pass did is remembered in one place, however it ends.
 	defer func() { r.memory.update(key, t.obj.GetUID(), t.edits...) }()
 	refused, err := r.observe(ctx, t)
 	switch {
@@ -239,8 +239,8 @@ func (r *EntityReconciler[T, D]) resolve(ctx context.Context, obj T, purpose Pur
 	return res, err
 }
 
-// act carries out the turn's action.
-func (r *EntityReconciler[T, D]) act(ctx context.Context, t *turn[T, D]) (Result, error) {
+// act carries out the pass's action.
+func (r *EntityReconciler[T, D]) act(ctx context.Context, t *pass[T, D]) (Result, error) {
 	if t.facts.id != "" && t.rec.createdID != "" {
 		t.remember(forgetCreated) // the status carries the ID now
 	}
@@ -307,9 +307,9 @@ func (r *EntityReconciler[T, D]) act(ctx context.Context, t *turn[T, D]) (Result
 
 // showUnfinished writes, before the first create of an object whose status
 // shows nothing yet (a kind whose schema seeds no status), that it is
-// being created, so that no reader takes it for done meanwhile. The turn
+// being created, so that no reader takes it for done meanwhile. The pass
 // goes on from the status written.
-func (r *EntityReconciler[T, D]) showUnfinished(ctx context.Context, t *turn[T, D]) error {
+func (r *EntityReconciler[T, D]) showUnfinished(ctx context.Context, t *pass[T, D]) error {
 	v := r.verdict(t)
 	if t.facts.unfinishedShown || v.Standing == Current {
 		return nil
@@ -329,7 +329,7 @@ func (r *EntityReconciler[T, D]) showUnfinished(ctx context.Context, t *turn[T, 
 // sync with ready references, the desired entity and its fingerprint. It
 // sets the reference conditions on the copy. refused is the kind's refusal
 // to build the entity; err any other failure.
-func (r *EntityReconciler[T, D]) observe(ctx context.Context, t *turn[T, D]) (refused, err error) {
+func (r *EntityReconciler[T, D]) observe(ctx context.Context, t *pass[T, D]) (refused, err error) {
 	obj, f := t.obj, &t.facts
 	*f = facts{
 		finalizer:     hasFinalizer(obj, commonv1alpha1.FinalizerKonnectCleanup),

@@ -399,7 +399,7 @@ func assumeSynced(fp uint64, at time.Time) edit {
 // unsynced makes the next reconcile write to Konnect.
 func unsynced(rec *record) { rec.written = false }
 
-// remark asks for the entity to be written again, for a mark the turn
+// remark asks for the entity to be written again, for a mark the pass
 // found itself (an entity missing at an update) and could not act on.
 func remark(mark *driftMark) edit {
 	return func(rec *record) {

@@ -164,9 +164,9 @@ func (r *EntityReconciler[T, D]) listForRecovery(ctx context.Context, api konnec
 	return entries, nil
 }
 
-// findByIdentity returns the entity written for the turn's object in its
+// findByIdentity returns the entity written for the pass's object in its
 // listing scope, listing the scope first when no index of it is kept.
-func (r *EntityReconciler[T, D]) findByIdentity(ctx context.Context, t *turn[T, D], api konnect.API) (Listed[D], bool, error) {
+func (r *EntityReconciler[T, D]) findByIdentity(ctx context.Context, t *pass[T, D], api konnect.API) (Listed[D], bool, error) {
 	p := t.res.Placement
 	s, err := r.recovery.scope(ctx, scopeOf(p), func() (map[string][]Listed[D], error) {
 		return r.listForRecovery(ctx, api, p)

@@ -29,7 +29,7 @@ func UIDFromTags(tags []string) string {
 // snapshot of Konnect's answer when it overwrote the entity (none in match
 // mode, which writes nothing). It records the outcome in the Adopted
 // condition.
-func (r *EntityReconciler[T, D]) adoptExisting(ctx context.Context, t *turn[T, D], api konnect.API, opts *commonv1alpha1.AdoptOptions) (written, error) {
+func (r *EntityReconciler[T, D]) adoptExisting(ctx context.Context, t *pass[T, D], api konnect.API, opts *commonv1alpha1.AdoptOptions) (written, error) {
 	id, obj, kind := opts.Konnect.ID, t.obj, r.kind.KindName()
 	refuse := func(reason string, err error) error {
 		SetCondition(obj, FalseCondition(commonv1alpha1.ConditionAdopted, reason, err.Error()))
