@@ -148,7 +148,7 @@ func (r *EntityReconciler[T, D]) afterWrite(ctx context.Context, t *pass[T, D], 
 		klog.FromContext(ctx).V(2).Info("Could not read the entity just written; going by the write's answer", "id", id, "err", err)
 		progress = r.kind.Async.Recorded(t.obj)
 	}
-	return r.settle(ctx, t, progress, r.policy.syncPeriod)
+	return r.settle(ctx, t, progress, r.timing.syncPeriod)
 }
 
 // refresh reads an asynchronous entity that was in transition (or had
@@ -171,7 +171,7 @@ func (r *EntityReconciler[T, D]) refresh(ctx context.Context, t *pass[T, D]) (Re
 	case err != nil:
 		return Result{}, r.failed(ctx, t, commonv1alpha1.ReasonKonnectAPIOpFailed, err)
 	}
-	return r.settle(ctx, t, progress, r.policy.syncPeriod)
+	return r.settle(ctx, t, progress, r.timing.syncPeriod)
 }
 
 // finalizeAsync deletes an asynchronous entity and keeps the object until

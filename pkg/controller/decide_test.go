@@ -14,7 +14,7 @@ import (
 func TestDecide(t *testing.T) {
 	const period = time.Minute
 	now := time.Date(2026, 6, 1, 12, 0, 0, 0, time.UTC)
-	p := policy{syncPeriod: period, referenceGrace: 10 * time.Second, quietWait: 5 * time.Minute, startedAt: now.Add(-time.Hour)}
+	tm := timing{syncPeriod: period, referenceGrace: 10 * time.Second, quietWait: 5 * time.Minute, startedAt: now.Add(-time.Hour)}
 	ready := Resolution{Ready: true}
 	missing := Resolution{Waiting: WaitMissing}
 	onTheirWay := Resolution{Waiting: WaitProgress}
@@ -218,7 +218,7 @@ func TestDecide(t *testing.T) {
 			if tt.rec.uid == "" {
 				tt.rec.uid = "u"
 			}
-			got := p.decide(tt.f, tt.res, tt.rec, now)
+			got := tm.decide(tt.f, tt.res, tt.rec, now)
 			if got.op != tt.want.op || got.wait != tt.want.wait || got.id != tt.want.id || got.lookFirst != tt.want.lookFirst ||
 				got.mark != tt.want.mark || got.changed != tt.want.changed || !got.assumeSyncedAt.Equal(tt.want.assumeSyncedAt) || got.warn != tt.want.warn ||
 				got.owner != tt.want.owner || got.checkOwner != tt.want.checkOwner || got.byIdentity != tt.want.byIdentity || got.holder != tt.want.holder {

@@ -52,7 +52,7 @@ func (r *EntityReconciler[T, D]) write(ctx context.Context, t *pass[T, D]) (Resu
 			// Not written: the next reconcile after the entity settles
 			// writes it.
 			t.remember(unsynced)
-			return r.settle(ctx, t, r.kind.Async.Recorded(t.obj), r.policy.syncPeriod)
+			return r.settle(ctx, t, r.kind.Async.Recorded(t.obj), r.timing.syncPeriod)
 		}
 		var in *refusedError
 		if errors.As(err, &in) {
@@ -115,7 +115,7 @@ func (r *EntityReconciler[T, D]) write(ctx context.Context, t *pass[T, D]) (Resu
 		// The lister finds drift; nothing is written until something changes.
 		return Result{}, nil
 	}
-	return Result{RequeueAfter: r.policy.syncPeriod}, nil
+	return Result{RequeueAfter: r.timing.syncPeriod}, nil
 }
 
 // update writes the entity over its ID; an entity gone from Konnect is
@@ -132,7 +132,7 @@ func (r *EntityReconciler[T, D]) update(ctx context.Context, t *pass[T, D], api 
 	if w.mark == nil {
 		w.mark = &driftMark{uid: t.obj.GetUID(), cause: driftMissing}
 	}
-	created, err := r.create(ctx, t, api, r.policy.mayExistAlready(t.facts, t.rec))
+	created, err := r.create(ctx, t, api, r.timing.mayExistAlready(t.facts, t.rec))
 	if err != nil {
 		t.remember(remark(w.mark))
 		return w, err

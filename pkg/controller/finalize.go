@@ -115,7 +115,7 @@ func (r *EntityReconciler[T, D]) reportUndeletable(ctx context.Context, t *pass[
 	r.applyReferenceConditions(t.obj, t.res.Conditions)
 	var err error = &undeletableError{cause: falseConditionsMessage(t.obj.GetConditions()), hold: t.res.Hold}
 	if t.res.Hold != HoldWaiting {
-		err = Permanent(err, r.policy.syncPeriod)
+		err = Permanent(err, r.timing.syncPeriod)
 	}
 	return r.failed(ctx, t, ReasonCannotDelete, err)
 }

@@ -90,7 +90,7 @@ func (r *EntityReconciler[T, D]) listLoop(ctx context.Context, enqueue func(cach
 			r.planeTurns.Store(planeID, true)
 			r.planes.AddAfter(planeID, turn)
 		case ok:
-			r.planes.AddAfter(planeID, max(r.policy.syncPeriod-r.clock.Since(started), 0))
+			r.planes.AddAfter(planeID, max(r.timing.syncPeriod-r.clock.Since(started), 0))
 		}
 	}
 }
@@ -103,10 +103,10 @@ func (r *EntityReconciler[T, D]) Idle() bool {
 
 // schedulePlane plans the first listing of a control plane.
 func (r *EntityReconciler[T, D]) schedulePlane(planeID string) {
-	if r.policy.syncPeriod <= 0 {
+	if r.timing.syncPeriod <= 0 {
 		return
 	}
-	r.planes.AddAfter(planeID, rand.N(r.policy.syncPeriod)+time.Millisecond)
+	r.planes.AddAfter(planeID, rand.N(r.timing.syncPeriod)+time.Millisecond)
 }
 
 // listPlane lists one control plane and enqueues what drifted. When the

@@ -84,7 +84,7 @@ type EntityReconciler[T Entity, D any] struct {
 	recorder events.EventRecorder
 	clock    clock.WithTicker
 	metrics  *metrics.ControllerMetrics
-	policy   policy
+	timing   timing
 	memory   *memory
 	// driftMode is DriftList or DriftUpdate; planes is the lister's queue
 	// of listing scopes, nil when the kind is not listed (lister.go).
@@ -134,7 +134,7 @@ func NewEntityReconciler[T Entity, D any](kind *Kind[T, D], informer *Informer[T
 		recorder: recorder,
 		clock:    opts.Clock,
 		metrics:  opts.Metrics,
-		policy: policy{
+		timing: timing{
 			syncPeriod:     opts.SyncPeriod,
 			referenceGrace: opts.ReferenceGracePeriod,
 			quietWait:      QuietWait,
@@ -163,7 +163,7 @@ func NewEntityReconciler[T Entity, D any](kind *Kind[T, D], informer *Informer[T
 // Started records when the reconciler's workers started, by the API
 // server's clock (the real one): objects created before may have entities
 // that an earlier process created.
-func (r *EntityReconciler[T, D]) Started(at time.Time) { r.policy.startedAt = at }
+func (r *EntityReconciler[T, D]) Started(at time.Time) { r.timing.startedAt = at }
 
 // pass is one reconcile of one object: what it works on, what was decided,
 // and the edits to the object's record that carrying it out makes.
@@ -224,9 +224,9 @@ func (r *EntityReconciler[T, D]) Reconcile(ctx context.Context, key cache.Object
 	case err != nil:
 		return Result{}, err
 	case refused != nil:
-		return Result{}, r.failed(ctx, t, commonv1alpha1.ReasonFailedToCreate, Permanent(refused, r.policy.syncPeriod))
+		return Result{}, r.failed(ctx, t, commonv1alpha1.ReasonFailedToCreate, Permanent(refused, r.timing.syncPeriod))
 	}
-	t.action = r.policy.decide(t.facts, t.res, t.rec, r.clock.Now())
+	t.action = r.timing.decide(t.facts, t.res, t.rec, r.clock.Now())
 	klog.FromContext(ctx).V(4).Info("Decided", "action", t.action.op, "id", t.action.id, "wait", t.action.wait, "changed", t.action.changed)
 	return r.act(ctx, t)
 }

@@ -102,12 +102,12 @@ func (r *EntityReconciler[T, D]) findMode(obj T) findMode {
 // another entity in the way and nothing changed since, the report of it:
 // read again once a sync period (a conflict without a known holder waits
 // for a change), never a create tried again blindly.
-func (p policy) decideCreate(f facts, res Resolution, rec record, now time.Time) action {
+func (tm timing) decideCreate(f facts, res Resolution, rec record, now time.Time) action {
 	if why := rec.refusal; why != nil && why.fingerprint == f.fingerprint && why.scope == scopeOf(res.Placement) {
 		if why.holder == "" {
 			return action{op: opReportRefusal}
 		}
-		if wait := why.at.Add(p.syncPeriod).Sub(now); wait > 0 {
+		if wait := why.at.Add(tm.syncPeriod).Sub(now); wait > 0 {
 			return action{op: opReportRefusal, wait: wait}
 		}
 		return action{op: opCreate, holder: why.holder}
@@ -120,7 +120,7 @@ func (p policy) decideCreate(f facts, res Resolution, rec record, now time.Time)
 	case findByContent:
 		return action{op: opCreate, lookFirst: true}
 	}
-	return action{op: opCreate, lookFirst: p.mayExistAlready(f, rec)}
+	return action{op: opCreate, lookFirst: tm.mayExistAlready(f, rec)}
 }
 
 func indexKey(namespace, name string) string { return namespace + "/" + name }

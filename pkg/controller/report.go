@@ -55,7 +55,7 @@ func (r *EntityReconciler[T, D]) failed(ctx context.Context, t *pass[T, D], reas
 		// object changes, and those changes enqueue the object; a server
 		// that answered what no Konnect does answers so again, and is
 		// asked again no sooner than a sync period.
-		err = Permanent(err, r.policy.syncPeriod)
+		err = Permanent(err, r.timing.syncPeriod)
 	}
 	t.stalled = IsPermanent(err)
 	SetCondition(t.obj, FalseCondition(commonv1alpha1.ConditionProgrammed, reason, message))

@@ -253,7 +253,7 @@ func (r *EntityReconciler[T, D]) refuse(ctx context.Context, t *pass[T, D], in *
 	if in.holder == "" {
 		return Result{}, err
 	}
-	return Result{RequeueAfter: r.policy.syncPeriod}, err
+	return Result{RequeueAfter: r.timing.syncPeriod}, err
 }
 
 // reportRefusal says again what the last create found in the way, without
