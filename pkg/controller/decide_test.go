@@ -271,21 +271,21 @@ func TestMemoryKeepsListingScopesInStepWithRecords(t *testing.T) {
 
 	m.update(key("one"), "u1", listed(Placement{ControlPlaneID: "cp-a"}, "e1", Snapshot{}, now))
 	m.update(key("two"), "u2", listed(Placement{ControlPlaneID: "cp-a"}, "e2", Snapshot{}, now))
-	if members, ok := m.planeMembers("cp-a"); !ok || len(members) != 2 {
+	if members, ok := m.scopeMembers("cp-a"); !ok || len(members) != 2 {
 		t.Fatalf("cp-a members = %v", members)
 	}
 	m.update(key("two"), "u2", listed(Placement{ControlPlaneID: "cp-b"}, "e2", Snapshot{}, now))
 	m.forget(key("one"))
-	if members, ok := m.planeMembers("cp-a"); ok {
+	if members, ok := m.scopeMembers("cp-a"); ok {
 		t.Fatalf("cp-a still listed with %v after its members left", members)
 	}
-	members, ok := m.planeMembers("cp-b")
+	members, ok := m.scopeMembers("cp-b")
 	if !ok || len(members) != 1 || members[key("two")].id != "e2" {
 		t.Fatalf("cp-b = %v", members)
 	}
 	// An object recreated under the same name starts from an empty record.
 	m.update(key("two"), "u3", unsynced)
-	if members, _ := m.planeMembers("cp-b"); len(members) != 0 {
+	if members, _ := m.scopeMembers("cp-b"); len(members) != 0 {
 		t.Fatalf("a new object under the name of a listed one inherited its listing: %v", members)
 	}
 	if len(scheduled) != 2 || scheduled[0] != "cp-a" || scheduled[1] != "cp-b" {

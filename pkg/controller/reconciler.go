@@ -86,15 +86,15 @@ type EntityReconciler[T Entity, D any] struct {
 	metrics  *metrics.ControllerMetrics
 	timing   timing
 	memory   *memory
-	// driftMode is DriftList or DriftUpdate; planes is the lister's queue
+	// driftMode is DriftList or DriftUpdate; scopes is the lister's queue
 	// of listing scopes, nil when the kind is not listed (lister.go).
 	driftMode string
-	planes    workqueue.TypedDelayingInterface[string]
-	// listingNow counts the listings running; planeTurns holds the
+	scopes    workqueue.TypedDelayingInterface[string]
+	// listingNow counts the listings running; scopeTurns holds the
 	// listing scopes whose last listing the limiter deferred; listingOrgs
 	// the organisations being listed (listerorgs.go).
 	listingNow  atomic.Int32
-	planeTurns  sync.Map
+	scopeTurns  sync.Map
 	listingOrgs listingOrgs
 	// pendingBackoff and pendingBackoffMax space out the reads of entities
 	// in transition (Kind.Async).
@@ -151,11 +151,11 @@ func NewEntityReconciler[T Entity, D any](kind *Kind[T, D], informer *Informer[T
 	if kind.List != nil {
 		// In update mode only the entities under the report policy are
 		// listed; a kind that cannot list has no lister at all.
-		r.planes = workqueue.NewTypedDelayingQueueWithConfig(workqueue.TypedDelayingQueueConfig[string]{
+		r.scopes = workqueue.NewTypedDelayingQueueWithConfig(workqueue.TypedDelayingQueueConfig[string]{
 			Name:  kind.KindName() + "-listing",
 			Clock: opts.Clock,
 		})
-		r.memory.schedule = r.schedulePlane
+		r.memory.schedule = r.scheduleScope
 	}
 	return r
 }
