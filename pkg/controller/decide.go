@@ -152,7 +152,7 @@ type facts struct {
 	programmed, reported bool
 	// unfinishedShown: the status already tells a reader that knows
 	// nothing of Konnect that the object is not done (Reconciling or
-	// Stalled True, seeded by the schema's default for most kinds), so a
+	// Stalled True, set by the schema's default for most kinds), so a
 	// wait or a create needs no status write to say so.
 	unfinishedShown bool
 	// borrowed: its entity is read, never created or deleted (Kind.Borrows).

@@ -10,7 +10,7 @@ import (
 )
 
 // TestDecide covers every action decide chooses: each row is one branch of
-// the seed algorithm or of what was added to it.
+// decide.
 func TestDecide(t *testing.T) {
 	const period = time.Minute
 	now := time.Date(2026, 6, 1, 12, 0, 0, 0, time.UTC)
@@ -21,7 +21,7 @@ func TestDecide(t *testing.T) {
 	broken := Resolution{Waiting: NoWait}
 	beingRead := Resolution{Waiting: WaitRead}
 	inOtherShard := Resolution{Waiting: WaitShard}
-	// fresh is a new object, its status seeded as unfinished by the
+	// fresh is a new object, its status set to unfinished by the
 	// schema's default; existing one Programmed with an ID.
 	fresh := facts{createdAt: now.Add(-time.Second), fingerprint: 1, unfinishedShown: true}
 	existing := facts{createdAt: now.Add(-30 * time.Minute), id: "e1", programmed: true, reported: true, fingerprint: 1}
@@ -139,7 +139,7 @@ func TestDecide(t *testing.T) {
 		{"after a restart drift is corrected without counting as a change", listed(existing), ready, record{uid: "u", mark: mark},
 			action{op: opUpdate, id: "e1", mark: mark}},
 
-		// Update, update mode (the seed's loop).
+		// Update, update mode (every entity written again each period).
 		{"update mode: inside the period the entity waits for the rest of it", existing, ready, writtenAt(now.Add(-20*time.Second), 1),
 			action{op: opKeep, id: "e1", wait: 40 * time.Second}},
 		{"update mode: once the period has passed the entity is written again", existing, ready, writtenAt(now.Add(-period), 1),

@@ -101,7 +101,7 @@ func (r *EntityReconciler[T, D]) write(ctx context.Context, t *pass[T, D]) (Resu
 	}
 	r.markProgrammed(t.obj, p, w.id)
 	if _, err := r.writeStatus(ctx, t); err != nil {
-		// What the adapter recorded in the status (conditions, endpoints)
+		// What the kind recorded in the status (conditions, endpoints)
 		// is lost with the write; only another sync records it again.
 		t.remember(unsynced)
 		return Result{}, err

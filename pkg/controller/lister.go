@@ -149,7 +149,7 @@ func (r *EntityReconciler[T, D]) listScope(ctx context.Context, scope string, en
 		r.refuseListing(members, err.Error(), enqueue)
 	}
 	// The next period lists again; until then the entities stay as they
-	// are, which is what the seed's loop would also leave them.
+	// are: nothing is written that was not found to differ.
 	logger.Info("Could not list entities to find drift; trying again next period", "kind", r.kind.KindName(), "err", err)
 	return 0, false
 }

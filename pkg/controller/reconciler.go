@@ -73,9 +73,9 @@ type ReconcilerOptions struct {
 	Cluster string
 }
 
-// EntityReconciler implements the seed algorithm for one kind: each
-// reconcile observes the object, decides one action (decide.go) and carries
-// it out (execute.go, finalize.go, async.go).
+// EntityReconciler reconciles the objects of one kind with their Konnect
+// entities: each reconcile (a pass) observes the object, decides one action
+// (decide.go) and carries it out (execute.go, finalize.go, async.go).
 type EntityReconciler[T Entity, D any] struct {
 	kind     *Kind[T, D]
 	informer *Informer[T]
@@ -306,7 +306,7 @@ func (r *EntityReconciler[T, D]) act(ctx context.Context, t *pass[T, D]) (Result
 }
 
 // showUnfinished writes, before the first create of an object whose status
-// shows nothing yet (a kind whose schema seeds no status), that it is
+// shows nothing yet (a kind whose schema defaults no status), that it is
 // being created, so that no reader takes it for done meanwhile. The pass
 // goes on from the status written.
 func (r *EntityReconciler[T, D]) showUnfinished(ctx context.Context, t *pass[T, D]) error {

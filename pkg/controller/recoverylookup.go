@@ -32,8 +32,8 @@ import (
 //     name up (Recovery.Holder), and says what it found instead of trying
 //     again every period.
 //
-// An entity written for the object in this cluster (or in none: by Kong
-// Operator, or before identities) is taken back, without a write when it
+// An entity written for the object in this cluster (or with no cluster
+// tag: by Kong Operator) is taken back, without a write when it
 // equals the spec. One that another cluster's operator wrote is left, and
 // the object says which cluster and how to take it over; one written for
 // another object, or by another tool, is a conflict that says how to adopt

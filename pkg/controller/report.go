@@ -124,7 +124,7 @@ func (r *EntityReconciler[T, D]) recordPlacement(obj T, p Placement, id string) 
 }
 
 // applyReferenceConditions sets the reference conditions Resolve returned
-// and removes those of the adapter's types that no longer apply.
+// and removes those of the kind's condition types that no longer apply.
 func (r *EntityReconciler[T, D]) applyReferenceConditions(obj T, conditions []metav1.Condition) {
 	present := map[string]bool{}
 	for _, c := range conditions {
