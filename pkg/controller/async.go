@@ -78,7 +78,7 @@ var ErrInTransition = errors.New("the entity is in transition in Konnect; it is 
 // Programmed=True once it has settled, False while in transition (read again
 // shortly) or after a failure. A settled or failed entity is reconciled
 // again after next.
-func (r *EntityReconciler[T, D]) settle(ctx context.Context, t *turn[T, D], progress Progress, next time.Duration) (Result, error) {
+func (r *EntityReconciler[T, D]) settle(ctx context.Context, t *pass[T, D], progress Progress, next time.Duration) (Result, error) {
 	obj, id := t.obj, t.facts.id
 	if id == "" {
 		id = t.action.id
@@ -121,7 +121,7 @@ func (r *EntityReconciler[T, D]) settle(ctx context.Context, t *turn[T, D], prog
 // nextPendingRead returns how long to wait before reading an entity in
 // transition again: the pending backoff, doubled for every read in a row
 // that found it still in transition, at most its maximum.
-func (r *EntityReconciler[T, D]) nextPendingRead(t *turn[T, D]) time.Duration {
+func (r *EntityReconciler[T, D]) nextPendingRead(t *pass[T, D]) time.Duration {
 	delay := r.pendingBackoff
 	for i := 0; i < t.rec.pendingReads && delay < r.pendingBackoffMax; i++ {
 		delay *= 2
@@ -140,7 +140,7 @@ func orNone(message string) string {
 // afterWrite reads an asynchronous entity just written, for its progress
 // and what Konnect says about it, and settles the sync. When the read
 // fails, what the write's answer recorded in the status stands in.
-func (r *EntityReconciler[T, D]) afterWrite(ctx context.Context, t *turn[T, D], api konnect.API, id string) (Result, error) {
+func (r *EntityReconciler[T, D]) afterWrite(ctx context.Context, t *pass[T, D], api konnect.API, id string) (Result, error) {
 	t.action.id = id
 	r.metrics.EntityOperation(r.kind.KindName(), "read")
 	progress, err := r.kind.Async.Read(ctx, api, t.obj, t.res.Placement, id)
@@ -148,13 +148,13 @@ func (r *EntityReconciler[T, D]) afterWrite(ctx context.Context, t *turn[T, D], 
 		klog.FromContext(ctx).V(2).Info("Could not read the entity just written; going by the write's answer", "id", id, "err", err)
 		progress = r.kind.Async.Recorded(t.obj)
 	}
-	return r.settle(ctx, t, progress, r.policy.syncPeriod)
+	return r.settle(ctx, t, progress, r.timing.syncPeriod)
 }
 
 // refresh reads an asynchronous entity that was in transition (or had
 // failed) when nothing else is due, and settles the sync with what Konnect
 // now reports. An entity gone from Konnect is created again at once.
-func (r *EntityReconciler[T, D]) refresh(ctx context.Context, t *turn[T, D]) (Result, error) {
+func (r *EntityReconciler[T, D]) refresh(ctx context.Context, t *pass[T, D]) (Result, error) {
 	p := t.res.Placement
 	api, err := r.konnect.API(p.Auth.ServerURL, p.Auth.Token)
 	if err != nil {
@@ -171,7 +171,7 @@ func (r *EntityReconciler[T, D]) refresh(ctx context.Context, t *turn[T, D]) (Re
 	case err != nil:
 		return Result{}, r.failed(ctx, t, commonv1alpha1.ReasonKonnectAPIOpFailed, err)
 	}
-	return r.settle(ctx, t, progress, r.policy.syncPeriod)
+	return r.settle(ctx, t, progress, r.timing.syncPeriod)
 }
 
 // finalizeAsync deletes an asynchronous entity and keeps the object until
@@ -179,7 +179,7 @@ func (r *EntityReconciler[T, D]) refresh(ctx context.Context, t *turn[T, D]) (Re
 // transition or in use, so the entity is read first and deleted only once
 // it has settled and is free; while it terminates it is read again on the
 // pending backoff. done is true once the entity is gone.
-func (r *EntityReconciler[T, D]) finalizeAsync(ctx context.Context, t *turn[T, D], api konnect.API, id string) (done bool, result Result, err error) {
+func (r *EntityReconciler[T, D]) finalizeAsync(ctx context.Context, t *pass[T, D], api konnect.API, id string) (done bool, result Result, err error) {
 	kind, obj, p := r.kind.KindName(), t.obj, t.res.Placement
 	r.metrics.EntityOperation(kind, "read")
 	progress, err := r.kind.Async.Read(ctx, api, obj, p, id)

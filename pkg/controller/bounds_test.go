@@ -35,7 +35,7 @@ func TestARefusedListingIsRecordedOnceAndClearedByTheNextListing(t *testing.T) {
 		return out
 	}
 	members := func() map[cache.ObjectName]member {
-		members, _ := m.planeMembers("cp")
+		members, _ := m.scopeMembers("cp")
 		return members
 	}
 	const why = "list service: answer refused: the server h listed more than 100000 entities"

@@ -152,7 +152,7 @@ type facts struct {
 	programmed, reported bool
 	// unfinishedShown: the status already tells a reader that knows
 	// nothing of Konnect that the object is not done (Reconciling or
-	// Stalled True, seeded by the schema's default for most kinds), so a
+	// Stalled True, set by the schema's default for most kinds), so a
 	// wait or a create needs no status write to say so.
 	unfinishedShown bool
 	// borrowed: its entity is read, never created or deleted (Kind.Borrows).
@@ -184,9 +184,11 @@ type facts struct {
 	find findMode
 }
 
-// policy is what decide knows of its controller: fixed once the workers
-// start.
-type policy struct {
+// timing is what decide knows of its controller's periods and waits: the
+// sync period, how long reference problems and new objects wait, and when
+// the workers started. It is fixed once the workers start. (The day-2
+// controls an object's annotations set are its policies: facts.policies.)
+type timing struct {
 	syncPeriod time.Duration
 	// referenceGrace is how long a reference problem lasts before a
 	// Warning reports it.
@@ -204,12 +206,12 @@ type policy struct {
 // object says (f), where its references stand (res), what the controller
 // remembers of it (rec) and the time. It has no side effects: the executor
 // carries the action out and edits the record.
-func (p policy) decide(f facts, res Resolution, rec record, now time.Time) action {
+func (tm timing) decide(f facts, res Resolution, rec record, now time.Time) action {
 	if f.policies.Invalid != "" {
 		return action{op: opReportPolicy}
 	}
 	if f.deleting {
-		return p.decideDeletion(f, res, rec, now)
+		return tm.decideDeletion(f, res, rec, now)
 	}
 	if f.policies.Reconcile == commonv1alpha1.ReconcilePolicyPause {
 		return action{op: opPause}
@@ -220,17 +222,17 @@ func (p policy) decide(f facts, res Resolution, rec record, now time.Time) actio
 			// status of every object whose Secret is read by name.
 			return action{op: opWaitQuietly, wait: readWait}
 		}
-		if wait := p.quiet(f, res, now); wait > 0 {
+		if wait := tm.quiet(f, res, now); wait > 0 {
 			return action{op: opWaitQuietly, wait: wait}
 		}
 		if res.Waiting == WaitShard {
 			// Most likely moving with what it refers to: quiet for as long
 			// as a new object waits for references on their way.
-			if _, wait := rec.referenceWarning(f.problem, now, p.quietWait); wait > 0 {
+			if _, wait := rec.referenceWarning(f.problem, now, tm.quietWait); wait > 0 {
 				return action{op: opWaitQuietly, wait: wait, noteProblem: true}
 			}
 		}
-		warn, wait := rec.referenceWarning(f.problem, now, p.referenceGrace)
+		warn, wait := rec.referenceWarning(f.problem, now, tm.referenceGrace)
 		return action{op: opReportReferences, warn: warn, wait: wait}
 	}
 	id := f.id
@@ -244,7 +246,7 @@ func (p policy) decide(f facts, res Resolution, rec record, now time.Time) actio
 		id = rec.createdID // created by a reconcile whose status write did not land
 	}
 	if id == "" {
-		return p.decideCreate(f, res, rec, now)
+		return tm.decideCreate(f, res, rec, now)
 	}
 	if owner := rec.foreignOwner(); owner != "" && !f.takeOver {
 		return action{op: opReportForeign, id: id, owner: owner, mark: rec.mark}
@@ -262,11 +264,11 @@ func (p policy) decide(f facts, res Resolution, rec record, now time.Time) actio
 		case f.policies.Reconcile == commonv1alpha1.ReconcilePolicyReport && mark.counts() && !changed:
 			return action{op: opReportDrift, id: id, mark: mark}
 		}
-		return action{op: opUpdate, id: id, mark: mark, changed: changed, checkOwner: p.unknownOwner(f, rec)}
+		return action{op: opUpdate, id: id, mark: mark, changed: changed, checkOwner: tm.unknownOwner(f, rec)}
 	}
-	wait, write, assumed := p.due(f, rec, now)
+	wait, write, assumed := tm.due(f, rec, now)
 	if write {
-		return action{op: opUpdate, id: id, changed: changed, checkOwner: p.unknownOwner(f, rec)}
+		return action{op: opUpdate, id: id, changed: changed, checkOwner: tm.unknownOwner(f, rec)}
 	}
 	a := action{op: opKeep, id: id, wait: wait, assumeSyncedAt: assumed}
 	if f.async {
@@ -280,7 +282,7 @@ func (p policy) decide(f facts, res Resolution, rec record, now time.Time) actio
 	return a
 }
 
-func (p policy) decideDeletion(f facts, res Resolution, rec record, now time.Time) action {
+func (tm timing) decideDeletion(f facts, res Resolution, rec record, now time.Time) action {
 	orphan := f.policies.Deletion == commonv1alpha1.DeletionPolicyOrphan ||
 		// A control plane left in Konnect keeps its entities, unless they
 		// say otherwise; a namespace deleted whole (admission cannot refuse
@@ -319,14 +321,14 @@ func (p policy) decideDeletion(f facts, res Resolution, rec record, now time.Tim
 	// A create may have succeeded without its ID reaching the status, or
 	// the object lost the ID with its status (a restore).
 	return action{op: opDelete, id: id, lookFirst: id == "", byIdentity: id == "" && f.find == findByIdentity,
-		checkOwner: id != "" && p.unknownOwner(f, rec)}
+		checkOwner: id != "" && tm.unknownOwner(f, rec)}
 }
 
 // unknownOwner reports whether a write or delete must first read whose the
 // entity is: neither written nor read by this process, nor taken over on
 // purpose. A borrowed entity (a mirrored control plane) is only ever read,
 // whoever owns it.
-func (p policy) unknownOwner(f facts, rec record) bool {
+func (tm timing) unknownOwner(f facts, rec record) bool {
 	return f.ownerReadable && !f.borrowed && !rec.ownerKnown && !f.takeOver
 }
 
@@ -339,7 +341,7 @@ const readWait = 10 * time.Second
 // yet may still wait without a status write: up to quietWait after its
 // creation for references on their way, up to the reference grace period
 // for references not found. Zero: write the status now.
-func (p policy) quiet(f facts, res Resolution, now time.Time) time.Duration {
+func (tm timing) quiet(f facts, res Resolution, now time.Time) time.Duration {
 	if f.reported || !f.unfinishedShown {
 		// A status that shows nothing would read as done.
 		return 0
@@ -347,9 +349,9 @@ func (p policy) quiet(f facts, res Resolution, now time.Time) time.Duration {
 	var quiet time.Duration
 	switch res.Waiting {
 	case WaitProgress:
-		quiet = p.quietWait
+		quiet = tm.quietWait
 	case WaitMissing:
-		quiet = p.referenceGrace
+		quiet = tm.referenceGrace
 	default:
 		return 0
 	}
@@ -357,8 +359,8 @@ func (p policy) quiet(f facts, res Resolution, now time.Time) time.Duration {
 }
 
 // mayExistAlready reports whether a create must look for the entity first.
-func (p policy) mayExistAlready(f facts, rec record) bool {
-	return f.createdAt.Before(p.startedAt) || rec.createOutcomeUnknown
+func (tm timing) mayExistAlready(f facts, rec record) bool {
+	return f.createdAt.Before(tm.startedAt) || rec.createOutcomeUnknown
 }
 
 // due decides whether the entity must be written now and, when not, how
@@ -372,14 +374,14 @@ func (p policy) mayExistAlready(f facts, rec record) bool {
 // lister compares its entity with the spec), in update mode at a point of
 // the last period that its UID picks, so that resyncs after a restart
 // spread out instead of all arriving at once.
-func (p policy) due(f facts, rec record, now time.Time) (wait time.Duration, write bool, assumed time.Time) {
+func (tm timing) due(f facts, rec record, now time.Time) (wait time.Duration, write bool, assumed time.Time) {
 	if !rec.written {
 		if !f.programmed {
 			return 0, true, time.Time{}
 		}
 		assumed = now
-		if !f.lists && p.syncPeriod > 0 {
-			assumed = now.Add(-spread(rec.uid, p.syncPeriod))
+		if !f.lists && tm.syncPeriod > 0 {
+			assumed = now.Add(-spread(rec.uid, tm.syncPeriod))
 		}
 		rec.written, rec.fingerprint, rec.syncedAt = true, f.fingerprint, assumed
 	}
@@ -389,8 +391,8 @@ func (p policy) due(f facts, rec record, now time.Time) (wait time.Duration, wri
 	if f.lists {
 		return 0, false, assumed
 	}
-	if elapsed := now.Sub(rec.syncedAt); elapsed < p.syncPeriod {
-		return p.syncPeriod - elapsed, false, assumed
+	if elapsed := now.Sub(rec.syncedAt); elapsed < tm.syncPeriod {
+		return tm.syncPeriod - elapsed, false, assumed
 	}
 	return 0, true, time.Time{}
 }

@@ -10,18 +10,18 @@ import (
 )
 
 // TestDecide covers every action decide chooses: each row is one branch of
-// the seed algorithm or of what was added to it.
+// decide.
 func TestDecide(t *testing.T) {
 	const period = time.Minute
 	now := time.Date(2026, 6, 1, 12, 0, 0, 0, time.UTC)
-	p := policy{syncPeriod: period, referenceGrace: 10 * time.Second, quietWait: 5 * time.Minute, startedAt: now.Add(-time.Hour)}
+	tm := timing{syncPeriod: period, referenceGrace: 10 * time.Second, quietWait: 5 * time.Minute, startedAt: now.Add(-time.Hour)}
 	ready := Resolution{Ready: true}
 	missing := Resolution{Waiting: WaitMissing}
 	onTheirWay := Resolution{Waiting: WaitProgress}
 	broken := Resolution{Waiting: NoWait}
 	beingRead := Resolution{Waiting: WaitRead}
 	inOtherShard := Resolution{Waiting: WaitShard}
-	// fresh is a new object, its status seeded as unfinished by the
+	// fresh is a new object, its status set to unfinished by the
 	// schema's default; existing one Programmed with an ID.
 	fresh := facts{createdAt: now.Add(-time.Second), fingerprint: 1, unfinishedShown: true}
 	existing := facts{createdAt: now.Add(-30 * time.Minute), id: "e1", programmed: true, reported: true, fingerprint: 1}
@@ -139,7 +139,7 @@ func TestDecide(t *testing.T) {
 		{"after a restart drift is corrected without counting as a change", listed(existing), ready, record{uid: "u", mark: mark},
 			action{op: opUpdate, id: "e1", mark: mark}},
 
-		// Update, update mode (the seed's loop).
+		// Update, update mode (every entity written again each period).
 		{"update mode: inside the period the entity waits for the rest of it", existing, ready, writtenAt(now.Add(-20*time.Second), 1),
 			action{op: opKeep, id: "e1", wait: 40 * time.Second}},
 		{"update mode: once the period has passed the entity is written again", existing, ready, writtenAt(now.Add(-period), 1),
@@ -218,7 +218,7 @@ func TestDecide(t *testing.T) {
 			if tt.rec.uid == "" {
 				tt.rec.uid = "u"
 			}
-			got := p.decide(tt.f, tt.res, tt.rec, now)
+			got := tm.decide(tt.f, tt.res, tt.rec, now)
 			if got.op != tt.want.op || got.wait != tt.want.wait || got.id != tt.want.id || got.lookFirst != tt.want.lookFirst ||
 				got.mark != tt.want.mark || got.changed != tt.want.changed || !got.assumeSyncedAt.Equal(tt.want.assumeSyncedAt) || got.warn != tt.want.warn ||
 				got.owner != tt.want.owner || got.checkOwner != tt.want.checkOwner || got.byIdentity != tt.want.byIdentity || got.holder != tt.want.holder {
@@ -271,21 +271,21 @@ func TestMemoryKeepsListingScopesInStepWithRecords(t *testing.T) {
 
 	m.update(key("one"), "u1", listed(Placement{ControlPlaneID: "cp-a"}, "e1", Snapshot{}, now))
 	m.update(key("two"), "u2", listed(Placement{ControlPlaneID: "cp-a"}, "e2", Snapshot{}, now))
-	if members, ok := m.planeMembers("cp-a"); !ok || len(members) != 2 {
+	if members, ok := m.scopeMembers("cp-a"); !ok || len(members) != 2 {
 		t.Fatalf("cp-a members = %v", members)
 	}
 	m.update(key("two"), "u2", listed(Placement{ControlPlaneID: "cp-b"}, "e2", Snapshot{}, now))
 	m.forget(key("one"))
-	if members, ok := m.planeMembers("cp-a"); ok {
+	if members, ok := m.scopeMembers("cp-a"); ok {
 		t.Fatalf("cp-a still listed with %v after its members left", members)
 	}
-	members, ok := m.planeMembers("cp-b")
+	members, ok := m.scopeMembers("cp-b")
 	if !ok || len(members) != 1 || members[key("two")].id != "e2" {
 		t.Fatalf("cp-b = %v", members)
 	}
 	// An object recreated under the same name starts from an empty record.
 	m.update(key("two"), "u3", unsynced)
-	if members, _ := m.planeMembers("cp-b"); len(members) != 0 {
+	if members, _ := m.scopeMembers("cp-b"); len(members) != 0 {
 		t.Fatalf("a new object under the name of a listed one inherited its listing: %v", members)
 	}
 	if len(scheduled) != 2 || scheduled[0] != "cp-a" || scheduled[1] != "cp-b" {

@@ -15,8 +15,8 @@ const (
 	// per sync period and writes only those that differ from what the
 	// operator last wrote, or are missing. The default.
 	DriftList = "list"
-	// DriftUpdate writes every entity again every sync period, as the seed
-	// algorithm does: a change made outside the cluster is overwritten
+	// DriftUpdate writes every entity again every sync period, without
+	// reading it first: a change made outside the cluster is overwritten
 	// without being seen.
 	DriftUpdate = "update"
 )

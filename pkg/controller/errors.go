@@ -47,7 +47,7 @@ func IsPermanent(err error) bool {
 	return errors.As(err, &p)
 }
 
-// ReasonError carries the condition reason an adapter wants a failure
+// ReasonError carries the condition reason a kind wants a failure
 // reported with.
 type ReasonError struct {
 	Reason string

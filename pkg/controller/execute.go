@@ -29,7 +29,7 @@ type written struct {
 
 // write creates, adopts or updates the entity, then records the outcome:
 // the record, the drift lister's view, Events and the status.
-func (r *EntityReconciler[T, D]) write(ctx context.Context, t *turn[T, D]) (Result, error) {
+func (r *EntityReconciler[T, D]) write(ctx context.Context, t *pass[T, D]) (Result, error) {
 	p := t.res.Placement
 	api, err := r.konnect.API(p.Auth.ServerURL, p.Auth.Token)
 	if err != nil {
@@ -52,7 +52,7 @@ func (r *EntityReconciler[T, D]) write(ctx context.Context, t *turn[T, D]) (Resu
 			// Not written: the next reconcile after the entity settles
 			// writes it.
 			t.remember(unsynced)
-			return r.settle(ctx, t, r.kind.Async.Recorded(t.obj), r.policy.syncPeriod)
+			return r.settle(ctx, t, r.kind.Async.Recorded(t.obj), r.timing.syncPeriod)
 		}
 		var in *refusedError
 		if errors.As(err, &in) {
@@ -101,7 +101,7 @@ func (r *EntityReconciler[T, D]) write(ctx context.Context, t *turn[T, D]) (Resu
 	}
 	r.markProgrammed(t.obj, p, w.id)
 	if _, err := r.writeStatus(ctx, t); err != nil {
-		// What the adapter recorded in the status (conditions, endpoints)
+		// What the kind recorded in the status (conditions, endpoints)
 		// is lost with the write; only another sync records it again.
 		t.remember(unsynced)
 		return Result{}, err
@@ -115,12 +115,12 @@ func (r *EntityReconciler[T, D]) write(ctx context.Context, t *turn[T, D]) (Resu
 		// The lister finds drift; nothing is written until something changes.
 		return Result{}, nil
 	}
-	return Result{RequeueAfter: r.policy.syncPeriod}, nil
+	return Result{RequeueAfter: r.timing.syncPeriod}, nil
 }
 
 // update writes the entity over its ID; an entity gone from Konnect is
 // created again, and the write then counts as correcting its absence.
-func (r *EntityReconciler[T, D]) update(ctx context.Context, t *turn[T, D], api konnect.API) (written, error) {
+func (r *EntityReconciler[T, D]) update(ctx context.Context, t *pass[T, D], api konnect.API) (written, error) {
 	w := written{id: t.action.id, mark: t.action.mark}
 	r.metrics.EntityOperation(r.kind.KindName(), "update")
 	var err error
@@ -132,7 +132,7 @@ func (r *EntityReconciler[T, D]) update(ctx context.Context, t *turn[T, D], api 
 	if w.mark == nil {
 		w.mark = &driftMark{uid: t.obj.GetUID(), cause: driftMissing}
 	}
-	created, err := r.create(ctx, t, api, r.policy.mayExistAlready(t.facts, t.rec))
+	created, err := r.create(ctx, t, api, r.timing.mayExistAlready(t.facts, t.rec))
 	if err != nil {
 		t.remember(remark(w.mark))
 		return w, err
@@ -146,7 +146,7 @@ func (r *EntityReconciler[T, D]) update(ctx context.Context, t *turn[T, D], api 
 // creating (findFirst: by its identity, or by its UID when it may exist
 // already), and after a conflict, which is explained rather than tried
 // again (a refusedError).
-func (r *EntityReconciler[T, D]) create(ctx context.Context, t *turn[T, D], api konnect.API, lookFirst bool) (written, error) {
+func (r *EntityReconciler[T, D]) create(ctx context.Context, t *pass[T, D], api konnect.API, lookFirst bool) (written, error) {
 	if opts := r.kind.adoptOptions(t.obj); opts != nil && opts.Konnect != nil {
 		w, err := r.adoptExisting(ctx, t, api, opts)
 		if err == nil {
@@ -193,7 +193,7 @@ func (r *EntityReconciler[T, D]) create(ctx context.Context, t *turn[T, D], api 
 
 // adoptByUID finds the entity tagged with the object's UID and writes the
 // desired entity over it; its ID is "" when there is none.
-func (r *EntityReconciler[T, D]) adoptByUID(ctx context.Context, t *turn[T, D], api konnect.API) (written, error) {
+func (r *EntityReconciler[T, D]) adoptByUID(ctx context.Context, t *pass[T, D], api konnect.API) (written, error) {
 	id, err := r.kind.FindByUID(ctx, api, t.obj, t.res.Placement)
 	if err != nil || id == "" {
 		return written{}, err
@@ -237,7 +237,7 @@ func isRateLimited(err error) bool {
 // A mark of the lister's it answers: the entity whose drift was reported
 // equals the last write again, or the entity taken for another cluster's is
 // no longer so.
-func (r *EntityReconciler[T, D]) keep(ctx context.Context, t *turn[T, D]) (Result, error) {
+func (r *EntityReconciler[T, D]) keep(ctx context.Context, t *pass[T, D]) (Result, error) {
 	p := t.res.Placement
 	if t.facts.lists {
 		t.remember(listed(p, t.action.id, Snapshot{}, r.clock.Now()))

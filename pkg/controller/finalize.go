@@ -31,7 +31,7 @@ const (
 // Konnect (opDelete), was deleted with its parent already
 // (opDropWithParent), or is borrowed and stays (opRelease); then the
 // finalizers go.
-func (r *EntityReconciler[T, D]) delete(ctx context.Context, t *turn[T, D]) (Result, error) {
+func (r *EntityReconciler[T, D]) delete(ctx context.Context, t *pass[T, D]) (Result, error) {
 	kind, obj := r.kind.KindName(), t.obj
 	switch t.action.op {
 	case opDropWithParent:
@@ -56,7 +56,7 @@ func (r *EntityReconciler[T, D]) delete(ctx context.Context, t *turn[T, D]) (Res
 
 // deleteEntity deletes the entity from Konnect; done is false while an
 // asynchronous entity is still going.
-func (r *EntityReconciler[T, D]) deleteEntity(ctx context.Context, t *turn[T, D]) (done bool, result Result, err error) {
+func (r *EntityReconciler[T, D]) deleteEntity(ctx context.Context, t *pass[T, D]) (done bool, result Result, err error) {
 	p := t.res.Placement
 	api, err := r.konnect.API(p.Auth.ServerURL, p.Auth.Token)
 	if err != nil {
@@ -111,11 +111,11 @@ func (r *EntityReconciler[T, D]) deleteEntity(ctx context.Context, t *turn[T, D]
 // object keeps its finalizer, and the message says the ways on: make the
 // references usable again, or leave the entity in Konnect. What only a
 // change can fix is not retried: that change enqueues the object.
-func (r *EntityReconciler[T, D]) reportUndeletable(ctx context.Context, t *turn[T, D]) error {
+func (r *EntityReconciler[T, D]) reportUndeletable(ctx context.Context, t *pass[T, D]) error {
 	r.applyReferenceConditions(t.obj, t.res.Conditions)
 	var err error = &undeletableError{cause: falseConditionsMessage(t.obj.GetConditions()), hold: t.res.Hold}
 	if t.res.Hold != HoldWaiting {
-		err = Permanent(err, r.policy.syncPeriod)
+		err = Permanent(err, r.timing.syncPeriod)
 	}
 	return r.failed(ctx, t, ReasonCannotDelete, err)
 }
@@ -142,7 +142,7 @@ func (e *undeletableError) Error() string {
 
 // reportHolders says which objects keep the object being deleted; their
 // own changes enqueue it again (see NewEntityController).
-func (r *EntityReconciler[T, D]) reportHolders(t *turn[T, D]) {
+func (r *EntityReconciler[T, D]) reportHolders(t *pass[T, D]) {
 	waiting := strings.Join(t.facts.holders, ", ")
 	if t.facts.borrowed {
 		r.recorder.Eventf(t.obj, corev1.EventTypeNormal, EventWaitingForDependents,

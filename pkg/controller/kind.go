@@ -99,7 +99,7 @@ type Kind[T Entity, D any] struct {
 	// they were (from Konnect's UI, decK, Terraform).
 	// It is how drift is found once per sync period in the list mode of
 	// drift detection. Nil: the kind's entities are written again every
-	// sync period, as the seed algorithm does.
+	// sync period, the update mode of drift detection (DriftUpdate).
 	List func(ctx context.Context, api konnect.API, p Placement, all bool) ([]Listed[D], error)
 	// Lists, when set with List, reports whether List shows obj's entity;
 	// the entities of other objects (a mirrored control plane, which the

@@ -14,7 +14,7 @@ import (
 )
 
 // The lister of a kind finds drift in list mode: once per sync period and
-// control plane it lists the operator's entities of the kind (one request
+// listing scope it lists the operator's entities of the kind (one request
 // per 1,000 entities), compares each with the snapshot of the operator's
 // last write, and enqueues only the objects whose entity differs or is
 // missing, with a mark that says why. Everything else costs no request:
@@ -22,11 +22,11 @@ import (
 //
 // Its queue holds listing scopes (see scopeOf): control-plane IDs, or for
 // control planes themselves an organisation as one set of credentials sees
-// it. A control plane's first listing comes
-// at a random point of the first period after its first entity is known,
-// so that control planes (and kinds) do not all list at the same moment;
-// each later one a period after the previous one started. A drift is thus
-// seen at most one period after it happened, and written at once.
+// it. A scope's first listing comes at a random point of the first period
+// after its first entity is known, so that scopes (and kinds) do not all
+// list at the same moment; each later one a period after the previous one
+// started. A drift is thus seen at most one period after it happened, and
+// written at once.
 
 // listing reports whether this kind finds drift by listing.
 func (r *EntityReconciler[T, D]) listing() bool {
@@ -42,19 +42,19 @@ func (r *EntityReconciler[T, D]) lists(obj T, p commonv1alpha1.Policies) bool {
 	return listing && (r.kind.Lists == nil || r.kind.Lists(obj))
 }
 
-// RunBackground lists the kind's control planes until ctx ends, enqueueing
+// RunBackground lists the kind's listing scopes until ctx ends, enqueueing
 // the objects to write again with enqueue, and drops what the recovery
 // index no longer needs. The controller runs it once its caches synced.
 func (r *EntityReconciler[T, D]) RunBackground(ctx context.Context, enqueue func(cache.ObjectName)) {
 	if r.kind.Recover != nil && r.kind.Recover.ByIdentity {
 		go r.recovery.sweepUntil(ctx)
 	}
-	if r.planes == nil {
+	if r.scopes == nil {
 		return
 	}
 	go func() {
 		<-ctx.Done()
-		r.planes.ShutDown()
+		r.scopes.ShutDown()
 	}()
 	var listers sync.WaitGroup
 	for range listersPerKind {
@@ -68,29 +68,29 @@ func (r *EntityReconciler[T, D]) RunBackground(ctx context.Context, enqueue func
 // (by another of the kind's listers) waits for that listing to end.
 func (r *EntityReconciler[T, D]) listLoop(ctx context.Context, enqueue func(cache.ObjectName)) {
 	for {
-		planeID, shutdown := r.planes.Get()
+		scope, shutdown := r.scopes.Get()
 		if shutdown {
 			return
 		}
-		org, ok := r.memory.planeOrganization(planeID)
-		if !ok || !r.listingOrgs.begin(org, planeID) {
-			r.planes.Done(planeID)
+		org, ok := r.memory.scopeOrganization(scope)
+		if !ok || !r.listingOrgs.begin(org, scope) {
+			r.scopes.Done(scope)
 			continue
 		}
 		started := r.clock.Now()
 		r.listingNow.Add(1)
-		turn, deferred := r.listPlane(ctx, planeID, enqueue)
+		turn, deferred := r.listScope(ctx, scope, enqueue)
 		r.listingNow.Add(-1)
-		r.planes.Done(planeID)
+		r.scopes.Done(scope)
 		for _, waiting := range r.listingOrgs.end(org) {
-			r.planes.Add(waiting)
+			r.scopes.Add(waiting)
 		}
-		switch _, ok := r.memory.planeMembers(planeID); {
+		switch _, ok := r.memory.scopeMembers(scope); {
 		case ok && deferred:
-			r.planeTurns.Store(planeID, true)
-			r.planes.AddAfter(planeID, turn)
+			r.scopeTurns.Store(scope, true)
+			r.scopes.AddAfter(scope, turn)
 		case ok:
-			r.planes.AddAfter(planeID, max(r.policy.syncPeriod-r.clock.Since(started), 0))
+			r.scopes.AddAfter(scope, max(r.timing.syncPeriod-r.clock.Since(started), 0))
 		}
 	}
 }
@@ -98,33 +98,33 @@ func (r *EntityReconciler[T, D]) listLoop(ctx context.Context, enqueue func(cach
 // Idle reports whether the lister is neither listing nor holding a
 // listing that is due.
 func (r *EntityReconciler[T, D]) Idle() bool {
-	return r.planes == nil || r.planes.Len() == 0 && r.listingNow.Load() == 0
+	return r.scopes == nil || r.scopes.Len() == 0 && r.listingNow.Load() == 0
 }
 
-// schedulePlane plans the first listing of a control plane.
-func (r *EntityReconciler[T, D]) schedulePlane(planeID string) {
-	if r.policy.syncPeriod <= 0 {
+// scheduleScope plans the first listing of a listing scope.
+func (r *EntityReconciler[T, D]) scheduleScope(scope string) {
+	if r.timing.syncPeriod <= 0 {
 		return
 	}
-	r.planes.AddAfter(planeID, rand.N(r.policy.syncPeriod)+time.Millisecond)
+	r.scopes.AddAfter(scope, rand.N(r.timing.syncPeriod)+time.Millisecond)
 }
 
-// listPlane lists one control plane and enqueues what drifted. When the
+// listScope lists one listing scope and enqueues what drifted. When the
 // organisation's limiter deferred the listing (it lists with a deferrable
 // context, as the workers reconcile: the lister serves every organisation,
 // and must not sleep on one's limiter), it returns the listing's turn.
-func (r *EntityReconciler[T, D]) listPlane(ctx context.Context, planeID string, enqueue func(cache.ObjectName)) (turn time.Duration, deferred bool) {
-	members, ok := r.memory.planeMembers(planeID)
+func (r *EntityReconciler[T, D]) listScope(ctx context.Context, scope string, enqueue func(cache.ObjectName)) (turn time.Duration, deferred bool) {
+	members, ok := r.memory.scopeMembers(scope)
 	if !ok {
 		return 0, false
 	}
-	if _, comes := r.planeTurns.LoadAndDelete(planeID); comes {
+	if _, comes := r.scopeTurns.LoadAndDelete(scope); comes {
 		ctx = konnect.WithTurn(ctx)
 	} else {
 		ctx = konnect.WithDeferral(ctx)
 	}
 	started := r.clock.Now()
-	p, err := r.currentPlacement(ctx, planeID, members, enqueue)
+	p, err := r.currentPlacement(ctx, scope, members, enqueue)
 	if p == nil && err == nil {
 		return 0, false
 	}
@@ -149,7 +149,7 @@ func (r *EntityReconciler[T, D]) listPlane(ctx context.Context, planeID string, 
 		r.refuseListing(members, err.Error(), enqueue)
 	}
 	// The next period lists again; until then the entities stay as they
-	// are, which is what the seed's loop would also leave them.
+	// are: nothing is written that was not found to differ.
 	logger.Info("Could not list entities to find drift; trying again next period", "kind", r.kind.KindName(), "err", err)
 	return 0, false
 }

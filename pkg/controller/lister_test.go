@@ -23,7 +23,7 @@ func TestListingDecodesOnlyWhatChanged(t *testing.T) {
 	var enqueued []cache.ObjectName
 	list := func(sum uint64, host string) {
 		t.Helper()
-		members, ok := m.planeMembers("cp")
+		members, ok := m.scopeMembers("cp")
 		if !ok {
 			t.Fatal("the scope has no members")
 		}
@@ -55,7 +55,7 @@ func TestListingDecodesOnlyWhatChanged(t *testing.T) {
 	if listedSum() != 0 {
 		t.Fatalf("after a write the listed sum is %d, want none", listedSum())
 	}
-	stale, _ := m.planeMembers("cp")
+	stale, _ := m.scopeMembers("cp")
 	list(9, "b")
 	if decodes != 3 || listedSum() != 9 {
 		t.Fatalf("after a write: %d decodes, sum %d; want 3, 9", decodes, listedSum())

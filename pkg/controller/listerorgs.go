@@ -28,16 +28,16 @@ type listingOrgs struct {
 	waiting map[string][]string
 }
 
-// begin reports whether a listing of plane of org may start: none of
-// org's runs. If one does, plane waits for it (see end).
-func (o *listingOrgs) begin(org, plane string) bool {
+// begin reports whether a listing of scope of org may start: none of
+// org's runs. If one does, scope waits for it (see end).
+func (o *listingOrgs) begin(org, scope string) bool {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if o.waiting == nil {
 		o.waiting = map[string][]string{}
 	}
 	if waiting, busy := o.waiting[org]; busy {
-		o.waiting[org] = append(waiting, plane)
+		o.waiting[org] = append(waiting, scope)
 		return false
 	}
 	o.waiting[org] = nil

@@ -49,7 +49,7 @@ func OwnerFromTags(tags []string) string {
 
 // pause makes no Konnect call and says so in Paused=True; a deletion waits
 // for the policy to change.
-func (r *EntityReconciler[T, D]) pause(ctx context.Context, t *turn[T, D]) (Result, error) {
+func (r *EntityReconciler[T, D]) pause(ctx context.Context, t *pass[T, D]) (Result, error) {
 	message := "reconcile-policy is pause: the operator makes no Konnect call for this object until the policy changes"
 	if t.facts.deleting {
 		message += "; its deletion waits until then (deletion-policy orphan would leave the entity in Konnect)"
@@ -64,7 +64,7 @@ func (r *EntityReconciler[T, D]) pause(ctx context.Context, t *turn[T, D]) (Resu
 
 // reportPolicy says which annotation holds a value the operator does not
 // know; nothing else happens until it is fixed.
-func (r *EntityReconciler[T, D]) reportPolicy(ctx context.Context, t *turn[T, D]) (Result, error) {
+func (r *EntityReconciler[T, D]) reportPolicy(ctx context.Context, t *pass[T, D]) (Result, error) {
 	message := t.facts.policies.Invalid + "; the object is left alone until it is fixed"
 	t.stalled = true
 	SetCondition(t.obj, FalseCondition(commonv1alpha1.ConditionProgrammed, commonv1alpha1.ReasonInvalidPolicy, message))
@@ -75,7 +75,7 @@ func (r *EntityReconciler[T, D]) reportPolicy(ctx context.Context, t *turn[T, D]
 
 // reportDrift reports, under the report policy, what changed in Konnect
 // (the fields, never their values), without writing it back.
-func (r *EntityReconciler[T, D]) reportDrift(ctx context.Context, t *turn[T, D]) (Result, error) {
+func (r *EntityReconciler[T, D]) reportDrift(ctx context.Context, t *pass[T, D]) (Result, error) {
 	mark, kind := t.action.mark, r.kind.KindName()
 	reason := commonv1alpha1.ReasonDriftReported
 	if mark.cause == driftMissing {
@@ -97,7 +97,7 @@ func (r *EntityReconciler[T, D]) reportDrift(ctx context.Context, t *turn[T, D])
 
 // reportForeign says that another cluster's operator owns the entity: it
 // is never written or deleted from here.
-func (r *EntityReconciler[T, D]) reportForeign(ctx context.Context, t *turn[T, D]) (Result, error) {
+func (r *EntityReconciler[T, D]) reportForeign(ctx context.Context, t *pass[T, D]) (Result, error) {
 	message := fmt.Sprintf("%s %s is owned by the operator of cluster %s (tag %s); it is never written or deleted from here: spec.adopt with mode override takes it over",
 		r.kind.KindName(), t.action.id, t.action.owner, TagKeyCluster)
 	t.stalled = true
@@ -111,7 +111,7 @@ func (r *EntityReconciler[T, D]) reportForeign(ctx context.Context, t *turn[T, D
 
 // orphan releases an object being deleted and leaves its entity in
 // Konnect, untouched.
-func (r *EntityReconciler[T, D]) orphan(ctx context.Context, t *turn[T, D]) (Result, error) {
+func (r *EntityReconciler[T, D]) orphan(ctx context.Context, t *pass[T, D]) (Result, error) {
 	if err := r.removeFinalizers(ctx, t.obj); err != nil {
 		return Result{}, err
 	}
@@ -134,7 +134,7 @@ func (r *EntityReconciler[T, D]) orphan(ctx context.Context, t *turn[T, D]) (Res
 // policyConditions keeps the conditions of the day-2 controls in step
 // with a reconcile that was not paused: Paused goes, and Drifted says,
 // under the report policy, whether drift is reported.
-func (r *EntityReconciler[T, D]) policyConditions(t *turn[T, D], inSync bool) {
+func (r *EntityReconciler[T, D]) policyConditions(t *pass[T, D], inSync bool) {
 	RemoveCondition(t.obj, commonv1alpha1.ConditionPaused)
 	if why := t.rec.listingRefused; why != "" && !inSync {
 		message := fmt.Sprintf("whether Konnect still holds what the operator last wrote is unknown: the listing of its %ss, which finds drift, was refused (%s); it is listed again each sync period", r.kind.KindName(), why)
@@ -153,7 +153,7 @@ func (r *EntityReconciler[T, D]) policyConditions(t *turn[T, D], inSync bool) {
 
 // warnOnce records a Warning Event unless the last Warning about the
 // object said the same.
-func (r *EntityReconciler[T, D]) warnOnce(t *turn[T, D], reason, message string) {
+func (r *EntityReconciler[T, D]) warnOnce(t *pass[T, D], reason, message string) {
 	cause := reason + "\x00" + message
 	if t.rec.warned != cause {
 		r.recorder.Event(t.obj, corev1.EventTypeWarning, reason, message)
@@ -164,7 +164,7 @@ func (r *EntityReconciler[T, D]) warnOnce(t *turn[T, D], reason, message string)
 // readOwner reads whose the entity is, and returns the identity of another
 // cluster whose operator owns it ("" when it is this cluster's, or names
 // none); the record remembers it either way.
-func (r *EntityReconciler[T, D]) readOwner(ctx context.Context, t *turn[T, D], api konnect.API) (string, error) {
+func (r *EntityReconciler[T, D]) readOwner(ctx context.Context, t *pass[T, D], api konnect.API) (string, error) {
 	r.metrics.EntityOperation(r.kind.KindName(), "read")
 	owner, err := r.kind.Owner(ctx, api, t.obj, t.res.Placement, t.action.id)
 	if err != nil {
@@ -177,7 +177,7 @@ func (r *EntityReconciler[T, D]) readOwner(ctx context.Context, t *turn[T, D], a
 	return owner, nil
 }
 
-// clearMark drops the lister's mark the turn acted on (not a later one).
+// clearMark drops the lister's mark the pass acted on (not a later one).
 func clearMark(mark *driftMark) edit {
 	return func(rec *record) {
 		if mark != nil && rec.mark != nil && rec.mark.seq == mark.seq {

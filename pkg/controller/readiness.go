@@ -72,16 +72,16 @@ func SetReadiness(obj readinessHolder, v Verdict) {
 	}
 	SetCondition(obj, ready)
 	if abnormal != "" {
-		dropSeeded(obj, abnormal)
+		dropSchemaDefault(obj, abnormal)
 		SetCondition(obj, TrueCondition(abnormal, v.Reason, v.Message))
 	}
 	obj.SetObservedGeneration(obj.GetGeneration())
 }
 
-// dropSeeded removes the condition that the schema's default seeded (its
+// dropSchemaDefault removes the condition that the schema's default set (its
 // transition time is the epoch), so that the operator's first verdict
 // gives it a time of its own.
-func dropSeeded(obj conditionHolder, conditionType string) {
+func dropSchemaDefault(obj conditionHolder, conditionType string) {
 	if c := meta.FindStatusCondition(obj.GetConditions(), conditionType); c != nil && c.LastTransitionTime.Time.Equal(time.Unix(0, 0)) {
 		RemoveCondition(obj, conditionType)
 	}

@@ -36,7 +36,7 @@ func TestSetReadinessFollowsKstatusPolarities(t *testing.T) {
 			map[string]string{commonv1alpha1.ConditionReady: "False/FailedToCreate", commonv1alpha1.ConditionStalled: "True/FailedToCreate"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			// From every other standing, the seeded status included.
+			// From every other standing, the status the schema's default sets included.
 			for _, from := range []Standing{Current, Progressing, Stalled} {
 				obj := newService("svc")
 				obj.Generation = 3
@@ -64,8 +64,8 @@ func TestSetReadinessLeavesAnUnchangedStatusAsItWas(t *testing.T) {
 	}
 }
 
-func TestSetReadinessDropsTheSeededTransitionTime(t *testing.T) {
-	obj := newService("svc") // seeded Reconciling=True at the epoch
+func TestSetReadinessDropsTheSchemaDefaultsTransitionTime(t *testing.T) {
+	obj := newService("svc") // Reconciling=True at the epoch, as the schema's default sets it
 	SetReadiness(obj, Verdict{Standing: Progressing, Reason: commonv1alpha1.ReasonWaitingForReferences})
 	c := meta.FindStatusCondition(obj.Status.Conditions, commonv1alpha1.ConditionReconciling)
 	if c == nil || c.LastTransitionTime.Equal(&metav1.Time{Time: metav1.Unix(0, 0).Time}) {

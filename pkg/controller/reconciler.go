@@ -73,9 +73,9 @@ type ReconcilerOptions struct {
 	Cluster string
 }
 
-// EntityReconciler implements the seed algorithm for one kind: each
-// reconcile observes the object, decides one action (decide.go) and carries
-// it out (execute.go, finalize.go, async.go).
+// EntityReconciler reconciles the objects of one kind with their Konnect
+// entities: each reconcile (a pass) observes the object, decides one action
+// (decide.go) and carries it out (execute.go, finalize.go, async.go).
 type EntityReconciler[T Entity, D any] struct {
 	kind     *Kind[T, D]
 	informer *Informer[T]
@@ -84,17 +84,17 @@ type EntityReconciler[T Entity, D any] struct {
 	recorder events.EventRecorder
 	clock    clock.WithTicker
 	metrics  *metrics.ControllerMetrics
-	policy   policy
+	timing   timing
 	memory   *memory
-	// driftMode is DriftList or DriftUpdate; planes is the lister's queue
+	// driftMode is DriftList or DriftUpdate; scopes is the lister's queue
 	// of listing scopes, nil when the kind is not listed (lister.go).
 	driftMode string
-	planes    workqueue.TypedDelayingInterface[string]
-	// listingNow counts the listings running; planeTurns holds the
+	scopes    workqueue.TypedDelayingInterface[string]
+	// listingNow counts the listings running; scopeTurns holds the
 	// listing scopes whose last listing the limiter deferred; listingOrgs
 	// the organisations being listed (listerorgs.go).
 	listingNow  atomic.Int32
-	planeTurns  sync.Map
+	scopeTurns  sync.Map
 	listingOrgs listingOrgs
 	// pendingBackoff and pendingBackoffMax space out the reads of entities
 	// in transition (Kind.Async).
@@ -134,7 +134,7 @@ func NewEntityReconciler[T Entity, D any](kind *Kind[T, D], informer *Informer[T
 		recorder: recorder,
 		clock:    opts.Clock,
 		metrics:  opts.Metrics,
-		policy: policy{
+		timing: timing{
 			syncPeriod:     opts.SyncPeriod,
 			referenceGrace: opts.ReferenceGracePeriod,
 			quietWait:      QuietWait,
@@ -151,11 +151,11 @@ func NewEntityReconciler[T Entity, D any](kind *Kind[T, D], informer *Informer[T
 	if kind.List != nil {
 		// In update mode only the entities under the report policy are
 		// listed; a kind that cannot list has no lister at all.
-		r.planes = workqueue.NewTypedDelayingQueueWithConfig(workqueue.TypedDelayingQueueConfig[string]{
+		r.scopes = workqueue.NewTypedDelayingQueueWithConfig(workqueue.TypedDelayingQueueConfig[string]{
 			Name:  kind.KindName() + "-listing",
 			Clock: opts.Clock,
 		})
-		r.memory.schedule = r.schedulePlane
+		r.memory.schedule = r.scheduleScope
 	}
 	return r
 }
@@ -163,13 +163,13 @@ func NewEntityReconciler[T Entity, D any](kind *Kind[T, D], informer *Informer[T
 // Started records when the reconciler's workers started, by the API
 // server's clock (the real one): objects created before may have entities
 // that an earlier process created.
-func (r *EntityReconciler[T, D]) Started(at time.Time) { r.policy.startedAt = at }
+func (r *EntityReconciler[T, D]) Started(at time.Time) { r.timing.startedAt = at }
 
-// turn is one reconcile of one object: what it works on, what was decided,
+// pass is one reconcile of one object: what it works on, what was decided,
 // and the edits to the object's record that carrying it out makes.
-type turn[T Entity, D any] struct {
+type pass[T Entity, D any] struct {
 	key cache.ObjectName
-	// cached is the informer's object; obj a copy the turn may change.
+	// cached is the informer's object; obj a copy the pass may change.
 	cached, obj T
 	facts       facts
 	desired     D
@@ -178,14 +178,14 @@ type turn[T Entity, D any] struct {
 	rec    record
 	action action
 	edits  []edit
-	// stalled: what the turn found cannot go on without a change (a
+	// stalled: what the pass found cannot go on without a change (a
 	// permanent failure, references refused or blocked, an entity another
 	// cluster owns): the status says Stalled rather than Reconciling.
 	stalled bool
 }
 
-// remember adds edits to the object's record, applied once the turn ends.
-func (t *turn[T, D]) remember(edits ...edit) { t.edits = append(t.edits, edits...) }
+// remember adds edits to the object's record, applied once the pass ends.
+func (t *pass[T, D]) remember(edits ...edit) { t.edits = append(t.edits, edits...) }
 
 // Reconcile implements Reconciler.
 func (r *EntityReconciler[T, D]) Reconcile(ctx context.Context, key cache.ObjectName) (Result, error) {
@@ -202,7 +202,7 @@ func (r *EntityReconciler[T, D]) Reconcile(ctx context.Context, key cache.Object
 	if !r.kind.IsManaged(cached) {
 		return Result{}, nil
 	}
-	t := &turn[T, D]{key: key, cached: cached, obj: cached.DeepCopyObject().(T)}
+	t := &pass[T, D]{key: key, cached: cached, obj: cached.DeepCopyObject().(T)}
 	if r.kind.SecretValues != nil {
 		ctx = konnect.WithSecrets(ctx, r.kind.SecretValues(t.obj)...)
 	}
@@ -217,16 +217,16 @@ func (r *EntityReconciler[T, D]) Reconcile(ctx context.Context, key cache.Object
 	if r.memory.vacated(key, t.obj.GetUID()) {
 		r.recovery.forget() // as when it is forgotten: it went while its entity stays
 	}
-	// Whatever the turn did is remembered in one place, however it ends.
+	// Whatever the pass did is remembered in one place, however it ends.
 	defer func() { r.memory.update(key, t.obj.GetUID(), t.edits...) }()
 	refused, err := r.observe(ctx, t)
 	switch {
 	case err != nil:
 		return Result{}, err
 	case refused != nil:
-		return Result{}, r.failed(ctx, t, commonv1alpha1.ReasonFailedToCreate, Permanent(refused, r.policy.syncPeriod))
+		return Result{}, r.failed(ctx, t, commonv1alpha1.ReasonFailedToCreate, Permanent(refused, r.timing.syncPeriod))
 	}
-	t.action = r.policy.decide(t.facts, t.res, t.rec, r.clock.Now())
+	t.action = r.timing.decide(t.facts, t.res, t.rec, r.clock.Now())
 	klog.FromContext(ctx).V(4).Info("Decided", "action", t.action.op, "id", t.action.id, "wait", t.action.wait, "changed", t.action.changed)
 	return r.act(ctx, t)
 }
@@ -239,8 +239,8 @@ func (r *EntityReconciler[T, D]) resolve(ctx context.Context, obj T, purpose Pur
 	return res, err
 }
 
-// act carries out the turn's action.
-func (r *EntityReconciler[T, D]) act(ctx context.Context, t *turn[T, D]) (Result, error) {
+// act carries out the pass's action.
+func (r *EntityReconciler[T, D]) act(ctx context.Context, t *pass[T, D]) (Result, error) {
 	if t.facts.id != "" && t.rec.createdID != "" {
 		t.remember(forgetCreated) // the status carries the ID now
 	}
@@ -306,10 +306,10 @@ func (r *EntityReconciler[T, D]) act(ctx context.Context, t *turn[T, D]) (Result
 }
 
 // showUnfinished writes, before the first create of an object whose status
-// shows nothing yet (a kind whose schema seeds no status), that it is
-// being created, so that no reader takes it for done meanwhile. The turn
+// shows nothing yet (a kind whose schema defaults no status), that it is
+// being created, so that no reader takes it for done meanwhile. The pass
 // goes on from the status written.
-func (r *EntityReconciler[T, D]) showUnfinished(ctx context.Context, t *turn[T, D]) error {
+func (r *EntityReconciler[T, D]) showUnfinished(ctx context.Context, t *pass[T, D]) error {
 	v := r.verdict(t)
 	if t.facts.unfinishedShown || v.Standing == Current {
 		return nil
@@ -329,7 +329,7 @@ func (r *EntityReconciler[T, D]) showUnfinished(ctx context.Context, t *turn[T, 
 // sync with ready references, the desired entity and its fingerprint. It
 // sets the reference conditions on the copy. refused is the kind's refusal
 // to build the entity; err any other failure.
-func (r *EntityReconciler[T, D]) observe(ctx context.Context, t *turn[T, D]) (refused, err error) {
+func (r *EntityReconciler[T, D]) observe(ctx context.Context, t *pass[T, D]) (refused, err error) {
 	obj, f := t.obj, &t.facts
 	*f = facts{
 		finalizer:     hasFinalizer(obj, commonv1alpha1.FinalizerKonnectCleanup),

@@ -140,7 +140,7 @@ func newService(name string) *configurationv1alpha1.KongService {
 		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "ns", UID: "uid-" + "name", Generation: 1,
 			CreationTimestamp: metav1.NewTime(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))},
 		Spec: configurationv1alpha1.KongServiceSpec{KongServiceAPISpec: configurationv1alpha1.KongServiceAPISpec{Host: "a.example.com"}},
-		// As the schema's default seeds it.
+		// As the schema's default sets it.
 		Status: configurationv1alpha1.KongServiceStatus{Conditions: []metav1.Condition{
 			{Type: commonv1alpha1.ConditionProgrammed, Status: metav1.ConditionUnknown, Reason: commonv1alpha1.ReasonPending, Message: "Waiting for controller", LastTransitionTime: metav1.Unix(0, 0)},
 			{Type: commonv1alpha1.ConditionReconciling, Status: metav1.ConditionTrue, Reason: commonv1alpha1.ReasonPending, Message: "Waiting for controller", LastTransitionTime: metav1.Unix(0, 0)},

@@ -82,9 +82,9 @@ type record struct {
 
 // listing is what the drift lister knows of one entity.
 type listing struct {
-	// plane is the listing scope (scopeOf) the entity is found in.
-	plane string
-	// org names the organisation whose limiter a listing of plane waits
+	// scope is the listing scope (scopeOf) the entity is found in.
+	scope string
+	// org names the organisation whose limiter a listing of scope waits
 	// for (listingOrganization): no credentials, only where they lead.
 	org string
 	id  string
@@ -117,10 +117,10 @@ func (rec record) foreignOwner() string {
 // edit is one change to an object's record.
 type edit func(*record)
 
-// plane is one listing scope whose entities of the kind are listed. It
+// listingScope is one listing scope whose entities of the kind are listed. It
 // keeps no credentials: each listing takes them from a member resolved at
 // that moment (see currentPlacement).
-type plane struct {
+type listingScope struct {
 	// org is the organisation of the members' latest listing
 	// (listing.org), "" until one is known.
 	org     string
@@ -132,17 +132,17 @@ type plane struct {
 type memory struct {
 	mu      sync.Mutex
 	records map[cache.ObjectName]*record
-	planes  map[string]*plane
+	scopes  map[string]*listingScope
 	// marks numbers the lister's marks, so that a reconcile clears only the
 	// mark it acted on, never one given while it ran.
 	marks uint64
 	// schedule is called once for each listing scope that gains its first
 	// member.
-	schedule func(plane string)
+	schedule func(scope string)
 }
 
 func newMemory(schedule func(string)) *memory {
-	return &memory{records: map[cache.ObjectName]*record{}, planes: map[string]*plane{}, schedule: schedule}
+	return &memory{records: map[cache.ObjectName]*record{}, scopes: map[string]*listingScope{}, schedule: schedule}
 }
 
 // get returns a copy of the record of the object with uid: an empty one
@@ -183,20 +183,20 @@ func (m *memory) update(key cache.ObjectName, uid types.UID, edits ...edit) {
 
 // relistLocked moves key between listing scopes after its listing changed.
 func (m *memory) relistLocked(key cache.ObjectName, before, after *listing) {
-	if before != nil && (after == nil || after.plane != before.plane) {
-		if pl, ok := m.planes[before.plane]; ok {
+	if before != nil && (after == nil || after.scope != before.scope) {
+		if pl, ok := m.scopes[before.scope]; ok {
 			delete(pl.members, key)
 		}
 	}
 	if after == nil {
 		return
 	}
-	pl, ok := m.planes[after.plane]
+	pl, ok := m.scopes[after.scope]
 	if !ok {
-		pl = &plane{members: map[cache.ObjectName]struct{}{}}
-		m.planes[after.plane] = pl
+		pl = &listingScope{members: map[cache.ObjectName]struct{}{}}
+		m.scopes[after.scope] = pl
 		if m.schedule != nil {
-			m.schedule(after.plane)
+			m.schedule(after.scope)
 		}
 	}
 	pl.members[key] = struct{}{}
@@ -209,7 +209,7 @@ func (m *memory) leaveLocked(key cache.ObjectName, rec *record) {
 	if rec.listing == nil {
 		return
 	}
-	if pl, ok := m.planes[rec.listing.plane]; ok {
+	if pl, ok := m.scopes[rec.listing.scope]; ok {
 		delete(pl.members, key)
 	}
 }
@@ -253,12 +253,12 @@ type member struct {
 	listingRefused bool
 }
 
-// planeOrganization names the organisation a listing scope's listing waits
+// scopeOrganization names the organisation a listing scope's listing waits
 // for (listingOrganization); ok is false when the scope has no members.
-func (m *memory) planeOrganization(scope string) (org string, ok bool) {
+func (m *memory) scopeOrganization(scope string) (org string, ok bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	pl, ok := m.planes[scope]
+	pl, ok := m.scopes[scope]
 	if !ok || len(pl.members) == 0 {
 		return "", false
 	}
@@ -268,17 +268,17 @@ func (m *memory) planeOrganization(scope string) (org string, ok bool) {
 	return pl.org, true
 }
 
-// planeMembers returns a listing scope's members as they are now; ok is
+// scopeMembers returns a listing scope's members as they are now; ok is
 // false (and the scope is dropped) when it has none left.
-func (m *memory) planeMembers(scope string) (map[cache.ObjectName]member, bool) {
+func (m *memory) scopeMembers(scope string) (map[cache.ObjectName]member, bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	pl, ok := m.planes[scope]
+	pl, ok := m.scopes[scope]
 	if !ok {
 		return nil, false
 	}
 	if len(pl.members) == 0 {
-		delete(m.planes, scope)
+		delete(m.scopes, scope)
 		return nil, false
 	}
 	out := make(map[cache.ObjectName]member, len(pl.members))
@@ -399,7 +399,7 @@ func assumeSynced(fp uint64, at time.Time) edit {
 // unsynced makes the next reconcile write to Konnect.
 func unsynced(rec *record) { rec.written = false }
 
-// remark asks for the entity to be written again, for a mark the turn
+// remark asks for the entity to be written again, for a mark the pass
 // found itself (an entity missing at an update) and could not act on.
 func remark(mark *driftMark) edit {
 	return func(rec *record) {
@@ -420,15 +420,15 @@ func listed(p Placement, id string, snapshot Snapshot, now time.Time) edit {
 	return func(rec *record) {
 		switch {
 		case snapshot.Known():
-			rec.listing = &listing{plane: scope, org: org, id: id, snapshot: snapshot, writtenAt: now}
-		case rec.listing != nil && rec.listing.id == id && rec.listing.plane == scope:
+			rec.listing = &listing{scope: scope, org: org, id: id, snapshot: snapshot, writtenAt: now}
+		case rec.listing != nil && rec.listing.id == id && rec.listing.scope == scope:
 			// Copies of the record share its listing: it is replaced, not
 			// changed.
 			l := *rec.listing
 			l.org = org
 			rec.listing = &l
 		default:
-			rec.listing = &listing{plane: scope, org: org, id: id}
+			rec.listing = &listing{scope: scope, org: org, id: id}
 		}
 	}
 }

@@ -91,7 +91,7 @@ func (f *reconcilerFixture) statusID(t *testing.T, name string) string {
 func TestObjectsTakeBackTheirEntitiesByIdentity(t *testing.T) {
 	holds := &konnectHolds{entities: []Listed[string]{
 		entityFor("e-same", "same", "cluster-a", "a.example.com"),
-		entityFor("e-changed", "changed", "", "old.example.com"), // no cluster: Kong Operator's, or before identities
+		entityFor("e-changed", "changed", "", "old.example.com"), // no cluster tag: Kong Operator's
 		entityFor("e-held", "held-by-other", "cluster-a", "a.example.com"),
 	}}
 	held := serviceNamed("holder", "uid-holder")

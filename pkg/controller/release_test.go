@@ -57,7 +57,7 @@ func TestALostStatusWriteIsFollowedByAnotherSync(t *testing.T) {
 		t.Fatalf("first reconcile: err = %v, want the status write's conflict", err)
 	}
 	f.refresh(t, "svc")
-	// What the adapter recorded in the lost status can only be recorded
+	// What the kind recorded in the lost status can only be recorded
 	// again by syncing again, even within the sync period.
 	if _, err := f.reconciler.Reconcile(ctx, key); err != nil {
 		t.Fatalf("second reconcile: %v", err)

@@ -18,7 +18,7 @@ import (
 // and in a Warning once the same problem has lasted the grace period. The
 // references' own changes enqueue the object again; the wait is for the
 // Warning of a problem that lasts.
-func (r *EntityReconciler[T, D]) reportReferences(ctx context.Context, t *turn[T, D]) (Result, error) {
+func (r *EntityReconciler[T, D]) reportReferences(ctx context.Context, t *pass[T, D]) (Result, error) {
 	cause, hold := t.facts.problem, t.res.Hold
 	SetCondition(t.obj, FalseCondition(commonv1alpha1.ConditionProgrammed, hold.Reason(), cause))
 	t.stalled = hold.Standing() == Stalled
@@ -38,7 +38,7 @@ func (r *EntityReconciler[T, D]) reportReferences(ctx context.Context, t *turn[T
 // message and a Warning Event, unless the last Warning said the same. A 429
 // is not a failure: the status is left alone and the object waits for the
 // delay.
-func (r *EntityReconciler[T, D]) failed(ctx context.Context, t *turn[T, D], reason string, err error) error {
+func (r *EntityReconciler[T, D]) failed(ctx context.Context, t *pass[T, D], reason string, err error) error {
 	if limited := konnectRateLimited(err); limited != nil {
 		return limited
 	}
@@ -55,7 +55,7 @@ func (r *EntityReconciler[T, D]) failed(ctx context.Context, t *turn[T, D], reas
 		// object changes, and those changes enqueue the object; a server
 		// that answered what no Konnect does answers so again, and is
 		// asked again no sooner than a sync period.
-		err = Permanent(err, r.policy.syncPeriod)
+		err = Permanent(err, r.timing.syncPeriod)
 	}
 	t.stalled = IsPermanent(err)
 	SetCondition(t.obj, FalseCondition(commonv1alpha1.ConditionProgrammed, reason, message))
@@ -82,7 +82,7 @@ func (r *EntityReconciler[T, D]) failed(ctx context.Context, t *turn[T, D], reas
 // token) since when, and one Warning Event per object and hold. The
 // object waits for the hold to end (see park.go); the error says so to
 // the loop.
-func (r *EntityReconciler[T, D]) reportHeld(ctx context.Context, t *turn[T, D], held *konnect.HeldError) error {
+func (r *EntityReconciler[T, D]) reportHeld(ctx context.Context, t *pass[T, D], held *konnect.HeldError) error {
 	reason := commonv1alpha1.ReasonKonnectUnreachable
 	if held.Reason == konnect.HoldUnauthorized {
 		reason = commonv1alpha1.ReasonKonnectTokenRejected
@@ -124,7 +124,7 @@ func (r *EntityReconciler[T, D]) recordPlacement(obj T, p Placement, id string) 
 }
 
 // applyReferenceConditions sets the reference conditions Resolve returned
-// and removes those of the adapter's types that no longer apply.
+// and removes those of the kind's condition types that no longer apply.
 func (r *EntityReconciler[T, D]) applyReferenceConditions(obj T, conditions []metav1.Condition) {
 	present := map[string]bool{}
 	for _, c := range conditions {
@@ -138,9 +138,9 @@ func (r *EntityReconciler[T, D]) applyReferenceConditions(obj T, conditions []me
 	}
 }
 
-// writeStatus writes the turn's status when it changed, with the
+// writeStatus writes the pass's status when it changed, with the
 // readiness conditions derived from it.
-func (r *EntityReconciler[T, D]) writeStatus(ctx context.Context, t *turn[T, D]) (bool, error) {
+func (r *EntityReconciler[T, D]) writeStatus(ctx context.Context, t *pass[T, D]) (bool, error) {
 	SetReadiness(t.obj, r.verdict(t))
 	written, err := WriteStatus(ctx, r.clients(t.obj.GetNamespace()), t.cached, t.obj)
 	if written {
@@ -150,13 +150,13 @@ func (r *EntityReconciler[T, D]) writeStatus(ctx context.Context, t *turn[T, D])
 }
 
 // verdict is the one place where an object's standing is derived, for
-// every kind alike: from its Programmed condition and what the turn did.
+// every kind alike: from its Programmed condition and what the pass did.
 // Paused, it is Current only while Programmed for its generation. Without
 // a verdict yet (Programmed Unknown, or none), it is being created. A
-// failure the turn found permanent, or references that only a change
+// failure the pass found permanent, or references that only a change
 // fixes, stall it; anything else not Programmed for its generation, or
 // being deleted, is progressing.
-func (r *EntityReconciler[T, D]) verdict(t *turn[T, D]) Verdict {
+func (r *EntityReconciler[T, D]) verdict(t *pass[T, D]) Verdict {
 	obj := t.obj
 	programmed := meta.FindStatusCondition(obj.GetConditions(), commonv1alpha1.ConditionProgrammed)
 	current := IsProgrammed(obj) && !t.facts.deleting

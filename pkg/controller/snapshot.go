@@ -25,7 +25,7 @@ import (
 // about 16 bytes per field, so a service costs some 300 bytes. The hashes
 // name the fields that differ, for the Event, without keeping a value (a
 // secret among them). The zero Snapshot is none: the entity is written
-// again every sync period, as the seed algorithm does.
+// again every sync period, as in the update mode of drift detection.
 type Snapshot struct {
 	fields []fieldSum
 }

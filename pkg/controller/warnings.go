@@ -23,7 +23,7 @@ const EventDeletedWithParent = "DeletedWithParent"
 // went from Konnect with its control plane or parent. Only when the
 // object's spec is the one last written to Konnect: a reference changed to
 // name another, missing object says nothing about where the entity is.
-func (r *EntityReconciler[T, D]) reportGoneWithParent(t *turn[T, D], cause string) {
+func (r *EntityReconciler[T, D]) reportGoneWithParent(t *pass[T, D], cause string) {
 	id := t.cached.KonnectStatus(false).GetKonnectID()
 	if id == "" || t.rec.goneReported == id {
 		return

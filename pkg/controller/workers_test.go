@@ -132,7 +132,7 @@ func newKonnectRun(t *testing.T, workers int) *konnectRun {
 }
 
 // reconcile asks Konnect whose token the ConfigMap's name names, as a
-// kind's adapter calls Konnect, and hands a refusal for the budget to the
+// kind's functions call Konnect, and hands a refusal for the budget to the
 // loop as EntityReconciler does.
 func (r *konnectRun) reconcile(ctx context.Context, key cache.ObjectName) (Result, error) {
 	r.reconciled.add(key.String())

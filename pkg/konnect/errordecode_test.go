@@ -286,7 +286,7 @@ func TestInvalidInputOnlyReferences(t *testing.T) {
 // into the text, and that the text is the same when the same answer comes
 // again.
 func FuzzClassifyResponse(f *testing.F) {
-	seeds := []struct {
+	corpus := []struct {
 		status int
 		body   string
 	}{
@@ -303,7 +303,7 @@ func FuzzClassifyResponse(f *testing.F) {
 		{302, ``},
 		{400, "\xff\xfe{\"message\":\"\xc3\x28\"}"},
 	}
-	for _, s := range seeds {
+	for _, s := range corpus {
 		f.Add(s.status, []byte(s.body), true)
 		f.Add(s.status, []byte(s.body), false)
 	}

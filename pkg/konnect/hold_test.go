@@ -270,7 +270,7 @@ func TestConnectionErrorsHoldATokenWhoseOrganisationIsUnknown(t *testing.T) {
 }
 
 // TestHeldOrganisationDoesNotDelayAnother: an organisation whose requests
-// fail is held; another on the same server is served as before.
+// fail is held; another on the same server is served without delay.
 func TestHeldOrganisationDoesNotDelayAnother(t *testing.T) {
 	w := newHoldWorld(t, map[string]string{testToken: simOrg, "kpat_neighbour": "neighbour"}, Options{})
 	down, up := w.client(testToken), w.client("kpat_neighbour")

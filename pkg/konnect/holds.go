@@ -45,7 +45,7 @@ func (hs *holds) unplaced(serverURL, tokenHash string) *hold {
 }
 
 // reachKey is the key of the reachability hold that goes with the limiter
-// registered under limiterKey (see registry.go).
+// registered under limiterKey (see limiterregistry.go).
 func reachKey(limiterKey string) string { return "reach:" + limiterKey }
 
 // drop ends and drops the hold under key, if there is one: the last client

@@ -5,8 +5,9 @@ import (
 	events "k8s.io/client-go/tools/record"
 )
 
-// NewEntityController wires a kind into a controller running the seed
-// algorithm for it.
+// NewEntityController wires a kind into a controller whose reconciler is
+// the kind's EntityReconciler, with the watches of what its objects refer
+// to.
 func NewEntityController[T Entity, D any](
 	kind Kind[T, D],
 	informer *Informer[T],

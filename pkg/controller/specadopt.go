@@ -29,7 +29,7 @@ func UIDFromTags(tags []string) string {
 // snapshot of Konnect's answer when it overwrote the entity (none in match
 // mode, which writes nothing). It records the outcome in the Adopted
 // condition.
-func (r *EntityReconciler[T, D]) adoptExisting(ctx context.Context, t *turn[T, D], api konnect.API, opts *commonv1alpha1.AdoptOptions) (written, error) {
+func (r *EntityReconciler[T, D]) adoptExisting(ctx context.Context, t *pass[T, D], api konnect.API, opts *commonv1alpha1.AdoptOptions) (written, error) {
 	id, obj, kind := opts.Konnect.ID, t.obj, r.kind.KindName()
 	refuse := func(reason string, err error) error {
 		SetCondition(obj, FalseCondition(commonv1alpha1.ConditionAdopted, reason, err.Error()))
@@ -43,31 +43,31 @@ func (r *EntityReconciler[T, D]) adoptExisting(ctx context.Context, t *turn[T, D
 		}
 		refusal := refuse(commonv1alpha1.ReasonFetchFailed, fmt.Errorf("cannot read %s %s to adopt: %w", kind, id, err))
 		if konnect.IsNotFound(err) || konnect.IsAuth(err) {
-			return written{}, Permanent(refusal, r.policy.syncPeriod)
+			return written{}, Permanent(refusal, r.timing.syncPeriod)
 		}
 		return written{}, refusal
 	}
 	foreign := found.Owner != "" && r.cluster != "" && found.Owner != r.cluster
 	if foreign && opts.EffectiveMode() != commonv1alpha1.AdoptModeOverride {
 		refusal := refuse(commonv1alpha1.ReasonOwnedByOtherCluster, fmt.Errorf("%s %s is owned by the operator of cluster %s (tag %s); adopting it with mode override takes it over deliberately", kind, id, found.Owner, TagKeyCluster))
-		return written{}, Permanent(refusal, r.policy.syncPeriod)
+		return written{}, Permanent(refusal, r.timing.syncPeriod)
 	}
 	// The k8s-uid of another cluster's entity names an object of that
 	// cluster, not one of this cluster's: taking it over is no conflict.
 	if uid := found.UID; uid != "" && uid != string(obj.GetUID()) && !foreign {
 		refusal := refuse(commonv1alpha1.ReasonUIDConflict, fmt.Errorf("%s %s belongs to another object (k8s-uid %s)", kind, id, uid))
-		return written{}, Permanent(refusal, r.policy.syncPeriod)
+		return written{}, Permanent(refusal, r.timing.syncPeriod)
 	}
 	if diff := found.Incompatibilities; len(diff) > 0 {
 		refusal := refuse(commonv1alpha1.ReasonNotMatch, fmt.Errorf("%s %s cannot be adopted: it differs from the spec in %s, which adoption does not change", kind, id, strings.Join(diff, ", ")))
-		return written{}, Permanent(refusal, r.policy.syncPeriod)
+		return written{}, Permanent(refusal, r.timing.syncPeriod)
 	}
 	w := written{id: id}
 	switch opts.EffectiveMode() {
 	case commonv1alpha1.AdoptModeMatch:
 		if diff := found.Differences; len(diff) > 0 {
 			refusal := refuse(commonv1alpha1.ReasonNotMatch, fmt.Errorf("%s %s differs from the spec in: %s", kind, id, strings.Join(diff, ", ")))
-			return written{}, Permanent(refusal, r.policy.syncPeriod)
+			return written{}, Permanent(refusal, r.timing.syncPeriod)
 		}
 	default:
 		r.metrics.EntityOperation(kind, "update")

@@ -14,7 +14,7 @@ import (
 )
 
 // EventTookBack is the reason of the Event recorded when an object took
-// back the entity written for it before (see recovery.go).
+// back the entity written for it before (see recoverylookup.go).
 const EventTookBack = "TookBack"
 
 // refusal is why a create took no entity: what it found in the way.
@@ -51,12 +51,12 @@ const (
 	byReading
 )
 
-// findFirst looks for the entity the turn's object may have before it is
+// findFirst looks for the entity the pass's object may have before it is
 // created: the one in its way last time, the one tagged with its UID
 // (lookFirst), the one written for its kind, namespace and name. took says
 // that it found one and took it back (or found it in the way: err is a
 // refusedError); otherwise the create goes ahead.
-func (r *EntityReconciler[T, D]) findFirst(ctx context.Context, t *turn[T, D], api konnect.API, lookFirst bool) (w written, took bool, err error) {
+func (r *EntityReconciler[T, D]) findFirst(ctx context.Context, t *pass[T, D], api konnect.API, lookFirst bool) (w written, took bool, err error) {
 	if id := t.action.holder; id != "" {
 		found, err := r.kind.Recover.Read(ctx, api, t.obj, t.res.Placement, id)
 		switch {
@@ -115,7 +115,7 @@ func (r *EntityReconciler[T, D]) heldByAnother(id string, obj T) bool {
 // explainConflict looks up the entity that holds the unique name a create
 // was refused for, and takes it back when it was written for this object,
 // or says what it is (a refusedError).
-func (r *EntityReconciler[T, D]) explainConflict(ctx context.Context, t *turn[T, D], api konnect.API, conflict error) (written, error) {
+func (r *EntityReconciler[T, D]) explainConflict(ctx context.Context, t *pass[T, D], api konnect.API, conflict error) (written, error) {
 	if rec := r.kind.Recover; rec != nil && rec.Holder != nil {
 		holder, err := rec.Holder(ctx, api, t.obj, t.res.Placement, t.desired)
 		if err != nil && !konnect.IsNotFound(err) {
@@ -132,11 +132,11 @@ func (r *EntityReconciler[T, D]) explainConflict(ctx context.Context, t *turn[T,
 		r.kind.KindName(), conflict, r.takeOverHint("<its ID>", "; "))}
 }
 
-// takeBack decides what to do with an entity found for the turn's object:
+// takeBack decides what to do with an entity found for the pass's object:
 // take it back when it was written for this object in this cluster (or in
 // none), or refuse, saying whose it is and how to take it over. took is
 // false when the entity went since it was found: the create goes ahead.
-func (r *EntityReconciler[T, D]) takeBack(ctx context.Context, t *turn[T, D], api konnect.API, found Listed[D], by foundBy) (w written, took bool, err error) {
+func (r *EntityReconciler[T, D]) takeBack(ctx context.Context, t *pass[T, D], api konnect.API, found Listed[D], by foundBy) (w written, took bool, err error) {
 	kind := r.kind.KindName()
 	// An entity without identity that holds the object's key is the
 	// object's, for a kind whose entities carry none.
@@ -182,10 +182,10 @@ func (r *EntityReconciler[T, D]) takeOverHint(id, sep string) string {
 	return ""
 }
 
-// recover takes back an entity written for the turn's object before:
+// recover takes back an entity written for the pass's object before:
 // without a write when it equals the spec, otherwise by writing the spec
 // over it. took is false when it went since it was found.
-func (r *EntityReconciler[T, D]) recover(ctx context.Context, t *turn[T, D], api konnect.API, found Listed[D], by foundBy) (w written, took bool, err error) {
+func (r *EntityReconciler[T, D]) recover(ctx context.Context, t *pass[T, D], api konnect.API, found Listed[D], by foundBy) (w written, took bool, err error) {
 	kind := r.kind.KindName()
 	w = written{id: found.ID}
 	var differs []string
@@ -239,7 +239,7 @@ func (r *EntityReconciler[T, D]) recover(ctx context.Context, t *turn[T, D], api
 // refuse reports that a create found another entity in its way, and
 // remembers it: nothing is created while the spec stays as it is, and the
 // entity in the way is read again once a sync period.
-func (r *EntityReconciler[T, D]) refuse(ctx context.Context, t *turn[T, D], in *refusedError) (Result, error) {
+func (r *EntityReconciler[T, D]) refuse(ctx context.Context, t *pass[T, D], in *refusedError) (Result, error) {
 	SetCondition(t.obj, FalseCondition(commonv1alpha1.ConditionProgrammed, in.reason, in.message))
 	// Only a change (of the spec, or of the entity in the way) lets it
 	// progress: it is stalled, not progressing.
@@ -253,12 +253,12 @@ func (r *EntityReconciler[T, D]) refuse(ctx context.Context, t *turn[T, D], in *
 	if in.holder == "" {
 		return Result{}, err
 	}
-	return Result{RequeueAfter: r.policy.syncPeriod}, err
+	return Result{RequeueAfter: r.timing.syncPeriod}, err
 }
 
 // reportRefusal says again what the last create found in the way, without
 // a Konnect call.
-func (r *EntityReconciler[T, D]) reportRefusal(ctx context.Context, t *turn[T, D]) (Result, error) {
+func (r *EntityReconciler[T, D]) reportRefusal(ctx context.Context, t *pass[T, D]) (Result, error) {
 	why := t.rec.refusal
 	SetCondition(t.obj, FalseCondition(commonv1alpha1.ConditionProgrammed, why.reason, why.message))
 	t.stalled = true

@@ -32,12 +32,12 @@ import (
 //     name up (Recovery.Holder), and says what it found instead of trying
 //     again every period.
 //
-// An entity written for the object in this cluster (or in none: by Kong
-// Operator, or before identities) is taken back, without a write when it
+// An entity written for the object in this cluster (or with no cluster
+// tag: by Kong Operator) is taken back, without a write when it
 // equals the spec. One that another cluster's operator wrote is left, and
 // the object says which cluster and how to take it over; one written for
 // another object, or by another tool, is a conflict that says how to adopt
-// it (takeback.go).
+// it (takebackorrefuse.go).
 
 // Recovery is how a kind's objects find their entities again when they no
 // longer know their IDs.
@@ -102,12 +102,12 @@ func (r *EntityReconciler[T, D]) findMode(obj T) findMode {
 // another entity in the way and nothing changed since, the report of it:
 // read again once a sync period (a conflict without a known holder waits
 // for a change), never a create tried again blindly.
-func (p policy) decideCreate(f facts, res Resolution, rec record, now time.Time) action {
+func (tm timing) decideCreate(f facts, res Resolution, rec record, now time.Time) action {
 	if why := rec.refusal; why != nil && why.fingerprint == f.fingerprint && why.scope == scopeOf(res.Placement) {
 		if why.holder == "" {
 			return action{op: opReportRefusal}
 		}
-		if wait := why.at.Add(p.syncPeriod).Sub(now); wait > 0 {
+		if wait := why.at.Add(tm.syncPeriod).Sub(now); wait > 0 {
 			return action{op: opReportRefusal, wait: wait}
 		}
 		return action{op: opCreate, holder: why.holder}
@@ -120,7 +120,7 @@ func (p policy) decideCreate(f facts, res Resolution, rec record, now time.Time)
 	case findByContent:
 		return action{op: opCreate, lookFirst: true}
 	}
-	return action{op: opCreate, lookFirst: p.mayExistAlready(f, rec)}
+	return action{op: opCreate, lookFirst: tm.mayExistAlready(f, rec)}
 }
 
 func indexKey(namespace, name string) string { return namespace + "/" + name }
@@ -164,9 +164,9 @@ func (r *EntityReconciler[T, D]) listForRecovery(ctx context.Context, api konnec
 	return entries, nil
 }
 
-// findByIdentity returns the entity written for the turn's object in its
+// findByIdentity returns the entity written for the pass's object in its
 // listing scope, listing the scope first when no index of it is kept.
-func (r *EntityReconciler[T, D]) findByIdentity(ctx context.Context, t *turn[T, D], api konnect.API) (Listed[D], bool, error) {
+func (r *EntityReconciler[T, D]) findByIdentity(ctx context.Context, t *pass[T, D], api konnect.API) (Listed[D], bool, error) {
 	p := t.res.Placement
 	s, err := r.recovery.scope(ctx, scopeOf(p), func() (map[string][]Listed[D], error) {
 		return r.listForRecovery(ctx, api, p)

@@ -19,7 +19,7 @@ type Concerns[T Object] func(obj T) bool
 // does, a delete when the deleted one did (or its last state is unknown).
 // Dependencies registered with Watch enqueue their dependents as with New.
 //
-// It suits a helper controller that most objects of its kind have nothing
+// It suits a companion controller that most objects of its kind have nothing
 // for (a finalizer that only some objects need, objects made for only some
 // of them). concerns must hold for every object the controller left a mark
 // on (its finalizer, objects it made) as well as every object it would
