@@ -34,8 +34,8 @@ const (
 // their KonnectAPIAuthConfiguration and its token, KongReferenceGrants —
 // through informers. It keeps no token in memory: deletes read the token
 // from its Secret, which a finalizer keeps while a configuration allowed to
-// read it uses it (see companions.TokenSecretReconciler), so a restarted operator can
-// still delete.
+// read it uses it (see companions.TokenSecretReconciler), so a restarted
+// operator can still delete.
 type Refs struct {
 	ControlPlanes *controller.Informer[*konnectv1alpha2.KonnectGatewayControlPlane]
 	AuthConfigs   *controller.Informer[*konnectv1alpha1.KonnectAPIAuthConfiguration]
