@@ -8,6 +8,7 @@ import (
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/tools/cache"
 
 	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
@@ -24,7 +25,7 @@ const (
 	indexBindingsByPlugin   = "bindingsByPlugin"   // bindings by the KongPlugin they use or belong to
 )
 
-var pluginGVK = configurationv1.SchemeGroupVersion.WithKind("KongPlugin")
+var pluginGVK = schema.GroupVersionKind{Group: configurationv1.GroupVersion.Group, Version: configurationv1.GroupVersion.Version, Kind: "KongPlugin"}
 
 // PluginAnnotationReconciler makes the KongPluginBindings that the
 // konghq.com/plugins annotations of Konnect-bound KongServices, KongRoutes,
