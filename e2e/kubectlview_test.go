@@ -10,8 +10,8 @@ import (
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
+	"github.com/konnect-operator/konnect-operator/pkg/companions"
 	"github.com/konnect-operator/konnect-operator/pkg/controller"
-	"github.com/konnect-operator/konnect-operator/pkg/entities"
 )
 
 // kubectlName is how a user names an object's kind to kubectl without
@@ -151,7 +151,7 @@ func checkDescribe(ctx context.Context, c *clusterEnv, o *unstructured.Unstructu
 	reasons := describedEvents(out)
 	// TookBack: an entity that is there before its object (a portal's
 	// customization).
-	wanted := []string{controller.EventCreated, controller.EventFound, controller.EventTookBack, controller.EventUpdated, controller.EventBorrowed, controller.EventAdopted, entities.EventTokenValid}
+	wanted := []string{controller.EventCreated, controller.EventFound, controller.EventTookBack, controller.EventUpdated, controller.EventBorrowed, controller.EventAdopted, companions.EventTokenValid}
 	for _, r := range reasons {
 		if slices.Contains(wanted, r) {
 			return nil

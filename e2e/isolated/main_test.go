@@ -1,12 +1,13 @@
 // Package isolated runs the end-to-end tests that bring their own world,
-// side by side, in a process of their own that runs beside the e2e
-// package's tests rather than after them. The chaos tests, the outage
-// tests and the export each start a simulator and operators of their own,
-// watching a namespace of their own with a Lease of their own, on this
-// process's control plane; the Helm journey, the namespaced overlay, the
-// installs under other namespaces and the API server's outage each start a
-// control plane of their own. None could share the e2e package's control
-// plane, whose operators watch every namespace.
+// side by side, in a process of their own that runs beside the e2e package's
+// tests rather than after them.
+//
+// The chaos tests, the outage tests and the export each start a simulator
+// and operators of their own, watching a namespace of their own with a Lease
+// of their own, on this process's control plane; the Helm journey, the
+// namespaced overlay, the installs under other namespaces and the API
+// server's outage each start a control plane of their own. None could share
+// the e2e package's control plane, whose operators watch every namespace.
 package isolated
 
 import (

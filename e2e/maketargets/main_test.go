@@ -1,8 +1,10 @@
 // Package maketargets tests the make targets a user runs on their own
 // machine, `make image`, `make run` and `make verify-docs`, as that user
-// would. They build binaries and start their own control plane and
-// simulator (or work in a copy of the repository), so they share nothing
-// with the e2e suite and run as a package of their own, beside it.
+// would.
+//
+// They build binaries and start their own control plane and simulator (or
+// work in a copy of the repository), so they share nothing with the e2e
+// suite and run as a package of their own, beside it.
 package maketargets
 
 import (

@@ -76,7 +76,13 @@ func parseFiles(dir string, tests bool) (parsedPackage, error) {
 		if e.IsDir() || !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") != tests {
 			continue
 		}
-		f, err := parser.ParseFile(p.fset, filepath.Join(dir, name), nil, parser.ParseComments)
+		src, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			return parsedPackage{}, err
+		}
+		// go/doc leaves the doc comments of _test.go files out: a package
+		// of tests only is read under its files' names without the suffix.
+		f, err := parser.ParseFile(p.fset, filepath.Join(dir, strings.TrimSuffix(name, "_test.go")+".go"), src, parser.ParseComments)
 		if err != nil {
 			return parsedPackage{}, err
 		}
@@ -103,7 +109,9 @@ func hasBuildConstraint(f *ast.File) bool {
 	return false
 }
 
-// packageDoc is the doc comment of the package in dir, as one paragraph.
+// packageDoc is the synopsis of the package in dir: the first paragraph of
+// its doc comment (the one or two sentences that say what it holds), as
+// one line. The paragraphs after it explain; go doc shows them.
 func packageDoc(importPath, dir string) (string, error) {
 	files, err := parsePackage(dir)
 	if err != nil {
@@ -116,14 +124,19 @@ func packageDoc(importPath, dir string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	var lines []string
-	for _, line := range strings.Split(p.Doc, "\n") {
-		// Code generators' markers (+groupName=…) are no prose.
-		if !strings.HasPrefix(strings.TrimSpace(line), "+") {
-			lines = append(lines, line)
+	for _, paragraph := range strings.Split(p.Doc, "\n\n") {
+		var lines []string
+		for _, line := range strings.Split(paragraph, "\n") {
+			// Code generators' markers (+groupName=…) are no prose.
+			if !strings.HasPrefix(strings.TrimSpace(line), "+") {
+				lines = append(lines, line)
+			}
+		}
+		if synopsis := strings.Join(strings.Fields(strings.Join(lines, " ")), " "); synopsis != "" {
+			return synopsis, nil
 		}
 	}
-	return strings.Join(strings.Fields(strings.Join(lines, " ")), " "), nil
+	return "", nil
 }
 
 // generatedPrefix is where make generate writes the clients, informers and
@@ -135,8 +148,8 @@ func packagesPage(root string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	d := newDoc("Packages", "the packages' doc comments (`go doc`)")
-	d.para("What each package of the module holds, as its doc comment says (`go doc ./pkg/NAME`). " +
+	d := newDoc("Packages", "the first paragraph of the packages' doc comments (`go doc`)")
+	d.para("What each package of the module holds, as the first paragraph of its doc comment says (`go doc ./pkg/NAME` has the rest). " +
 		"See [Architecture](../architecture.md) for how they work together.")
 	var rows [][]string
 	generated := 0

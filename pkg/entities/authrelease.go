@@ -16,17 +16,30 @@ type ClientReleaser interface {
 	Forget(serverURL, token string)
 }
 
-// releaseReplacedTokens releases the clients of every token a
-// configuration stops using: its inline token, server or Secret reference
-// replaced, its Secret's token replaced or the Secret gone, the
-// configuration gone. A token another configuration still uses now keeps
-// its clients. Nothing else is needed for the token not to be sent again:
-// every use proves the token it reads now (see credentials).
-func (r *AuthConfigReconciler) releaseReplacedTokens() error {
-	if r.KonnectClients == nil {
+// ReleaseReplacedTokens releases, through clients, the Konnect clients of
+// every token a configuration stops using: its inline token, server or
+// Secret reference replaced, its Secret's token replaced or the Secret
+// gone, the configuration gone. A token another configuration still uses
+// now keeps its clients. Nothing else is needed for the token not to be
+// sent again: every use proves the token it reads now (see credentials).
+// The auth configurations' controller calls it once; nil clients release
+// nothing.
+func (r *Refs) ReleaseReplacedTokens(clients ClientReleaser) error {
+	if clients == nil {
 		return nil
 	}
-	if _, err := r.Refs.AuthConfigs.AddEventHandler(cache.TypedResourceEventHandlerFuncs[authConfig]{
+	return (&tokenReleaser{refs: r, clients: clients}).watch()
+}
+
+// tokenReleaser releases the clients of the tokens configurations stop
+// using.
+type tokenReleaser struct {
+	refs    *Refs
+	clients ClientReleaser
+}
+
+func (r *tokenReleaser) watch() error {
+	if _, err := r.refs.AuthConfigs.AddEventHandler(cache.TypedResourceEventHandlerFuncs[authConfig]{
 		UpdateFunc: func(before, after authConfig) {
 			if before.ResourceVersion != after.ResourceVersion {
 				r.releaseConfig(before, after)
@@ -40,7 +53,7 @@ func (r *AuthConfigReconciler) releaseReplacedTokens() error {
 	}); err != nil {
 		return err
 	}
-	_, err := r.Refs.Secrets.AddEventHandler(cache.TypedResourceEventHandlerFuncs[*corev1.Secret]{
+	_, err := r.refs.Secrets.AddEventHandler(cache.TypedResourceEventHandlerFuncs[*corev1.Secret]{
 		UpdateFunc: func(before, after *corev1.Secret) {
 			if !tokenSecretLabel.on(before) {
 				return
@@ -61,7 +74,7 @@ func (r *AuthConfigReconciler) releaseReplacedTokens() error {
 
 // releaseConfig releases the token before resolved to when after (nil when
 // the configuration is gone) resolves to another server or token.
-func (r *AuthConfigReconciler) releaseConfig(before, after authConfig) {
+func (r *tokenReleaser) releaseConfig(before, after authConfig) {
 	oldServer, oldToken, ok := r.resolvedToken(before)
 	if !ok {
 		return
@@ -76,7 +89,7 @@ func (r *AuthConfigReconciler) releaseConfig(before, after authConfig) {
 
 // releaseSecret releases the token a token Secret held before it changed
 // or went, for the server of each configuration allowed to read it.
-func (r *AuthConfigReconciler) releaseSecret(before *corev1.Secret) {
+func (r *tokenReleaser) releaseSecret(before *corev1.Secret) {
 	token := string(before.Data["token"])
 	if token == "" {
 		return
@@ -84,10 +97,10 @@ func (r *AuthConfigReconciler) releaseSecret(before *corev1.Secret) {
 	readers := map[cache.ObjectName]bool{}
 	servers := map[string]bool{}
 	secretKey := key(before.Namespace, before.Name)
-	for _, ac := range r.Refs.AuthConfigs.List() {
-		keys := tokenSecretKeys(ac)
+	for _, ac := range r.refs.AuthConfigs.List() {
+		keys := TokenSecretKeys(ac)
 		if len(keys) == 0 || keys[0] != secretKey ||
-			!r.Refs.permitted(authConfigReferrer(ac), groupCore, kindSecret, before.Namespace, before.Name) {
+			!r.refs.permitted(authConfigReferrer(ac), groupCore, kindSecret, before.Namespace, before.Name) {
 			continue
 		}
 		readers[cache.MetaObjectToName(ac)] = true
@@ -102,21 +115,21 @@ func (r *AuthConfigReconciler) releaseSecret(before *corev1.Secret) {
 
 // release forgets the clients of token on serverURL unless a configuration
 // other than those in except holds a proof of it.
-func (r *AuthConfigReconciler) release(serverURL, token string, except map[cache.ObjectName]bool) {
-	if r.Refs.Validations.inUse(serverURL, sha256.Sum256([]byte(token)), except) {
+func (r *tokenReleaser) release(serverURL, token string, except map[cache.ObjectName]bool) {
+	if r.refs.Validations.inUse(serverURL, sha256.Sum256([]byte(token)), except) {
 		return
 	}
-	r.KonnectClients.Forget(serverURL, token)
+	r.clients.Forget(serverURL, token)
 }
 
 // resolvedToken is the server and token ac resolves to, as far as it may
 // read one: a token it was never allowed to read has no clients to
 // release.
-func (r *AuthConfigReconciler) resolvedToken(ac authConfig) (serverURL, token string, ok bool) {
+func (r *tokenReleaser) resolvedToken(ac authConfig) (serverURL, token string, ok bool) {
 	serverURL, err := konnect.NormalizeServerURL(ac.Spec.ServerURL)
 	if err != nil {
 		return "", "", false
 	}
-	token, err = r.Refs.readToken(ac)
+	token, err = r.refs.readToken(ac)
 	return serverURL, token, err == nil
 }

@@ -17,37 +17,37 @@ func TestReplacedTokensAreReleased(t *testing.T) {
 		name string
 		// change happens to the configuration "auth" of the tenant, which
 		// reads the Secret tenant/token.
-		change func(t *testing.T, r *AuthConfigReconciler, before authConfig)
+		change func(t *testing.T, r *tokenReleaser, before authConfig)
 		want   []string
 	}{
-		{name: "its Secret's token replaced", change: func(t *testing.T, r *AuthConfigReconciler, _ authConfig) {
+		{name: "its Secret's token replaced", change: func(t *testing.T, r *tokenReleaser, _ authConfig) {
 			old := tokenSecretOf(tenant, "token", "kpat_tenant", tokenLabel)
-			put(t, r.Refs.Secrets, tokenSecretOf(tenant, "token", "kpat_rotated", tokenLabel))
+			put(t, r.refs.Secrets, tokenSecretOf(tenant, "token", "kpat_rotated", tokenLabel))
 			r.releaseSecret(old)
 		}, want: []string{tenantHost + " kpat_tenant"}},
-		{name: "another Secret named", change: func(t *testing.T, r *AuthConfigReconciler, before authConfig) {
+		{name: "another Secret named", change: func(t *testing.T, r *tokenReleaser, before authConfig) {
 			after := before.DeepCopy()
 			after.Spec.SecretRef.Name = "other"
-			put(t, r.Refs.Secrets, tokenSecretOf(tenant, "other", "kpat_other", tokenLabel))
+			put(t, r.refs.Secrets, tokenSecretOf(tenant, "other", "kpat_other", tokenLabel))
 			r.releaseConfig(before, after)
 		}, want: []string{tenantHost + " kpat_tenant"}},
-		{name: "another server named", change: func(_ *testing.T, r *AuthConfigReconciler, before authConfig) {
+		{name: "another server named", change: func(_ *testing.T, r *tokenReleaser, before authConfig) {
 			after := before.DeepCopy()
 			after.Spec.ServerURL = "eu.api.konghq.com"
 			r.releaseConfig(before, after)
 		}, want: []string{tenantHost + " kpat_tenant"}},
-		{name: "the configuration deleted", change: func(_ *testing.T, r *AuthConfigReconciler, before authConfig) {
+		{name: "the configuration deleted", change: func(_ *testing.T, r *tokenReleaser, before authConfig) {
 			r.releaseConfig(before, nil)
 		}, want: []string{tenantHost + " kpat_tenant"}},
-		{name: "only its status written", change: func(_ *testing.T, r *AuthConfigReconciler, before authConfig) {
+		{name: "only its status written", change: func(_ *testing.T, r *tokenReleaser, before authConfig) {
 			after := before.DeepCopy()
 			after.Status.OrganizationID = "org"
 			r.releaseConfig(before, after)
 		}},
-		{name: "deleted while another configuration uses the same token", change: func(_ *testing.T, r *AuthConfigReconciler, before authConfig) {
+		{name: "deleted while another configuration uses the same token", change: func(_ *testing.T, r *tokenReleaser, before authConfig) {
 			twin := before.DeepCopy()
 			twin.Name, twin.UID = "twin", "uid-twin"
-			r.Refs.Validations.record(subjectOf(twin, tenantHost, "kpat_tenant"), "org")
+			r.refs.Validations.record(subjectOf(twin, tenantHost, "kpat_tenant"), "org")
 			r.releaseConfig(before, nil)
 		}},
 	} {
@@ -56,7 +56,7 @@ func TestReplacedTokensAreReleased(t *testing.T) {
 			ac := validAuthConfig(tenant, fromSecret("", "token"))
 			put(t, refs.AuthConfigs, ac)
 			var got released
-			r := &AuthConfigReconciler{Refs: refs, KonnectClients: &got}
+			r := &tokenReleaser{refs: refs, clients: &got}
 			// Its own proof of the token does not keep the clients.
 			refs.Validations.record(subjectOf(ac, tenantHost, "kpat_tenant"), "org")
 			tc.change(t, r, ac)
@@ -74,7 +74,7 @@ func TestATokenNeverAllowedIsNotReadToBeReleased(t *testing.T) {
 	ac := validAuthConfig(tenant, fromSecret(victim, "token"))
 	put(t, refs.AuthConfigs, ac)
 	var got released
-	r := &AuthConfigReconciler{Refs: refs, KonnectClients: &got}
+	r := &tokenReleaser{refs: refs, clients: &got}
 	r.releaseConfig(ac, nil)
 	r.releaseSecret(tokenSecretOf(victim, "token", "kpat_victim", tokenLabel))
 	if len(got) != 0 {

@@ -118,7 +118,7 @@ func caCertificateHidden(c kongCACertificate) []string {
 // hidden hides the configuration of a binding whose plugin reads Secrets.
 func (src PluginBindingSources) hidden(pb kongPluginBinding) []string {
 	var secrets []pluginSecretValue
-	if isClusterPluginRef(pb) {
+	if IsClusterPluginRef(pb) {
 		if p, err := src.ClusterPlugins.Get("", pb.Spec.PluginRef.Name); err == nil {
 			secrets = clusterPluginSecrets(p)
 		}
@@ -173,7 +173,7 @@ func CredentialFromSecret(consumer *configurationv1.KongConsumer, secret *corev1
 		JWTKind(CredentialDeps[kongJWT]{Refs: refs}).CredentialKind,
 		HMACKind(CredentialDeps[kongHMAC]{Refs: refs}).CredentialKind,
 	}
-	kind, problems := kindOfCredentialSecret(kinds, secret)
+	kind, problems := KindOfCredentialSecret(kinds, secret)
 	if len(problems) > 0 {
 		return nil, fmt.Errorf("secret %s/%s: %v", secret.Namespace, secret.Name, problems)
 	}

@@ -137,9 +137,9 @@ func networkKeys(own string, refs ...konnectv1alpha1.NetworkRef) []string {
 	return keys
 }
 
-// networkAuthKeys returns the key of the KonnectAPIAuthConfiguration a
+// NetworkAuthKeys returns the key of the KonnectAPIAuthConfiguration a
 // network uses.
-func networkAuthKeys(n network) []string {
+func NetworkAuthKeys(n network) []string {
 	ref := n.Spec.KonnectConfiguration.AuthRef
 	if ref.Name == "" {
 		return nil

@@ -35,10 +35,10 @@ func controlPlaneDependency[T controller.Object](r *Refs, keys func(T) []string)
 	return controller.Dependency[T]{Name: dependencyControlPlane, Source: r.ControlPlanes, Keys: keys}
 }
 
-// grantDependency reconciles objects again when a KongReferenceGrant
+// GrantDependency reconciles objects again when a KongReferenceGrant
 // changes in a namespace they refer into. namespaces returns the other
 // namespaces obj refers into.
-func grantDependency[T controller.Object](r *Refs, namespaces func(T) []string) controller.Dependency[T] {
+func GrantDependency[T controller.Object](r *Refs, namespaces func(T) []string) controller.Dependency[T] {
 	return controller.Dependency[T]{
 		Name: "grants",
 		Source: controller.SourceOf[*configurationv1alpha1.KongReferenceGrant]{
@@ -50,7 +50,7 @@ func grantDependency[T controller.Object](r *Refs, namespaces func(T) []string) 
 }
 
 // otherNamespaces returns the namespaces among refs that differ from the
-// object's own, for grantDependency.
+// object's own, for GrantDependency.
 func otherNamespaces(own string, refs ...string) []string {
 	var out []string
 	for _, ns := range refs {

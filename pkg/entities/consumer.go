@@ -48,7 +48,7 @@ func ConsumerKind(refs *Refs, groups *controller.Informer[kongConsumerGroup], cr
 					{Name: "consumerGroups", Source: groups, Keys: func(c kongConsumer) []string {
 						return namesIn(c.Namespace, c.ConsumerGroups)
 					}},
-					credentialSecretsDependency(refs.Secrets),
+					CredentialSecretsDependency(refs.Secrets),
 				},
 			}),
 		calls: consumerCalls,

@@ -119,7 +119,7 @@ func ControlPlaneKind(refs *Refs) controller.Kind[controlPlane, ControlPlaneDesi
 			{Name: "authConfig", Source: refs.AuthConfigs, Keys: AuthConfigKeys},
 			// A group sets its members again when one of them changes.
 			{Name: "members", Source: refs.ControlPlanes, Keys: memberKeys},
-			grantDependency(refs, func(cp controlPlane) []string {
+			GrantDependency(refs, func(cp controlPlane) []string {
 				return otherNamespaces(cp.Namespace, authConfigNamespace(cp))
 			}),
 		},

@@ -78,7 +78,7 @@ type Credential[T controller.Entity, D any] struct {
 type typedCredentialKind[T placedEntity, D, A any] struct {
 	deps    CredentialDeps[T]
 	table   credentialTable[T, D, A]
-	created *creations
+	created *Creations
 }
 
 var _ CredentialKind = (*typedCredentialKind[kongBasicAuth, struct{}, struct{}])(nil)
@@ -87,7 +87,7 @@ var _ CredentialKind = (*typedCredentialKind[kongBasicAuth, struct{}, struct{}])
 // under the consumer's Konnect entity. The consumer gives the credential
 // its control plane and API credentials, and must exist in Konnect first.
 func newCredential[T placedEntity, D, A any](deps CredentialDeps[T], table credentialTable[T, D, A]) Credential[T, D] {
-	c := &typedCredentialKind[T, D, A]{deps: deps, table: table, created: newCreations()}
+	c := &typedCredentialKind[T, D, A]{deps: deps, table: table, created: NewCreations()}
 	gvk := configurationGVK(table.kind)
 	consumer := parentRef[T]{
 		kind:      "KongConsumer",

@@ -67,7 +67,8 @@ func (c *typedCredentialKind[T, D, A]) consumerKeyOf(obj T) string {
 	return key(obj.GetNamespace(), c.table.consumerRef(obj))
 }
 
-func (c *typedCredentialKind[T, D, A]) watchManaged(consumers *controller.Controller[kongConsumer]) error {
+// WatchManaged implements CredentialKind.
+func (c *typedCredentialKind[T, D, A]) WatchManaged(consumers *controller.Controller[kongConsumer]) error {
 	err := c.deps.Objects.AddIndex(indexManagedByConsumer, func(obj T) []string {
 		if k := c.consumerKeyOf(obj); k != "" {
 			return []string{k}
@@ -90,12 +91,14 @@ func (c *typedCredentialKind[T, D, A]) watchManaged(consumers *controller.Contro
 	})
 }
 
-func (c *typedCredentialKind[T, D, A]) hasManaged(consumerKey string) bool {
+// HasManaged implements CredentialKind.
+func (c *typedCredentialKind[T, D, A]) HasManaged(consumerKey string) bool {
 	objs, err := c.deps.Objects.ByIndex(indexManagedByConsumer, consumerKey)
 	return err != nil || len(objs) > 0
 }
 
-func (c *typedCredentialKind[T, D, A]) syncManaged(ctx context.Context, consumerKey cache.ObjectName, consumer kongConsumer, wanted map[string]*corev1.Secret, keep map[string]bool) (bool, error) {
+// SyncManaged implements CredentialKind.
+func (c *typedCredentialKind[T, D, A]) SyncManaged(ctx context.Context, consumerKey cache.ObjectName, consumer kongConsumer, wanted map[string]*corev1.Secret, keep map[string]bool) (bool, error) {
 	existing, err := c.deps.Objects.ByIndex(indexManagedByConsumer, consumerKey.String())
 	if err != nil {
 		return false, err
@@ -123,9 +126,9 @@ func (c *typedCredentialKind[T, D, A]) syncManaged(ctx context.Context, consumer
 		if keep[name] {
 			continue
 		}
-		sortOldestFirst(objs)
+		SortOldestFirst(objs)
 		if secret, ok := wanted[name]; ok {
-			c.created.seen(creationKey(consumer.UID, name))
+			c.created.Seen(creationKey(consumer.UID, name))
 			errs = append(errs, c.updateManaged(ctx, client, consumer, objs[0], secret))
 			objs = objs[1:] // the others are duplicates
 		}
@@ -138,7 +141,7 @@ func (c *typedCredentialKind[T, D, A]) syncManaged(ctx context.Context, consumer
 		if len(bySecret[name]) > 0 {
 			continue
 		}
-		if c.created.inFlight(creationKey(consumer.UID, name)) {
+		if c.created.InFlight(creationKey(consumer.UID, name)) {
 			pending = true
 			continue
 		}
@@ -147,7 +150,7 @@ func (c *typedCredentialKind[T, D, A]) syncManaged(ctx context.Context, consumer
 			errs = append(errs, c.redacted("creating", name, err))
 			continue
 		}
-		c.created.expect(creationKey(consumer.UID, name))
+		c.created.Expect(creationKey(consumer.UID, name))
 	}
 	return pending, errors.Join(errs...)
 }
@@ -166,7 +169,7 @@ func (c *typedCredentialKind[T, D, A]) objectFromSecret(consumer kongConsumer, s
 	obj.SetGenerateName(consumer.Name + "-")
 	obj.SetNamespace(consumer.Namespace)
 	obj.SetOwnerReferences(managedCredentialOwners(consumer, secret))
-	obj.SetLabels(withShardOf(consumer, map[string]string{LabelFromSecret: "true"}))
+	obj.SetLabels(WithShardOf(consumer, map[string]string{LabelFromSecret: "true"}))
 	c.table.fromSecret(obj, consumer.Name, secret.Data)
 	if id := secret.Annotations[AnnotationAdoptID]; id != "" {
 		c.table.setAdopt(obj, &adoptOptions{
@@ -244,9 +247,9 @@ func creationKey(consumer types.UID, secretName string) string {
 	return string(consumer) + "/" + secretName
 }
 
-// sortOldestFirst orders objects by creation time, then name, so that the
+// SortOldestFirst orders objects by creation time, then name, so that the
 // same one is kept among duplicates every time.
-func sortOldestFirst[T metav1.Object](objs []T) {
+func SortOldestFirst[T metav1.Object](objs []T) {
 	sort.Slice(objs, func(i, j int) bool {
 		ti, tj := objs[i].GetCreationTimestamp(), objs[j].GetCreationTimestamp()
 		if !ti.Equal(&tj) {

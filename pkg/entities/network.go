@@ -51,8 +51,8 @@ func NetworkKind(refs *Refs) controller.Kind[network, components.CreateNetworkRe
 		// Found by its name and settings before every create.
 		Recover: &controller.Recovery[network, components.CreateNetworkRequest]{},
 		Dependencies: []controller.Dependency[network]{
-			{Name: "authConfig", Source: refs.AuthConfigs, Keys: networkAuthKeys},
-			grantDependency(refs, func(n network) []string { return otherNamespaces(n.Namespace, networkAuthNamespace(n)) }),
+			{Name: "authConfig", Source: refs.AuthConfigs, Keys: NetworkAuthKeys},
+			GrantDependency(refs, func(n network) []string { return otherNamespaces(n.Namespace, networkAuthNamespace(n)) }),
 		},
 		Adopt: &controller.Adoption[network, components.CreateNetworkRequest]{
 			Options: func(n network) *adoptOptions { return adoptMatchByDefault(n.Spec.Adopt) },

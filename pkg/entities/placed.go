@@ -75,7 +75,7 @@ func (p placed[T]) allDependencies() []controller.Dependency[T] {
 	if len(p.namespaces) == 0 {
 		return p.dependencies
 	}
-	return append(slices.Clone(p.dependencies), grantDependency(p.refs, func(obj T) []string {
+	return append(slices.Clone(p.dependencies), GrantDependency(p.refs, func(obj T) []string {
 		var all []string
 		for _, namespaces := range p.namespaces {
 			all = append(all, namespaces(obj)...)

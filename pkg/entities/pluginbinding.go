@@ -116,14 +116,16 @@ func (r *Refs) template(b *resolver, what string, tmpl pluginTemplate, inline *a
 	return &tmpl
 }
 
-func isClusterPluginRef(pb kongPluginBinding) bool {
+// IsClusterPluginRef reports whether pb applies a KongClusterPlugin
+// rather than a KongPlugin.
+func IsClusterPluginRef(pb kongPluginBinding) bool {
 	return pb.Spec.PluginRef.Kind != nil && *pb.Spec.PluginRef.Kind == configurationv1alpha1.PluginRefKindKongClusterPlugin
 }
 
 // pluginNamespace is the namespace of the binding's KongPlugin, "" for a
 // KongClusterPlugin.
 func pluginNamespace(pb kongPluginBinding) string {
-	if isClusterPluginRef(pb) {
+	if IsClusterPluginRef(pb) {
 		return ""
 	}
 	return namespaceOr(pb.Spec.PluginRef.Namespace, pb.Namespace)
@@ -132,7 +134,7 @@ func pluginNamespace(pb kongPluginBinding) string {
 // plugin resolves the binding's pluginRef and sets PluginRefValid.
 func (src PluginBindingSources) plugin(b *resolver, refs *Refs, pb kongPluginBinding) *pluginTemplate {
 	ref := pb.Spec.PluginRef
-	if isClusterPluginRef(pb) {
+	if IsClusterPluginRef(pb) {
 		p, err := src.ClusterPlugins.Get("", ref.Name)
 		if err != nil {
 			b.invalid(commonv1alpha1.ConditionPluginRefValid, commonv1alpha1.ReasonInvalid, "KongClusterPlugin %s not found", ref.Name)
@@ -222,7 +224,7 @@ func (src PluginBindingSources) targets(b *resolver, pb kongPluginBinding) (targ
 // changes.
 func (src PluginBindingSources) dependencies(refs *Refs) []controller.Dependency[kongPluginBinding] {
 	target := func(kind string) func(kongPluginBinding) []string {
-		return func(pb kongPluginBinding) []string { return targetKeys(pb, kind) }
+		return func(pb kongPluginBinding) []string { return TargetKeys(pb, kind) }
 	}
 	return []controller.Dependency[kongPluginBinding]{
 		// Bindings are indexed under their plugin's key; a Secret maps to
@@ -235,13 +237,13 @@ func (src PluginBindingSources) dependencies(refs *Refs) []controller.Dependency
 			Informer: refs.Grants, Keys: src.clusterPluginsReadingIn,
 		}, Keys: bindingPluginKey},
 		{Name: "plugin", Source: src.Plugins, Keys: func(pb kongPluginBinding) []string {
-			if isClusterPluginRef(pb) {
+			if IsClusterPluginRef(pb) {
 				return nil
 			}
 			return []string{key(pluginNamespace(pb), pb.Spec.PluginRef.Name)}
 		}},
 		{Name: "clusterPlugin", Source: src.ClusterPlugins, Keys: func(pb kongPluginBinding) []string {
-			if !isClusterPluginRef(pb) {
+			if !IsClusterPluginRef(pb) {
 				return nil
 			}
 			return []string{pb.Spec.PluginRef.Name}
@@ -256,7 +258,7 @@ func (src PluginBindingSources) dependencies(refs *Refs) []controller.Dependency
 // bindingPluginKey is the key of the binding's KongPlugin, or the name of
 // its KongClusterPlugin.
 func bindingPluginKey(pb kongPluginBinding) []string {
-	if isClusterPluginRef(pb) {
+	if IsClusterPluginRef(pb) {
 		return []string{pb.Spec.PluginRef.Name}
 	}
 	return []string{key(pluginNamespace(pb), pb.Spec.PluginRef.Name)}
@@ -297,9 +299,9 @@ func (src PluginBindingSources) clusterPluginsReadingIn(grant *configurationv1al
 	return names
 }
 
-// targetKeys returns the key of the object of the given kind (KongService,
+// TargetKeys returns the key of the object of the given kind (KongService,
 // KongRoute, KongConsumer or KongConsumerGroup) that pb targets, if any.
-func targetKeys(pb kongPluginBinding, kind string) []string {
+func TargetKeys(pb kongPluginBinding, kind string) []string {
 	t := pb.Spec.Targets
 	if t == nil {
 		return nil

@@ -34,8 +34,8 @@ const (
 // their KonnectAPIAuthConfiguration and its token, KongReferenceGrants —
 // through informers. It keeps no token in memory: deletes read the token
 // from its Secret, which a finalizer keeps while a configuration allowed to
-// read it uses it (see TokenSecretReconciler), so a restarted operator can
-// still delete.
+// read it uses it (see companions.TokenSecretReconciler), so a restarted
+// operator can still delete.
 type Refs struct {
 	ControlPlanes *controller.Informer[*konnectv1alpha2.KonnectGatewayControlPlane]
 	AuthConfigs   *controller.Informer[*konnectv1alpha1.KonnectAPIAuthConfiguration]
@@ -48,9 +48,6 @@ type Refs struct {
 	// Networks are the Dedicated Cloud Gateway networks, which name an
 	// auth configuration of their own; nil when they are not watched.
 	Networks *controller.Informer[*konnectv1alpha1.KonnectCloudGatewayNetwork]
-	// AuthUsers are the other kinds whose objects name an auth
-	// configuration of their own (portals).
-	AuthUsers []AuthUser
 	// Validations prove tokens valid before they are used (see
 	// credentials); the auth configurations' controller keeps them.
 	Validations *Validations

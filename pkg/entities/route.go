@@ -50,12 +50,12 @@ func RouteKind(refs *Refs, services *controller.Informer[kongService]) controlle
 var routeServiceRef = parentRef[kongRoute]{
 	kind:      "KongService",
 	condition: commonv1alpha1.ConditionKongServiceRefValid,
-	name:      serviceRefOf,
+	name:      ServiceRefOf,
 	record:    func(route kongRoute, id string) { route.Status.Konnect.ServiceID = id },
 }
 
-// serviceRefOf returns the KongService a route names, if any.
-func serviceRefOf(route kongRoute) (namespace, name string, ok bool) {
+// ServiceRefOf returns the KongService a route names, if any.
+func ServiceRefOf(route kongRoute) (namespace, name string, ok bool) {
 	ref := route.Spec.ServiceRef
 	if ref == nil || ref.NamespacedRef == nil {
 		return "", "", false

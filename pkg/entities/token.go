@@ -13,6 +13,8 @@ import (
 	konnectv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/konnect/v1alpha1"
 )
 
+type authConfig = *konnectv1alpha1.KonnectAPIAuthConfiguration
+
 // errTokenUnavailable wraps the reasons a token cannot be read.
 var errTokenUnavailable = errors.New("token unavailable")
 
@@ -110,4 +112,14 @@ func TokenSecretReadable(ac *konnectv1alpha1.KonnectAPIAuthConfiguration, secret
 		return unlabelled(secret.Namespace, secret.Name, tokenSecretLabel, hasLabel(secret.Labels, tokenSecretLabel.key))
 	}
 	return nil
+}
+
+// TokenSecretKeys returns the key of the Secret a configuration reads its
+// token from.
+func TokenSecretKeys(ac *konnectv1alpha1.KonnectAPIAuthConfiguration) []string {
+	ref := ac.Spec.SecretRef
+	if ac.Spec.Type != konnectv1alpha1.KonnectAPIAuthTypeSecretRef || ref == nil || ref.Name == "" {
+		return nil
+	}
+	return []string{key(namespaceOr(ref.Namespace, ac.Namespace), ref.Name)}
 }

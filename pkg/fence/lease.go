@@ -1,17 +1,18 @@
-// Package fence keeps a process that may have lost its leader-election
-// Lease from writing. client-go's leader election does not fence: a leader
-// paused past its Lease (SIGSTOP, a frozen VM, a node under memory
-// pressure) wakes up believing it leads, and its workers write what they
-// held before, while another process leads and writes too. Kubernetes' own
-// controllers bound their work by the renew deadline; so does this
-// package: before every write, the process asks its own clock how long
-// ago the last renewal of its Lease that succeeded began, and writes only
-// while that is less than the renew deadline. The Lease is valid for the
-// others until at least that renewal's start plus the lease duration, so
-// the margin is the lease duration minus the renew deadline (5 seconds
-// with the default flags). Once a write is refused for it, or a renewal
-// comes after such a gap, the Lease is lost for good: the process stops,
-// as it does when client-go says it stopped leading.
+// Package fence keeps a process that may have lost its leader-election Lease
+// from writing.
+//
+// client-go's leader election does not fence: a leader paused past its Lease
+// (SIGSTOP, a frozen VM, a node under memory pressure) wakes up believing it
+// leads, and its workers write what they held before, while another process
+// leads and writes too. Kubernetes' own controllers bound their work by the
+// renew deadline; so does this package: before every write, the process asks
+// its own clock how long ago the last renewal of its Lease that succeeded
+// began, and writes only while that is less than the renew deadline. The
+// Lease is valid for the others until at least that renewal's start plus the
+// lease duration, so the margin is the lease duration minus the renew
+// deadline (5 seconds with the default flags). Once a write is refused for
+// it, or a renewal comes after such a gap, the Lease is lost for good: the
+// process stops, as it does when client-go says it stopped leading.
 package fence
 
 import (

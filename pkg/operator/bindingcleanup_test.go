@@ -12,7 +12,7 @@ import (
 
 	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
 	configurationv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/configuration/v1alpha1"
-	"github.com/konnect-operator/konnect-operator/pkg/entities"
+	"github.com/konnect-operator/konnect-operator/pkg/companions"
 )
 
 // targeting returns a binding mutator that sets its targets; each argument
@@ -160,7 +160,7 @@ func TestDeletingABindingTargetDeletesTheBindingsThatTargetIt(t *testing.T) {
 				t.Errorf("the plugin of %s is still in Konnect", name)
 			}
 		}
-		e.eventuallyEvent("KongConsumer", "c", corev1.EventTypeNormal, entities.ReasonPluginBindingDeleted)
+		e.eventuallyEvent("KongConsumer", "c", corev1.EventTypeNormal, companions.ReasonPluginBindingDeleted)
 		// s2 is targeted by nothing now; s still is.
 		e.eventually("s2 without the finalizer", func() error {
 			if got := e.bindingTargetFinalizers("s=s", "s=s2"); !got["s=s"] || got["s=s2"] {

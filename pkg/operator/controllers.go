@@ -10,6 +10,7 @@ import (
 
 	"github.com/konnect-operator/konnect-operator/generated/clientset/versioned"
 	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
+	"github.com/konnect-operator/konnect-operator/pkg/companions"
 	"github.com/konnect-operator/konnect-operator/pkg/controller"
 	"github.com/konnect-operator/konnect-operator/pkg/entities"
 	"github.com/konnect-operator/konnect-operator/pkg/konnect"
@@ -105,7 +106,7 @@ func buildControllers(f *informerFactories, d dependencies) ([]runnable, error) 
 	entity(w, cloudDPGroupConfigurations, entities.DataPlaneGroupConfigurationKind(refs, refs.Networks))
 
 	portalObjects := informerOf(w, portals)
-	refs.AuthUsers = append(refs.AuthUsers, entities.NewAuthUser(entities.KindPortal, portalObjects, entities.PortalAuthKeys))
+	authUsers := []companions.AuthUser{companions.NewAuthUser(entities.KindPortal, portalObjects, entities.PortalAuthKeys)}
 	entity(w, portals, entities.PortalKind(refs))
 	entity(w, portalPages, entities.PortalPageKind(refs, portalObjects))
 	entity(w, portalTeams, entities.PortalTeamKind(refs, portalObjects))
@@ -115,21 +116,21 @@ func buildControllers(f *informerFactories, d dependencies) ([]runnable, error) 
 	entity(w, portalIdentityProviders, entities.PortalIdentityProviderKind(refs, portalObjects))
 	entity(w, portalIPAllowLists, entities.PortalIPAllowListKind(refs, portalObjects))
 
-	authController, err := entities.NewAuthConfigController(&entities.AuthConfigReconciler{
+	authController, err := companions.NewAuthConfigController(&companions.AuthConfigReconciler{
 		Refs: refs, Clients: statusClients(w, authConfigs), KonnectClients: d.konnect,
-		Recorder: d.recorder, SyncPeriod: d.syncPeriod, Metrics: d.metrics, Clock: d.clock,
+		Recorder: d.recorder, SyncPeriod: d.syncPeriod, Metrics: d.metrics, Clock: d.clock, Users: authUsers,
 	}, d.options())
 	if err == nil {
 		metrics.AddObjects(d.objects, authController.Kind(), commonv1alpha1.ConditionAPIAuthValid, refs.AuthConfigs.List)
 	}
 	w.add(authController, err)
-	w.add(entities.NewTokenSecretController(&entities.TokenSecretReconciler{
+	w.add(companions.NewTokenSecretController(&companions.TokenSecretReconciler{
 		Refs: refs, AuthConfigs: everyShardOf(w, authConfigs), Recorder: d.recorder,
 	}, d.options()))
-	w.add(entities.NewCredentialSecretController(&entities.CredentialSecretReconciler{
+	w.add(companions.NewCredentialSecretController(&companions.CredentialSecretReconciler{
 		Consumers: consumers, Secrets: refs.Secrets, Kinds: credentials,
 	}, d.options()))
-	w.add(entities.NewPluginAnnotationController(&entities.PluginAnnotationReconciler{
+	w.add(companions.NewPluginAnnotationController(&companions.PluginAnnotationReconciler{
 		Plugins: plugins, Bindings: bindings,
 		Services: services, Routes: routes, Consumers: consumers, ConsumerGroups: consumerGroups,
 		PluginClients: statusClients(w, kongPlugins), BindingClients: writers(w, kongPluginBindings),

@@ -13,6 +13,7 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
+	"github.com/konnect-operator/konnect-operator/pkg/companions"
 	"github.com/konnect-operator/konnect-operator/pkg/controller"
 	"github.com/konnect-operator/konnect-operator/pkg/entities"
 )
@@ -48,7 +49,7 @@ func (f *informerFactories) rightsBindingInformer() *controller.Informer[*rbacv1
 // RoleBindings while their namespaces hold its objects: every namespaced
 // kind it caches counts, and the token Secrets it holds itself.
 func namespaceRights(w *wiring, refs *entities.Refs) (runnable, error) {
-	holders := []entities.NamespaceHolders{
+	holders := []companions.NamespaceHolders{
 		holdersOf(w, authConfigs), holdersOf(w, controlPlanes), holdersOf(w, referenceGrants),
 		holdersOf(w, kongServices), holdersOf(w, kongRoutes), holdersOf(w, kongConsumers), holdersOf(w, kongConsumerGroups),
 		holdersOf(w, kongPlugins), holdersOf(w, kongPluginBindings),
@@ -57,11 +58,11 @@ func namespaceRights(w *wiring, refs *entities.Refs) (runnable, error) {
 		holdersOf(w, kongBasicAuths), holdersOf(w, kongAPIKeys), holdersOf(w, kongACLs), holdersOf(w, kongJWTs), holdersOf(w, kongHMACs),
 		holdersOf(w, cloudNetworks), holdersOf(w, cloudTransitGateways), holdersOf(w, cloudDPGroupConfigurations),
 		{
-			Resource: "secrets", Source: entities.ByNamespace(refs.Secrets, entities.FinalizersChanged),
-			Names: entities.ObjectsIn(refs.Secrets, entities.HoldsTokenSecret),
+			Resource: "secrets", Source: companions.ByNamespace(refs.Secrets, companions.FinalizersChanged),
+			Names: companions.ObjectsIn(refs.Secrets, companions.HoldsTokenSecret),
 		},
 	}
-	return entities.NewNamespaceRightsController(&entities.NamespaceRightsReconciler{
+	return companions.NewNamespaceRightsController(&companions.NamespaceRightsReconciler{
 		Bindings:  w.f.rightsBindingInformer(),
 		Holders:   holders,
 		Writer:    roleBindingClient{kube: w.d.kube},
@@ -71,10 +72,10 @@ func namespaceRights(w *wiring, refs *entities.Refs) (runnable, error) {
 }
 
 // holdersOf counts every object of a namespaced kind.
-func holdersOf[T controller.Object](w *wiring, r resource[T]) entities.NamespaceHolders {
+func holdersOf[T controller.Object](w *wiring, r resource[T]) companions.NamespaceHolders {
 	objects := informerOf(w, r)
-	return entities.NamespaceHolders{
-		Resource: r.gvr.Resource, Source: entities.ByNamespace(objects, nil), Names: entities.ObjectsIn(objects, nil),
+	return companions.NamespaceHolders{
+		Resource: r.gvr.Resource, Source: companions.ByNamespace(objects, nil), Names: companions.ObjectsIn(objects, nil),
 	}
 }
 
@@ -85,7 +86,7 @@ type roleBindingClient struct {
 	kube kubernetes.Interface
 }
 
-// SetFinalizers implements entities.RoleBindingFinalizers.
+// SetFinalizers implements companions.RoleBindingFinalizers.
 func (c roleBindingClient) SetFinalizers(ctx context.Context, binding *rbacv1.RoleBinding, finalizers []string) error {
 	if finalizers == nil {
 		finalizers = []string{}

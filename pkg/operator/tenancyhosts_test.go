@@ -14,7 +14,7 @@ import (
 	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
 	configurationv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/configuration/v1alpha1"
 	konnectv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/konnect/v1alpha1"
-	"github.com/konnect-operator/konnect-operator/pkg/entities"
+	"github.com/konnect-operator/konnect-operator/pkg/companions"
 	"github.com/konnect-operator/konnect-operator/pkg/konnectsim"
 )
 
@@ -45,7 +45,7 @@ func TestATokenIsNeverSentToAHostNotAllowed(t *testing.T) {
 		}
 		return conditionIs(ac, commonv1alpha1.ConditionStalled, metav1.ConditionTrue, "")
 	})
-	e.eventuallyEvent(kindAuthConfig, "outside", corev1.EventTypeWarning, entities.EventServerNotAllowed)
+	e.eventuallyEvent(kindAuthConfig, "outside", corev1.EventTypeWarning, companions.EventServerNotAllowed)
 	e.stays("nothing reaches the host not allowed", func() error {
 		if n := len(outsider.Requests()); n != 0 {
 			return fmt.Errorf("%d requests reached it", n)

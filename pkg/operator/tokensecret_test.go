@@ -17,7 +17,7 @@ import (
 
 	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
 	konnectv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/konnect/v1alpha1"
-	"github.com/konnect-operator/konnect-operator/pkg/entities"
+	"github.com/konnect-operator/konnect-operator/pkg/companions"
 )
 
 // tokenSecret creates a Secret holding token under the data key "token",
@@ -134,7 +134,7 @@ func TestTokenSecretIsHeldWhileAnAuthConfigurationReadsIt(t *testing.T) {
 		if err := secrets.Delete(e.ctx, "second", metav1.DeleteOptions{}); err != nil {
 			t.Fatal(err)
 		}
-		ev := e.eventuallyEvent("Secret", "second", corev1.EventTypeNormal, entities.EventDeletionBlocked)
+		ev := e.eventuallyEvent("Secret", "second", corev1.EventTypeNormal, companions.EventDeletionBlocked)
 		if !strings.Contains(ev.Message, "KonnectAPIAuthConfiguration "+e.ns+"/auth") {
 			t.Fatalf("Event %q does not name the configuration", ev.Message)
 		}
@@ -257,7 +257,7 @@ func TestAuthConfigurationSaysWhatIsWrongWithItsToken(t *testing.T) {
 			status:    metav1.ConditionFalse,
 			reason:    commonv1alpha1.ReasonInvalid,
 			message:   "the token ends with a newline",
-			eventType: entities.EventTokenInvalid,
+			eventType: companions.EventTokenInvalid,
 			fix: func(e *env, name string) {
 				s, err := e.kube.CoreV1().Secrets(e.ns).Get(e.ctx, name, metav1.GetOptions{})
 				if err != nil {
@@ -276,7 +276,7 @@ func TestAuthConfigurationSaysWhatIsWrongWithItsToken(t *testing.T) {
 			status:    metav1.ConditionFalse,
 			reason:    commonv1alpha1.ReasonInvalid,
 			message:   "lacks the label konghq.com/credential=konnect",
-			eventType: entities.EventTokenUnavailable,
+			eventType: companions.EventTokenUnavailable,
 			fix: func(e *env, name string) {
 				patch := fmt.Sprintf(`{"metadata":{"labels":{%q:"konnect"}}}`, commonv1alpha1.LabelCredential)
 				if _, err := e.kube.CoreV1().Secrets(e.ns).Patch(e.ctx, name, types.MergePatchType, []byte(patch), metav1.PatchOptions{}); err != nil {
@@ -293,7 +293,7 @@ func TestAuthConfigurationSaysWhatIsWrongWithItsToken(t *testing.T) {
 			status:    metav1.ConditionFalse,
 			reason:    commonv1alpha1.ReasonInvalid,
 			message:   "lacks the label konghq.com/credential=konnect (it has konghq.com/credential=key-auth)",
-			eventType: entities.EventTokenUnavailable,
+			eventType: companions.EventTokenUnavailable,
 		},
 		{
 			name:       "missing Secret",
@@ -301,7 +301,7 @@ func TestAuthConfigurationSaysWhatIsWrongWithItsToken(t *testing.T) {
 			status:     metav1.ConditionFalse,
 			reason:     commonv1alpha1.ReasonInvalid,
 			message:    "not found",
-			eventType:  entities.EventTokenUnavailable,
+			eventType:  companions.EventTokenUnavailable,
 			fix:        func(e *env, name string) { e.tokenSecret(name, testToken, tokenLabels) },
 			fixedValid: true,
 		},
@@ -312,7 +312,7 @@ func TestAuthConfigurationSaysWhatIsWrongWithItsToken(t *testing.T) {
 			status:    metav1.ConditionFalse,
 			reason:    commonv1alpha1.ReasonInvalid,
 			message:   "https://127.0.0.1:2 is not among the Konnect API hosts this operator may send a token to",
-			eventType: entities.EventServerNotAllowed,
+			eventType: companions.EventServerNotAllowed,
 		},
 		{
 			name:      "Konnect unreachable",
@@ -321,7 +321,7 @@ func TestAuthConfigurationSaysWhatIsWrongWithItsToken(t *testing.T) {
 			status:    metav1.ConditionUnknown,
 			reason:    commonv1alpha1.ReasonKonnectAPIOpFailed,
 			message:   "could not ask Konnect at " + closed,
-			eventType: entities.EventKonnectAPIOpFailed,
+			eventType: companions.EventKonnectAPIOpFailed,
 		},
 	}
 	for i, c := range cases {
@@ -374,15 +374,15 @@ func TestDeletingAnAuthConfigurationInUseSaysWhoUsesIt(t *testing.T) {
 	user := "KonnectGatewayControlPlane " + e.ns + "/cp"
 	e.eventually("DeletionBlocked names the control plane", func() error {
 		ac := e.authConfig("auth")
-		if err := conditionIs(ac, entities.ConditionDeletionBlocked, metav1.ConditionTrue, entities.ReasonInUse); err != nil {
+		if err := conditionIs(ac, companions.ConditionDeletionBlocked, metav1.ConditionTrue, companions.ReasonInUse); err != nil {
 			return err
 		}
-		if msg := meta.FindStatusCondition(ac.Status.Conditions, entities.ConditionDeletionBlocked).Message; !strings.Contains(msg, user) {
+		if msg := meta.FindStatusCondition(ac.Status.Conditions, companions.ConditionDeletionBlocked).Message; !strings.Contains(msg, user) {
 			return fmt.Errorf("message %q does not name %s", msg, user)
 		}
 		return nil
 	})
-	ev := e.eventuallyEvent(kindAuthConfig, "auth", corev1.EventTypeWarning, entities.EventDeletionBlocked)
+	ev := e.eventuallyEvent(kindAuthConfig, "auth", corev1.EventTypeWarning, companions.EventDeletionBlocked)
 	if !strings.Contains(ev.Message, user) {
 		t.Fatalf("Event %q does not name %s", ev.Message, user)
 	}

@@ -16,6 +16,7 @@ import (
 	configurationv1beta1 "github.com/konnect-operator/konnect-operator/pkg/apis/configuration/v1beta1"
 	konnectv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/konnect/v1alpha1"
 	konnectv1alpha2 "github.com/konnect-operator/konnect-operator/pkg/apis/konnect/v1alpha2"
+	"github.com/konnect-operator/konnect-operator/pkg/companions"
 	"github.com/konnect-operator/konnect-operator/pkg/controller"
 	"github.com/konnect-operator/konnect-operator/pkg/entities"
 	"github.com/konnect-operator/konnect-operator/pkg/metrics"
@@ -141,7 +142,7 @@ func entity[T controller.Entity, D any](w *wiring, r resource[T], kind controlle
 // target, and the controller of its cleanup-plugin-binding finalizer.
 func bindingTarget[T controller.Entity, D any](w *wiring, r resource[T], kind controller.Kind[T, D]) {
 	entity(w, r, kind)
-	w.add(entities.NewBindingCleanupController(&entities.BindingCleanupReconciler[T]{
+	w.add(companions.NewBindingCleanupController(&companions.BindingCleanupReconciler[T]{
 		Kind: &kind, Targets: informerOf(w, r), Bindings: informerOf(w, kongPluginBindings),
 		Clients: statusClients(w, r), BindingClients: writers(w, kongPluginBindings),
 		Recorder: w.d.recorder,

@@ -1,4 +1,4 @@
-package entities
+package companions
 
 import (
 	"context"
@@ -14,12 +14,10 @@ import (
 	"k8s.io/utils/clock"
 
 	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
-	konnectv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/konnect/v1alpha1"
 	"github.com/konnect-operator/konnect-operator/pkg/controller"
+	"github.com/konnect-operator/konnect-operator/pkg/entities"
 	"github.com/konnect-operator/konnect-operator/pkg/metrics"
 )
-
-type authConfig = *konnectv1alpha1.KonnectAPIAuthConfiguration
 
 // Event reasons of KonnectAPIAuthConfigurations.
 const (
@@ -72,7 +70,7 @@ const (
 // for as long as something needs it.
 type AuthConfigReconciler struct {
 	// Refs hold the caches, and the Validations this controller keeps.
-	Refs       *Refs
+	Refs       *entities.Refs
 	Clients    controller.ClientGetter[authConfig]
 	Recorder   record.EventRecorder
 	SyncPeriod time.Duration
@@ -80,7 +78,10 @@ type AuthConfigReconciler struct {
 	Metrics    *metrics.ControllerMetrics
 	// KonnectClients are released for a token that is replaced or whose
 	// configuration goes; nil releases nothing.
-	KonnectClients ClientReleaser
+	KonnectClients entities.ClientReleaser
+	// Users are the other kinds whose objects name an auth configuration
+	// of their own (portals).
+	Users []AuthUser
 }
 
 // NewAuthConfigController returns the controller of
@@ -89,15 +90,15 @@ func NewAuthConfigController(r *AuthConfigReconciler, opts controller.Options) (
 	if r.Clock == nil {
 		r.Clock = clock.RealClock{}
 	}
-	if err := r.Refs.ControlPlanes.AddIndex(indexControlPlanesByAuthConfig, AuthConfigKeys); err != nil {
+	if err := r.Refs.ControlPlanes.AddIndex(indexControlPlanesByAuthConfig, entities.AuthConfigKeys); err != nil {
 		return nil, err
 	}
 	if r.Refs.Networks != nil {
-		if err := r.Refs.Networks.AddIndex(indexNetworksByAuthConfig, networkAuthKeys); err != nil {
+		if err := r.Refs.Networks.AddIndex(indexNetworksByAuthConfig, entities.NetworkAuthKeys); err != nil {
 			return nil, err
 		}
 	}
-	for _, u := range r.Refs.AuthUsers {
+	for _, u := range r.Users {
 		if err := u.index(); err != nil {
 			return nil, err
 		}
@@ -106,7 +107,7 @@ func NewAuthConfigController(r *AuthConfigReconciler, opts controller.Options) (
 	if err != nil {
 		return nil, err
 	}
-	if err := r.releaseReplacedTokens(); err != nil {
+	if err := r.Refs.ReleaseReplacedTokens(r.KonnectClients); err != nil {
 		return nil, err
 	}
 	deps := []controller.Dependency[authConfig]{
@@ -125,7 +126,7 @@ func NewAuthConfigController(r *AuthConfigReconciler, opts controller.Options) (
 			// decides its finalizer.
 			Name: "user",
 			Source: controller.SourceOf[controlPlane]{Informer: r.Refs.ControlPlanes, Key: func(cp controlPlane) string {
-				if keys := AuthConfigKeys(cp); len(keys) > 0 {
+				if keys := entities.AuthConfigKeys(cp); len(keys) > 0 {
 					return keys[0]
 				}
 				return ""
@@ -135,15 +136,17 @@ func NewAuthConfigController(r *AuthConfigReconciler, opts controller.Options) (
 		networkUsers(r.Refs),
 		// Grants of the Secret's namespace decide whether the token can be
 		// read; those of its own, which users of other namespaces hold it.
-		grantDependency(r.Refs, func(ac authConfig) []string {
+		entities.GrantDependency(r.Refs, func(ac authConfig) []string {
 			namespaces := []string{ac.Namespace}
 			if ref := ac.Spec.SecretRef; ref != nil {
-				namespaces = append(namespaces, otherNamespaces(ac.Namespace, ref.Namespace)...)
+				if ref.Namespace != "" && ref.Namespace != ac.Namespace {
+					namespaces = append(namespaces, ref.Namespace)
+				}
 			}
 			return namespaces
 		}),
 	}
-	for _, u := range r.Refs.AuthUsers {
+	for _, u := range r.Users {
 		deps = append(deps, u.dependency())
 	}
 	for _, dep := range deps {
@@ -158,7 +161,7 @@ func NewAuthConfigController(r *AuthConfigReconciler, opts controller.Options) (
 func (r *AuthConfigReconciler) Reconcile(ctx context.Context, k cache.ObjectName) (controller.Result, error) {
 	cached, err := r.Refs.AuthConfigs.Get(k.Namespace, k.Name)
 	if apierrors.IsNotFound(err) {
-		r.Refs.Validations.forget(k)
+		r.Refs.Validations.Forget(k)
 		return controller.Result{}, nil
 	}
 	if err != nil {
@@ -217,7 +220,7 @@ func (r *AuthConfigReconciler) finalize(ctx context.Context, k cache.ObjectName,
 	if err := controller.SetFinalizer(ctx, client, obj, commonv1alpha1.FinalizerAPIAuthInUse, false); err != nil {
 		return controller.Result{}, err
 	}
-	r.Refs.Validations.forget(k)
+	r.Refs.Validations.Forget(k)
 	return controller.Result{}, nil
 }
 
@@ -255,7 +258,7 @@ func authVerdict(obj authConfig, w *warning) controller.Verdict {
 	return v
 }
 
-// users names the control planes, networks and objects of Refs.AuthUsers
+// users names the control planes, networks and objects of Users
 // (portals) that use the configuration with key k and are allowed to (its
 // namespace, or a KongReferenceGrant of it), "(being deleted)" after those
 // on their way out. One of another namespace that no grant allows never
@@ -267,8 +270,7 @@ func (r *AuthConfigReconciler) users(k cache.ObjectName) ([]string, error) {
 		return nil, err
 	}
 	allowed := func(kind string, user metav1.Object) bool {
-		from := referrer{group: groupKonnect, kind: kind, namespace: user.GetNamespace()}
-		return r.Refs.permitted(from, groupKonnect, kindAuthConfig, k.Namespace, k.Name)
+		return r.Refs.MayUseAuthConfig(kind, user.GetNamespace(), k)
 	}
 	names := make([]string, 0, len(cps))
 	for _, cp := range cps {
@@ -276,7 +278,7 @@ func (r *AuthConfigReconciler) users(k cache.ObjectName) ([]string, error) {
 			names = append(names, userName(kindControlPlane, cp))
 		}
 	}
-	for _, u := range r.Refs.AuthUsers {
+	for _, u := range r.Users {
 		users, err := u.usersOf(k.String(), allowed)
 		if err != nil {
 			return nil, err
@@ -297,14 +299,14 @@ func (r *AuthConfigReconciler) users(k cache.ObjectName) ([]string, error) {
 
 // networkUsers reconciles a configuration again when a network starts or
 // stops using it; its Source is nil when networks are not watched.
-func networkUsers(refs *Refs) controller.Dependency[authConfig] {
+func networkUsers(refs *entities.Refs) controller.Dependency[authConfig] {
 	dep := controller.Dependency[authConfig]{
 		Name: "networkUser",
 		Keys: func(ac authConfig) []string { return []string{key(ac.Namespace, ac.Name)} },
 	}
 	if refs.Networks != nil {
 		dep.Source = controller.SourceOf[network]{Informer: refs.Networks, Key: func(n network) string {
-			if keys := networkAuthKeys(n); len(keys) > 0 {
+			if keys := entities.NetworkAuthKeys(n); len(keys) > 0 {
 				return keys[0]
 			}
 			return ""

@@ -1,4 +1,4 @@
-package entities
+package companions
 
 import (
 	"context"
@@ -8,12 +8,14 @@ import (
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/tools/cache"
 
 	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
 	configurationv1 "github.com/konnect-operator/konnect-operator/pkg/apis/configuration/v1"
 	configurationv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/configuration/v1alpha1"
 	"github.com/konnect-operator/konnect-operator/pkg/controller"
+	"github.com/konnect-operator/konnect-operator/pkg/entities"
 )
 
 // Indexes of the plugin-annotation controller.
@@ -23,7 +25,7 @@ const (
 	indexBindingsByPlugin   = "bindingsByPlugin"   // bindings by the KongPlugin they use or belong to
 )
 
-var pluginGVK = gvk(configurationv1.GroupVersion, "KongPlugin")
+var pluginGVK = schema.GroupVersionKind{Group: configurationv1.GroupVersion.Group, Version: configurationv1.GroupVersion.Version, Kind: "KongPlugin"}
 
 // PluginAnnotationReconciler makes the KongPluginBindings that the
 // konghq.com/plugins annotations of Konnect-bound KongServices, KongRoutes,
@@ -40,22 +42,22 @@ type PluginAnnotationReconciler struct {
 	Consumers      *controller.Informer[kongConsumer]
 	ConsumerGroups *controller.Informer[kongConsumerGroup]
 	PluginClients  controller.ClientGetter[kongPlugin]
-	BindingClients func(namespace string) ObjectWriter[kongPluginBinding]
+	BindingClients func(namespace string) entities.ObjectWriter[kongPluginBinding]
 
-	created *creations
+	created *entities.Creations
 }
 
 // NewPluginAnnotationController returns the controller of plugin
 // annotations. Its queue holds KongPlugins.
 func NewPluginAnnotationController(r *PluginAnnotationReconciler, opts controller.Options) (*controller.Controller[kongPlugin], error) {
-	r.created = newCreations()
+	r.created = entities.NewCreations()
 	for _, err := range []error{
 		r.Services.AddIndex(indexByPluginAnnotation, func(s kongService) []string { return pluginKeys(s) }),
 		r.Routes.AddIndex(indexByPluginAnnotation, func(rt kongRoute) []string { return pluginKeys(rt) }),
 		r.Consumers.AddIndex(indexByPluginAnnotation, func(c kongConsumer) []string { return pluginKeys(c) }),
 		r.ConsumerGroups.AddIndex(indexByPluginAnnotation, func(g kongConsumerGroup) []string { return pluginKeys(g) }),
 		r.Routes.AddIndex(indexRoutesByService, func(rt kongRoute) []string {
-			if namespace, name, ok := serviceRefOf(rt); ok && len(pluginNames(rt)) > 0 {
+			if namespace, name, ok := entities.ServiceRefOf(rt); ok && len(pluginNames(rt)) > 0 {
 				return []string{key(namespace, name)}
 			}
 			return nil
@@ -137,7 +139,7 @@ func annotationsName[T controller.Object](objects *controller.Informer[T], plugi
 // belongs to (its controller).
 func bindingPluginKeys(b kongPluginBinding) []string {
 	var keys []string
-	if !isClusterPluginRef(b) {
+	if !entities.IsClusterPluginRef(b) {
 		keys = append(keys, key(namespaceOr(b.Spec.PluginRef.Namespace, b.Namespace), b.Spec.PluginRef.Name))
 	}
 	if owner := controllerOwner(b); owner != nil && owner.Kind == pluginGVK.Kind {
@@ -188,9 +190,9 @@ func (r *PluginAnnotationReconciler) Reconcile(ctx context.Context, k cache.Obje
 	client := r.BindingClients(k.Namespace)
 	var errs []error
 	for bindingKey, bs := range owned {
-		sortOldestFirst(bs)
+		entities.SortOldestFirst(bs)
 		if _, ok := want[bindingKey]; ok && bindingKey != "" {
-			r.created.seen(string(plugin.UID) + "|" + bindingKey)
+			r.created.Seen(string(plugin.UID) + "|" + bindingKey)
 			inUse = true
 			bs = bs[1:] // the others are duplicates
 		}
@@ -213,7 +215,7 @@ func (r *PluginAnnotationReconciler) Reconcile(ctx context.Context, k cache.Obje
 			if len(owned[bindingKey]) > 0 {
 				continue
 			}
-			if r.created.inFlight(string(plugin.UID) + "|" + bindingKey) {
+			if r.created.InFlight(string(plugin.UID) + "|" + bindingKey) {
 				pending = true
 				continue
 			}
@@ -221,7 +223,7 @@ func (r *PluginAnnotationReconciler) Reconcile(ctx context.Context, k cache.Obje
 				errs = append(errs, err)
 				continue
 			}
-			r.created.expect(string(plugin.UID) + "|" + bindingKey)
+			r.created.Expect(string(plugin.UID) + "|" + bindingKey)
 		}
 	}
 	// A plugin being deleted can lose the finalizer but not gain it.
@@ -242,12 +244,12 @@ func ownedByPlugin(b kongPluginBinding, plugin kongPlugin) bool {
 	return owner != nil && owner.Kind == pluginGVK.Kind && owner.UID == plugin.UID
 }
 
-func (r *PluginAnnotationReconciler) createBinding(ctx context.Context, client ObjectWriter[kongPluginBinding], plugin kongPlugin, m managedBinding) error {
+func (r *PluginAnnotationReconciler) createBinding(ctx context.Context, client entities.ObjectWriter[kongPluginBinding], plugin kongPlugin, m managedBinding) error {
 	b := &configurationv1alpha1.KongPluginBinding{
 		ObjectMeta: metav1.ObjectMeta{
 			GenerateName:    plugin.Name + "-",
 			Namespace:       plugin.Namespace,
-			Labels:          withShardOf(plugin, nil),
+			Labels:          entities.WithShardOf(plugin, nil),
 			OwnerReferences: []metav1.OwnerReference{*metav1.NewControllerRef(plugin, pluginGVK)},
 		},
 		Spec: m.spec(plugin.Name, plugin.Namespace),
@@ -278,7 +280,7 @@ func (r *PluginAnnotationReconciler) annotatedTargets(plugin cache.ObjectName) (
 		return nil, err
 	}
 	for _, rt := range routes {
-		namespace, name, hasService := serviceRefOf(rt)
+		namespace, name, hasService := entities.ServiceRefOf(rt)
 		if !hasService {
 			add(targetRoute, rt, rt.Spec.ControlPlaneRef, rt.Namespace)
 			continue
@@ -351,16 +353,12 @@ func cached[T controller.Object](inf *controller.Informer[T]) func(namespace, na
 	}
 }
 
-// withShardOf adds to labels the shard label of the object that makes an
-// object, so that what the operator makes is in its maker's shard.
-func withShardOf(maker metav1.Object, labels map[string]string) map[string]string {
-	shard, ok := maker.GetLabels()[commonv1alpha1.LabelShard]
-	if !ok {
-		return labels
+// controllerOwner returns the controller ownerReference of obj, if any.
+func controllerOwner(obj metav1.Object) *metav1.OwnerReference {
+	for i, ref := range obj.GetOwnerReferences() {
+		if ref.Controller != nil && *ref.Controller {
+			return &obj.GetOwnerReferences()[i]
+		}
 	}
-	if labels == nil {
-		labels = map[string]string{}
-	}
-	labels[commonv1alpha1.LabelShard] = shard
-	return labels
+	return nil
 }

@@ -1,4 +1,4 @@
-package entities
+package companions
 
 import (
 	"fmt"
@@ -187,10 +187,10 @@ func (m managedBinding) spec(plugin, namespace string) configurationv1alpha1.Kon
 		Targets:         &configurationv1alpha1.KongPluginBindingTargets{},
 	}
 	if m.service != "" {
-		spec.Targets.ServiceRef = &configurationv1alpha1.TargetRefWithGroupKind{Name: m.service, Kind: "KongService", Group: groupConfiguration}
+		spec.Targets.ServiceRef = &configurationv1alpha1.TargetRefWithGroupKind{Name: m.service, Kind: "KongService", Group: configurationv1alpha1.GroupName}
 	}
 	if m.route != "" {
-		spec.Targets.RouteRef = &configurationv1alpha1.TargetRefWithGroupKind{Name: m.route, Kind: "KongRoute", Group: groupConfiguration}
+		spec.Targets.RouteRef = &configurationv1alpha1.TargetRefWithGroupKind{Name: m.route, Kind: "KongRoute", Group: configurationv1alpha1.GroupName}
 	}
 	if m.consumer != "" {
 		spec.Targets.ConsumerRef = &configurationv1alpha1.TargetRef{Name: m.consumer}

@@ -1,4 +1,4 @@
-package entities
+package companions
 
 import (
 	"testing"
@@ -12,6 +12,7 @@ import (
 	configurationv1beta1 "github.com/konnect-operator/konnect-operator/pkg/apis/configuration/v1beta1"
 	konnectv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/konnect/v1alpha1"
 	"github.com/konnect-operator/konnect-operator/pkg/controller"
+	"github.com/konnect-operator/konnect-operator/pkg/entities"
 )
 
 // The helper controllers reconcile only the objects of their kind that
@@ -73,8 +74,8 @@ func TestBindingCleanupConcernsTargetsAndFinalizerHolders(t *testing.T) {
 func TestCredentialSecretsConcernConsumersWithSecretsOrTheirObjects(t *testing.T) {
 	consumers := cacheOf[kongConsumer]("kongconsumers")
 	objects := cacheOf[kongBasicAuth]("kongcredentialbasicauths")
-	basicAuth := BasicAuthKind(CredentialDeps[kongBasicAuth]{Refs: testRefs(), Consumers: consumers, Objects: objects})
-	r := &CredentialSecretReconciler{Consumers: consumers, Secrets: cacheOf[*corev1.Secret]("secrets"), Kinds: []CredentialKind{basicAuth.CredentialKind}}
+	basicAuth := entities.BasicAuthKind(entities.CredentialDeps[kongBasicAuth]{Refs: testRefs(), Consumers: consumers, Objects: objects})
+	r := &CredentialSecretReconciler{Consumers: consumers, Secrets: cacheOf[*corev1.Secret]("secrets"), Kinds: []entities.CredentialKind{basicAuth.CredentialKind}}
 	if _, err := NewCredentialSecretController(r, controller.Options{}); err != nil {
 		t.Fatal(err)
 	}

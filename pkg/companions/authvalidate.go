@@ -1,4 +1,4 @@
-package entities
+package companions
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
 	konnectv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/konnect/v1alpha1"
 	"github.com/konnect-operator/konnect-operator/pkg/controller"
+	"github.com/konnect-operator/konnect-operator/pkg/entities"
 	"github.com/konnect-operator/konnect-operator/pkg/konnect"
 )
 
@@ -26,7 +27,7 @@ const EventServerNotAllowed = "ServerNotAllowed"
 // and only with the token label); what it proves is recorded in the
 // Validations that every other use of the token consults.
 func (r *AuthConfigReconciler) validate(ctx context.Context, obj authConfig) (controller.Result, *warning, error) {
-	serverURL, err := r.Refs.allowedServer(obj.Spec.ServerURL)
+	serverURL, err := r.Refs.AllowedServer(obj.Spec.ServerURL)
 	if err != nil {
 		reason, message := EventTokenInvalid, err.Error()
 		var notAllowed *konnect.NotAllowedError
@@ -47,9 +48,8 @@ func (r *AuthConfigReconciler) validate(ctx context.Context, obj authConfig) (co
 		namespace := namespaceOr(ref.Namespace, obj.Namespace)
 		source = fmt.Sprintf("Token from Secret %s/%s", namespace, ref.Name)
 		if namespace != obj.Namespace {
-			from := authConfigReferrer(obj)
-			if !r.Refs.permitted(from, groupCore, kindSecret, namespace, ref.Name) {
-				message := (&secretNotPermittedError{grant: grantFor(from, groupCore, kindSecret, namespace, ref.Name)}).Error()
+			if refused := r.Refs.TokenSecretRefusal(obj, namespace, ref.Name); refused != nil {
+				message := refused.Error()
 				controller.SetCondition(obj, controller.FalseCondition(commonv1alpha1.ConditionResolvedRefs, commonv1alpha1.ReasonRefNotPermitted, message))
 				r.invalid(obj, "", message)
 				return controller.Result{}, &warning{reason: EventTokenUnavailable, message: message}, nil
@@ -59,46 +59,44 @@ func (r *AuthConfigReconciler) validate(ctx context.Context, obj authConfig) (co
 			controller.RemoveCondition(obj, commonv1alpha1.ConditionResolvedRefs)
 		}
 		// Before the token is used: what uses it must be able to delete.
-		if err := r.Refs.protectTokenSecret(ctx, namespace, ref.Name); err != nil {
+		if err := protectTokenSecret(ctx, r.Refs, namespace, ref.Name); err != nil {
 			return controller.Result{}, nil, err
 		}
 	} else {
 		controller.RemoveCondition(obj, commonv1alpha1.ConditionResolvedRefs)
 	}
 
-	token, err := r.Refs.token(obj)
+	token, err := r.Refs.ReadTokenToCheck(ctx, obj, serverURL)
 	if err != nil {
 		// The Secret's own changes enqueue the configuration again.
-		err = r.Refs.explainUncached(ctx, err)
 		r.invalid(obj, "", err.Error())
 		reason := EventTokenUnavailable
-		if errors.Is(err, errTokenInvalid) {
+		if entities.IsTokenInvalid(err) {
 			reason = EventTokenInvalid
 		}
-		return controller.Result{}, &warning{reason: reason, message: err.Error(), waits: secretAbsent(err)}, nil
+		return controller.Result{}, &warning{reason: reason, message: err.Error(), waits: entities.IsSecretAbsent(err)}, nil
 	}
 
-	s := subjectOf(obj, serverURL, token)
 	now := r.Clock.Now()
-	if proof, ok := r.Refs.Validations.current(s); ok && proof.rejection == nil && controller.IsConditionTrue(obj.Status.Conditions, commonv1alpha1.ConditionAPIAuthValid) {
-		if wait := r.SyncPeriod - now.Sub(proof.at); wait > 0 {
+	if proof, ok := r.Refs.Validations.Proven(token); ok && controller.IsConditionTrue(obj.Status.Conditions, commonv1alpha1.ConditionAPIAuthValid) {
+		if wait := r.SyncPeriod - now.Sub(proof.At); wait > 0 {
 			// This token was proven valid on this server a moment ago
 			// (here, or by its first use); the spec may still have
 			// changed (another Secret holding it).
-			obj.Status.OrganizationID = proof.orgID
+			obj.Status.OrganizationID = proof.OrgID
 			controller.SetCondition(obj, controller.TrueCondition(commonv1alpha1.ConditionAPIAuthValid, commonv1alpha1.ReasonValid, source+" is valid"))
 			return controller.Result{RequeueAfter: wait}, nil, nil
 		}
 	}
-	proof, err := r.Refs.Validations.validate(ctx, s, token)
+	proof, err := r.Refs.Validations.Prove(ctx, token)
 	if err != nil {
 		return r.validationFailed(obj, serverURL, err)
 	}
 	wasValid := controller.IsConditionTrue(obj.Status.Conditions, commonv1alpha1.ConditionAPIAuthValid)
-	obj.Status.OrganizationID = proof.orgID
+	obj.Status.OrganizationID = proof.OrgID
 	controller.SetCondition(obj, controller.TrueCondition(commonv1alpha1.ConditionAPIAuthValid, commonv1alpha1.ReasonValid, source+" is valid"))
 	if !wasValid {
-		r.Recorder.Eventf(obj, corev1.EventTypeNormal, EventTokenValid, "%s is valid for organisation %s", source, proof.orgID)
+		r.Recorder.Eventf(obj, corev1.EventTypeNormal, EventTokenValid, "%s is valid for organisation %s", source, proof.OrgID)
 	}
 	return controller.Result{RequeueAfter: r.SyncPeriod}, nil, nil
 }
@@ -134,7 +132,7 @@ func (r *AuthConfigReconciler) validationFailed(obj authConfig, serverURL string
 // invalid marks obj's token unusable; its record goes, so that no use of
 // the token can go on before its status says so.
 func (r *AuthConfigReconciler) invalid(obj authConfig, orgID, message string) {
-	r.Refs.Validations.forget(cache.MetaObjectToName(obj))
+	r.Refs.Validations.Forget(cache.MetaObjectToName(obj))
 	obj.Status.OrganizationID = orgID
 	controller.SetCondition(obj, controller.FalseCondition(commonv1alpha1.ConditionAPIAuthValid, commonv1alpha1.ReasonInvalid, message))
 }

@@ -1,4 +1,4 @@
-package entities
+package companions
 
 import (
 	"slices"

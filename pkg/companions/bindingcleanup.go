@@ -1,4 +1,4 @@
-package entities
+package companions
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 
 	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
 	"github.com/konnect-operator/konnect-operator/pkg/controller"
+	"github.com/konnect-operator/konnect-operator/pkg/entities"
 )
 
 // ReasonPluginBindingDeleted is the reason of the Event a binding target
@@ -35,7 +36,7 @@ type BindingCleanupReconciler[T controller.Entity] struct {
 	Targets        *controller.Informer[T]
 	Bindings       *controller.Informer[kongPluginBinding]
 	Clients        controller.ClientGetter[T]
-	BindingClients func(namespace string) ObjectWriter[kongPluginBinding]
+	BindingClients func(namespace string) entities.ObjectWriter[kongPluginBinding]
 	Recorder       record.EventRecorder
 }
 
@@ -46,7 +47,7 @@ type BindingCleanupReconciler[T controller.Entity] struct {
 // change what they target, start being deleted or go; their status writes
 // do not.
 func NewBindingCleanupController[T controller.Entity](r *BindingCleanupReconciler[T], opts controller.Options) (*controller.Controller[T], error) {
-	if err := r.Bindings.AddIndex(r.index(), func(b kongPluginBinding) []string { return targetKeys(b, r.kind()) }); err != nil {
+	if err := r.Bindings.AddIndex(r.index(), func(b kongPluginBinding) []string { return entities.TargetKeys(b, r.kind()) }); err != nil {
 		return nil, err
 	}
 	c, err := controller.NewSelective(r.kind()+"PluginBindingCleanup", r.Targets, r.concerns, r, opts)
@@ -57,7 +58,7 @@ func NewBindingCleanupController[T controller.Entity](r *BindingCleanupReconcile
 		Name: "bindings",
 		Source: controller.SourceOf[kongPluginBinding]{
 			Informer: r.Bindings,
-			Keys:     func(b kongPluginBinding) []string { return targetKeys(b, r.kind()) },
+			Keys:     func(b kongPluginBinding) []string { return entities.TargetKeys(b, r.kind()) },
 			Updates:  controller.SpecOrMetadataChanged[kongPluginBinding],
 		},
 		Keys: func(obj T) []string { return []string{key(obj.GetNamespace(), obj.GetName())} },

@@ -1,4 +1,4 @@
-package entities
+package companions
 
 import (
 	"context"
@@ -15,8 +15,8 @@ import (
 	"k8s.io/klog/v2"
 
 	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
-	konnectv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/konnect/v1alpha1"
 	"github.com/konnect-operator/konnect-operator/pkg/controller"
+	"github.com/konnect-operator/konnect-operator/pkg/entities"
 )
 
 const indexAuthConfigsByTokenSecret = "byTokenSecret"
@@ -36,7 +36,7 @@ const indexAuthConfigsByTokenSecret = "byTokenSecret"
 // grants that were revoked and the labels that were removed, including
 // while the operator was not running.
 type TokenSecretReconciler struct {
-	Refs *Refs
+	Refs *entities.Refs
 	// AuthConfigs are the configurations of every shard (nil: those of
 	// Refs). Every shard reads the same token Secrets and holds them with
 	// the same finalizer, so each must see every configuration that may
@@ -55,7 +55,7 @@ func (r *TokenSecretReconciler) configs() *controller.Informer[authConfig] {
 
 // NewTokenSecretController returns the controller of token Secrets.
 func NewTokenSecretController(r *TokenSecretReconciler, opts controller.Options) (*controller.Controller[*corev1.Secret], error) {
-	if err := r.configs().AddIndex(indexAuthConfigsByTokenSecret, tokenSecretKeys); err != nil {
+	if err := r.configs().AddIndex(indexAuthConfigsByTokenSecret, entities.TokenSecretKeys); err != nil {
 		return nil, err
 	}
 	c, err := controller.NewSelective("TokenSecret", r.Refs.Secrets, r.concerns, r, opts)
@@ -67,7 +67,7 @@ func NewTokenSecretController(r *TokenSecretReconciler, opts controller.Options)
 			Name: "tokenUsers",
 			Source: controller.SourceOf[authConfig]{
 				Informer: r.configs(),
-				Keys:     tokenSecretKeys,
+				Keys:     entities.TokenSecretKeys,
 				// Which Secret a configuration reads is in its spec; its
 				// status writes change nothing here.
 				Updates: controller.SpecOrMetadataChanged[authConfig],
@@ -76,7 +76,7 @@ func NewTokenSecretController(r *TokenSecretReconciler, opts controller.Options)
 		},
 		// A grant decides whether a configuration of another namespace may
 		// use (and so hold) the Secret.
-		grantDependency(r.Refs, func(s *corev1.Secret) []string { return []string{s.Namespace} }),
+		entities.GrantDependency(r.Refs, func(s *corev1.Secret) []string { return []string{s.Namespace} }),
 	}
 	for _, dep := range deps {
 		if err := c.Watch(dep); err != nil {
@@ -97,16 +97,6 @@ func (r *TokenSecretReconciler) concerns(s *corev1.Secret) bool {
 	return err != nil || len(configs) > 0
 }
 
-// tokenSecretKeys returns the key of the Secret a configuration reads its
-// token from.
-func tokenSecretKeys(ac *konnectv1alpha1.KonnectAPIAuthConfiguration) []string {
-	ref := ac.Spec.SecretRef
-	if ac.Spec.Type != konnectv1alpha1.KonnectAPIAuthTypeSecretRef || ref == nil || ref.Name == "" {
-		return nil
-	}
-	return []string{key(namespaceOr(ref.Namespace, ac.Namespace), ref.Name)}
-}
-
 // Reconcile implements controller.Reconciler.
 func (r *TokenSecretReconciler) Reconcile(ctx context.Context, k cache.ObjectName) (controller.Result, error) {
 	secret, err := r.Refs.Secrets.Get(k.Namespace, k.Name)
@@ -123,7 +113,7 @@ func (r *TokenSecretReconciler) Reconcile(ctx context.Context, k cache.ObjectNam
 		if err != nil {
 			return controller.Result{}, err
 		}
-		return controller.Result{}, r.Refs.setSecretFinalizer(ctx, meta, false)
+		return controller.Result{}, setSecretFinalizer(ctx, r.Refs, meta, false)
 	}
 	if err != nil {
 		return controller.Result{}, err
@@ -132,13 +122,13 @@ func (r *TokenSecretReconciler) Reconcile(ctx context.Context, k cache.ObjectNam
 	if err != nil {
 		return controller.Result{}, err
 	}
-	inUse := len(users) > 0 && tokenSecretLabel.on(secret)
+	inUse := len(users) > 0 && entities.IsTokenSecret(secret)
 	if inUse && isBeingDeleted(secret) && slices.Contains(secret.Finalizers, commonv1alpha1.FinalizerSecretInUse) {
 		r.Recorder.Eventf(secret, corev1.EventTypeNormal, EventDeletionBlocked,
 			"kept by the finalizer %s until no KonnectAPIAuthConfiguration uses it; still used by %s",
 			commonv1alpha1.FinalizerSecretInUse, strings.Join(users, ", "))
 	}
-	return controller.Result{}, r.Refs.setSecretFinalizer(ctx, &secret.ObjectMeta, inUse)
+	return controller.Result{}, setSecretFinalizer(ctx, r.Refs, &secret.ObjectMeta, inUse)
 }
 
 // users names the configurations that read the Secret's token and are
@@ -153,7 +143,7 @@ func (r *TokenSecretReconciler) users(secret *corev1.Secret) ([]string, error) {
 	}
 	var out []string
 	for _, ac := range configs {
-		if r.Refs.permitted(authConfigReferrer(ac), groupCore, kindSecret, secret.Namespace, secret.Name) {
+		if r.Refs.TokenSecretRefusal(ac, secret.Namespace, secret.Name) == nil {
 			out = append(out, fmt.Sprintf("%s %s/%s", kindAuthConfig, ac.Namespace, ac.Name))
 		}
 	}
@@ -165,25 +155,25 @@ func (r *TokenSecretReconciler) users(secret *corev1.Secret) ([]string, error) {
 // that lacks it. A Secret that is missing, unlabelled or already being
 // deleted is left alone: the token read that follows reports the first two,
 // and a Secret being deleted can take no new finalizer.
-func (r *Refs) protectTokenSecret(ctx context.Context, namespace, name string) error {
-	secret, err := r.Secrets.Get(namespace, name)
-	if err != nil || !tokenSecretLabel.on(secret) || isBeingDeleted(secret) {
+func protectTokenSecret(ctx context.Context, refs *entities.Refs, namespace, name string) error {
+	secret, err := refs.Secrets.Get(namespace, name)
+	if err != nil || !entities.IsTokenSecret(secret) || isBeingDeleted(secret) {
 		return nil
 	}
-	return r.setSecretFinalizer(ctx, &secret.ObjectMeta, true)
+	return setSecretFinalizer(ctx, refs, &secret.ObjectMeta, true)
 }
 
 // setSecretFinalizer adds or removes the in-use finalizer of a Secret.
-func (r *Refs) setSecretFinalizer(ctx context.Context, secret *metav1.ObjectMeta, present bool) error {
+func setSecretFinalizer(ctx context.Context, refs *entities.Refs, secret *metav1.ObjectMeta, present bool) error {
 	has := slices.Contains(secret.Finalizers, commonv1alpha1.FinalizerSecretInUse)
-	if has == present || r.SecretClient == nil || (present && isBeingDeleted(secret)) {
+	if has == present || refs.SecretClient == nil || (present && isBeingDeleted(secret)) {
 		return nil
 	}
 	finalizers := slices.DeleteFunc(slices.Clone(secret.Finalizers), func(f string) bool { return f == commonv1alpha1.FinalizerSecretInUse })
 	if present {
 		finalizers = append(finalizers, commonv1alpha1.FinalizerSecretInUse)
 	}
-	if err := r.SecretClient.SetFinalizers(ctx, secret, finalizers); err != nil {
+	if err := refs.SecretClient.SetFinalizers(ctx, secret, finalizers); err != nil {
 		return fmt.Errorf("setting the finalizers of Secret %s/%s: %w", secret.Namespace, secret.Name, err)
 	}
 	klog.FromContext(ctx).V(2).Info("Set the token Secret's finalizer", "secret", klog.KRef(secret.Namespace, secret.Name), "present", present)
