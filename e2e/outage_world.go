@@ -105,6 +105,7 @@ func newOutageWorld(ctx context.Context, t *testing.T, c *clusterEnv, name strin
 	}
 	w.extra = append([]string{
 		"--konnect-ca-file=" + sim.caFile,
+		sim.allowedHostsArg(),
 		"--watch-namespaces=" + w.ns,
 		"--leader-elect=true",
 		"--leader-elect-resource-name=" + w.leaseName(),
