@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -80,6 +81,16 @@ type kindCase[T konnectObject] struct {
 	// deleted, instead of expecting it gone: a portal's customization
 	// stays, with Konnect's defaults.
 	resetOnDelete func(ent map[string]any) error
+	// differs, when set, is the field that match mode's refusal of the
+	// entity seed made to differ must name.
+	differs string
+	// overridden, when set, checks what override wrote besides the tags:
+	// what seed made differ outside the entity (a consumer's groups).
+	overridden func(e *env, cpID string, obj T) error
+	// options are the environment the kind needs (the cloud-gateway
+	// kinds: a simulator with provider accounts); the zero value is the
+	// default environment.
+	options envOptions
 }
 
 func (k kindCase[T]) objName(e *env, name string) string {
@@ -239,7 +250,7 @@ func (e *env) use(t *testing.T) (restore func()) {
 // environment (each costs a namespace, whose deletion takes seconds).
 func (k kindCase[T]) test(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, envOptions{})
+	e := newEnv(t, k.options)
 	cpID := e.ready()
 	if k.setup != nil {
 		k.setup(e)
@@ -388,6 +399,9 @@ func (k kindCase[T]) testAdoption(t *testing.T, e *env, cpID string) {
 			if !slices.Contains(tagsOf(ent), "k8s-uid:"+string(obj.GetUID())) {
 				t.Fatalf("override did not write the spec: %v", ent)
 			}
+			if k.overridden != nil {
+				e.eventually("override wrote the spec", func() error { return k.overridden(e, cpID, obj) })
+			}
 		})
 	}
 	t.Run("match", func(t *testing.T) {
@@ -412,7 +426,10 @@ func (k kindCase[T]) testAdoption(t *testing.T, e *env, cpID string) {
 		name := k.objName(e, "differs")
 		id := k.seed(e, cpID, name, false)
 		adopted(name, id, commonv1alpha1.AdoptModeMatch)
-		k.condition(e, name, commonv1alpha1.ConditionAdopted, metav1.ConditionFalse, commonv1alpha1.ReasonNotMatch)
+		obj := k.condition(e, name, commonv1alpha1.ConditionAdopted, metav1.ConditionFalse, commonv1alpha1.ReasonNotMatch)
+		if msg := conditionMessage(obj, commonv1alpha1.ConditionAdopted); !strings.Contains(msg, k.differs) {
+			t.Fatalf("Adopted says %q; want it to name %s", msg, k.differs)
+		}
 		k.condition(e, name, commonv1alpha1.ConditionProgrammed, metav1.ConditionFalse, commonv1alpha1.ReasonFailedToAdopt)
 	})
 }
