@@ -91,7 +91,9 @@ var consumers = kindCase[kongConsumer]{
 
 var consumerGroups = kindCase[kongConsumerGroup]{
 	kind: "KongConsumerGroup", collection: "consumer_groups", path: "core-entities/consumer_groups",
-	client: func(e *env) objectClient[kongConsumerGroup] { return e.cs.ConfigurationV1beta1().KongConsumerGroups(e.ns) },
+	client: func(e *env) objectClient[kongConsumerGroup] {
+		return e.cs.ConfigurationV1beta1().KongConsumerGroups(e.ns)
+	},
 	object: func(_ *env, name string) kongConsumerGroup {
 		return &configurationv1beta1.KongConsumerGroup{
 			ObjectMeta: metav1.ObjectMeta{Name: name},

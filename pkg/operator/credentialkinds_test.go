@@ -80,7 +80,9 @@ func credentialKind[T konnectObject](
 var alice = corev1.LocalObjectReference{Name: "alice"}
 
 var basicAuthCredentials = credentialKind("KongCredentialBasicAuth",
-	func(e *env) objectClient[basicAuthCredential] { return e.cs.ConfigurationV1alpha1().KongCredentialBasicAuths(e.ns) },
+	func(e *env) objectClient[basicAuthCredential] {
+		return e.cs.ConfigurationV1alpha1().KongCredentialBasicAuths(e.ns)
+	},
 	func(v string) basicAuthCredential {
 		return &configurationv1alpha1.KongCredentialBasicAuth{Spec: configurationv1alpha1.KongCredentialBasicAuthSpec{
 			ConsumerRef:                    alice,
@@ -92,7 +94,9 @@ var basicAuthCredentials = credentialKind("KongCredentialBasicAuth",
 )
 
 var apiKeyCredentials = credentialKind("KongCredentialAPIKey",
-	func(e *env) objectClient[apiKeyCredential] { return e.cs.ConfigurationV1alpha1().KongCredentialAPIKeys(e.ns) },
+	func(e *env) objectClient[apiKeyCredential] {
+		return e.cs.ConfigurationV1alpha1().KongCredentialAPIKeys(e.ns)
+	},
 	func(v string) apiKeyCredential {
 		return &configurationv1alpha1.KongCredentialAPIKey{Spec: configurationv1alpha1.KongCredentialAPIKeySpec{
 			ConsumerRef:                 alice,
@@ -130,7 +134,9 @@ var jwtCredentials = credentialKind("KongCredentialJWT",
 )
 
 var hmacCredentials = credentialKind("KongCredentialHMAC",
-	func(e *env) objectClient[hmacCredential] { return e.cs.ConfigurationV1alpha1().KongCredentialHMACs(e.ns) },
+	func(e *env) objectClient[hmacCredential] {
+		return e.cs.ConfigurationV1alpha1().KongCredentialHMACs(e.ns)
+	},
 	func(v string) hmacCredential {
 		return &configurationv1alpha1.KongCredentialHMAC{Spec: configurationv1alpha1.KongCredentialHMACSpec{
 			ConsumerRef:               alice,
