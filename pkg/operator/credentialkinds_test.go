@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/Kong/sdk-konnect-go/models/components"
+	"github.com/Kong/sdk-konnect-go/models/operations"
 	corev1 "k8s.io/api/core/v1"
 
 	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
@@ -69,8 +71,21 @@ func credentialKind[T konnectObject](
 			if !matching {
 				v = "theirs-" + name
 			}
+			consumerID := consumers.get(e, "alice").Status.Konnect.ID
+			if c.label == "basic-auth" {
+				// Through Konnect's API, which keeps only a hash of the
+				// password, as a listing then shows it.
+				res, err := e.konnect().BasicAuths.CreateBasicAuthWithConsumer(e.ctx, operations.CreateBasicAuthWithConsumerRequest{
+					ControlPlaneID: cpID, ConsumerIDForNestedEntities: consumerID,
+					BasicAuthWithoutParents: components.BasicAuthWithoutParents{Username: v, Password: "pw-" + v},
+				})
+				if err != nil {
+					e.t.Fatal(err)
+				}
+				return *res.GetBasicAuth().ID
+			}
 			ent := c.konnectFields(v)
-			ent["consumer"] = map[string]any{"id": consumers.get(e, "alice").Status.Konnect.ID}
+			ent["consumer"] = map[string]any{"id": consumerID}
 			return e.put(cpID, c.collection, ent)
 		},
 		differs: c.field,
