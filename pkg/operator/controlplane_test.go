@@ -19,7 +19,9 @@ type controlPlaneObj = *konnectv1alpha2.KonnectGatewayControlPlane
 
 var gatewayControlPlanes = kindCase[controlPlaneObj]{
 	kind: "KonnectGatewayControlPlane", collection: "control-planes", path: "/v2/control-planes", labelled: true,
-	client: func(e *env) objectClient[controlPlaneObj] { return e.cs.KonnectV1alpha2().KonnectGatewayControlPlanes(e.ns) },
+	client: func(e *env) objectClient[controlPlaneObj] {
+		return e.cs.KonnectV1alpha2().KonnectGatewayControlPlanes(e.ns)
+	},
 	object: func(e *env, name string) controlPlaneObj { return e.controlPlaneObject(name, "auth") },
 	change: func(cp controlPlaneObj) {
 		changed := "changed"

@@ -490,3 +490,14 @@ func (e *env) reput(cpID, collection string, ent map[string]any) {
 		e.t.Fatal(err)
 	}
 }
+
+// writes counts the simulator's writes: every request but a GET.
+func (e *env) writes() int {
+	n := 0
+	for op, count := range e.sim.Calls() {
+		if !strings.HasPrefix(op, "GET ") {
+			n += count
+		}
+	}
+	return n
+}

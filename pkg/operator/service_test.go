@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/Kong/sdk-konnect-go/models/components"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
@@ -101,6 +102,36 @@ var routes = kindCase[kongRoute]{
 		return *r.GetRoute().RouteJSON.ID
 	},
 	differs: "paths",
+}
+
+// ensureService returns the Konnect ID of the KongService called name,
+// creating it first when needed.
+func (e *env) ensureService(name string) string {
+	e.t.Helper()
+	if _, err := e.cs.ConfigurationV1alpha1().KongServices(e.ns).Get(e.ctx, name, metav1.GetOptions{}); apierrors.IsNotFound(err) {
+		e.createService(name)
+	}
+	return e.programmedService(name).Status.Konnect.ID
+}
+
+// existingService puts a service into Konnect behind the operator's back and
+// returns its ID.
+func (e *env) existingService(cpID, name, host string, tags ...string) string {
+	e.t.Helper()
+	id := fmt.Sprintf("0000aaaa-0000-4000-8000-%012d", len(e.entities(cpID, "services"))+1)
+	ent := map[string]any{"id": id, "name": name, "host": host, "port": 80, "protocol": "http"}
+	if len(tags) > 0 {
+		ent["tags"] = tags
+	}
+	if err := e.sim.PutEntity(e.orgID, cpID, "services", ent); err != nil {
+		e.t.Fatal(err)
+	}
+	return id
+}
+
+// adopt sets a service's spec.adopt to take id over in mode.
+func adopt(id string, mode commonv1alpha1.AdoptMode) func(*configurationv1alpha1.KongService) {
+	return func(s *configurationv1alpha1.KongService) { s.Spec.Adopt = adoptOptions(id, mode) }
 }
 
 func TestService(t *testing.T) { services.test(t) }
