@@ -7,12 +7,14 @@ import (
 
 	"github.com/Kong/sdk-konnect-go/models/components"
 	"github.com/Kong/sdk-konnect-go/models/operations"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
 )
 
-// The Dedicated Cloud Gateway networks and transit gateways through the
-// shared per-kind harness (kindcase_test.go), on a simulator that
+// The Dedicated Cloud Gateway networks, transit gateways and data-plane
+// group configurations through the shared per-kind harness (kindcase_test.go), on a simulator that
 // provisions and terminates at once. Konnect keeps no tags on them, so
 // they are adopted by matching only; an entity seeded to differ is never
 // adopted, and its seed deletes it again. Konnect's states from create to
@@ -22,6 +24,7 @@ import (
 type (
 	networkObj        = *cloudNetwork
 	transitGatewayObj = *transitGateway
+	configurationObj  = *dpConfig
 )
 
 var cloudNetworks = kindCase[networkObj]{
@@ -148,5 +151,100 @@ var transitGateways = kindCase[transitGatewayObj]{
 	differs: "cidr_blocks",
 }
 
+// cloudControlPlaneFor is the cloud control plane of a configuration
+// named name: a control plane has one configuration, so each has its own.
+func (e *env) cloudControlPlaneFor(name string) string {
+	e.t.Helper()
+	cp := "cp-" + name
+	if _, err := e.cs.KonnectV1alpha2().KonnectGatewayControlPlanes(e.ns).Get(e.ctx, cp, metav1.GetOptions{}); apierrors.IsNotFound(err) {
+		e.createCloudControlPlane(cp, "auth", true)
+	}
+	return cp
+}
+
+// putConfiguration writes, through Konnect's API, the configuration of the
+// control plane cpID that configurationObject describes, with instances
+// instances, and returns its ID.
+func (e *env) putConfiguration(cpID string, instances int64) string {
+	e.t.Helper()
+	version := "3.9"
+	scale := components.CreateConfigurationDataPlaneGroupAutoscaleConfigurationDataPlaneGroupAutoscaleStatic(components.ConfigurationDataPlaneGroupAutoscaleStatic{ //nolint:staticcheck // what the kind offers
+		Kind: components.KindStatic, InstanceType: components.InstanceTypeNameSmall, RequestedInstances: instances,
+	})
+	networkID := cloudNetworks.get(e, "net").Status.ID
+	res, err := e.konnect().CloudGateways.CreateConfiguration(e.ctx, components.CreateConfigurationRequest{
+		ControlPlaneID: cpID, ControlPlaneGeo: components.ControlPlaneGeoUs, Version: &version,
+		APIAccess: components.APIAccessPrivatePlusPublic.ToPointer(), Kind: components.ConfigurationKindDedicatedV0.ToPointer(),
+		DataplaneGroups: []components.CreateConfigurationDataPlaneGroup{{
+			Provider: components.ProviderNameAws, Region: "eu-central-1", CloudGatewayNetworkID: &networkID, Autoscale: &scale,
+			Environment: []components.ConfigurationDataPlaneGroupEnvironmentField{{Name: "KONG_LOG_LEVEL", Value: "debug"}},
+		}},
+	})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return res.GetConfigurationManifest().GetID()
+}
+
+// requestedInstances is the instances the first group of a configuration
+// asks for.
+func requestedInstances(ent map[string]any) string {
+	groups, _ := ent["dataplane_groups"].([]any)
+	if len(groups) == 0 {
+		return "no group"
+	}
+	autoscale, _ := groups[0].(map[string]any)["autoscale"].(map[string]any)
+	return fmt.Sprint(autoscale["requested_instances"])
+}
+
+// configurations are each of a cloud control plane of their own, with one
+// group on the network "net". Deleting one leaves the control plane's
+// configuration in Konnect, without groups.
+var configurations = kindCase[configurationObj]{
+	kind: "KonnectCloudGatewayDataPlaneGroupConfiguration", collection: "configurations", path: "/cloud-gateways/configurations", untagged: true,
+	options: cloudOptions(0, 0),
+	client: func(e *env) objectClient[configurationObj] {
+		return e.cs.KonnectV1alpha1().KonnectCloudGatewayDataPlaneGroupConfigurations(e.ns)
+	},
+	setup: func(e *env) {
+		e.createNetwork("net", "auth")
+		cloudNetworks.programmed(e, "net")
+	},
+	object: func(e *env, name string) configurationObj {
+		return configurationObject(name, e.cloudControlPlaneFor(name), namespacedNetwork("net"))
+	},
+	change: func(cfg configurationObj) { cfg.Spec.DataplaneGroups[0].Autoscale.Static.RequestedInstances = 3 },
+	changed: func(ent map[string]any) error {
+		if got := requestedInstances(ent); got != "3" {
+			return fmt.Errorf("requested instances: %s, want 3", got)
+		}
+		return nil
+	},
+	drift: func(e *env, _ string, ent map[string]any) { e.putConfiguration(fmt.Sprint(ent["control_plane_id"]), 1) },
+	lookup: func(e *env, _ string, cfg configurationObj) (map[string]any, bool) {
+		ent := e.sim.Configuration(e.orgID, cfg.Status.ControlPlaneID)
+		return ent, ent != nil && ent["id"] == cfg.Status.ID
+	},
+	resetOnDelete: func(ent map[string]any) error {
+		if groups, _ := ent["dataplane_groups"].([]any); len(groups) != 0 {
+			return fmt.Errorf("groups left: %v", groups)
+		}
+		return nil
+	},
+	adopt: func(cfg configurationObj, opts *commonv1alpha1.AdoptOptions) { cfg.Spec.Adopt = opts },
+	seed: func(e *env, _, name string, matching bool) string {
+		cpID := e.programmedControlPlane(e.cloudControlPlaneFor(name))
+		instances := int64(2)
+		if !matching {
+			instances = 1
+		}
+		return e.putConfiguration(cpID, instances)
+	},
+	differs: "dataplane_groups",
+}
+
 func TestCloudGatewayNetwork(t *testing.T)        { cloudNetworks.test(t) }
 func TestCloudGatewayTransitGateway(t *testing.T) { transitGateways.test(t) }
+func TestCloudGatewayDataPlaneGroupConfiguration(t *testing.T) {
+	configurations.test(t)
+}

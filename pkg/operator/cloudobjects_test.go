@@ -118,11 +118,23 @@ func namespacedNetwork(name string) konnectv1alpha1.NetworkRef {
 	return konnectv1alpha1.NetworkRef{Type: konnectv1alpha1.NetworkRefNamespacedRef, NamespacedRef: &commonv1alpha1.NamespacedRef{Name: name}}
 }
 
-// createConfiguration creates a configuration of one static group of two
-// instances on networkRef, for the control plane cpName.
+// createConfiguration creates the configuration configurationObject
+// describes.
 func (e *env) createConfiguration(name, cpName string, networkRef konnectv1alpha1.NetworkRef, mutate ...func(*dpConfig)) {
 	e.t.Helper()
-	cfg := &dpConfig{
+	cfg := configurationObject(name, cpName, networkRef)
+	for _, m := range mutate {
+		m(cfg)
+	}
+	if _, err := e.cs.KonnectV1alpha1().KonnectCloudGatewayDataPlaneGroupConfigurations(e.ns).Create(e.ctx, cfg, metav1.CreateOptions{}); err != nil {
+		e.t.Fatal(err)
+	}
+}
+
+// configurationObject is a configuration named name of one static group of
+// two instances on networkRef, for the control plane cpName.
+func configurationObject(name, cpName string, networkRef konnectv1alpha1.NetworkRef) *dpConfig {
+	return &dpConfig{
 		ObjectMeta: metav1.ObjectMeta{Name: name},
 		Spec: konnectv1alpha1.KonnectCloudGatewayDataPlaneGroupConfigurationSpec{
 			Version: "3.9",
@@ -136,12 +148,6 @@ func (e *env) createConfiguration(name, cpName string, networkRef konnectv1alpha
 			}},
 			ControlPlaneRef: *cpRef(cpName),
 		},
-	}
-	for _, m := range mutate {
-		m(cfg)
-	}
-	if _, err := e.cs.KonnectV1alpha1().KonnectCloudGatewayDataPlaneGroupConfigurations(e.ns).Create(e.ctx, cfg, metav1.CreateOptions{}); err != nil {
-		e.t.Fatal(err)
 	}
 }
 
