@@ -122,5 +122,6 @@ var consumerGroups = kindCase[kongConsumerGroup]{
 	differs: "name",
 }
 
-func TestConsumer(t *testing.T)      { consumers.test(t) }
-func TestConsumerGroup(t *testing.T) { consumerGroups.test(t) }
+// TestConsumerKinds walks consumers and consumer groups in one
+// environment.
+func TestConsumerKinds(t *testing.T) { testTogether(t, consumers, consumerGroups) }

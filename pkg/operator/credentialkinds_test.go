@@ -8,6 +8,8 @@ import (
 	"github.com/Kong/sdk-konnect-go/models/components"
 	"github.com/Kong/sdk-konnect-go/models/operations"
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
 	configurationv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/configuration/v1alpha1"
@@ -46,7 +48,9 @@ func credentialKind[T konnectObject](
 		kind: kind, collection: c.collection, path: "/" + strings.TrimSuffix(c.collection, "s"),
 		client: client,
 		setup: func(e *env) {
-			e.createConsumer("alice")
+			if _, err := consumers.client(e).Get(e.ctx, "alice", metav1.GetOptions{}); apierrors.IsNotFound(err) {
+				e.createConsumer("alice")
+			}
 			e.programmedConsumer("alice")
 		},
 		object: func(_ *env, name string) T {
@@ -162,8 +166,9 @@ var hmacCredentials = credentialKind("KongCredentialHMAC",
 	func(o hmacCredential, opts *commonv1alpha1.AdoptOptions) { o.Spec.Adopt = opts },
 )
 
-func TestCredentialBasicAuth(t *testing.T) { basicAuthCredentials.test(t) }
-func TestCredentialAPIKey(t *testing.T)    { apiKeyCredentials.test(t) }
-func TestCredentialACL(t *testing.T)       { aclCredentials.test(t) }
-func TestCredentialJWT(t *testing.T)       { jwtCredentials.test(t) }
-func TestCredentialHMAC(t *testing.T)      { hmacCredentials.test(t) }
+// TestCredentialKinds walks the five kinds in one environment, under one
+// consumer: each kind's cost is then its own objects, not a namespace and
+// an operator.
+func TestCredentialKinds(t *testing.T) {
+	testTogether(t, basicAuthCredentials, apiKeyCredentials, aclCredentials, jwtCredentials, hmacCredentials)
+}

@@ -22,7 +22,9 @@ import (
 // it, and recognise the change in its Konnect entity; the tests below then
 // walk the same lifecycle (create, change, drift overwritten within one
 // sync period, delete) and adoption modes for every kind, each kind in an
-// environment of its own (Test<Kind> in the kind's file). Each kind's own
+// environment of its own (Test<Kind> in the kind's file), or a few kinds
+// of one family one after the other in one (testTogether: the core kinds,
+// the credentials), as an environment costs seconds. Each kind's own
 // references, orderings, Secrets and grants are tested in its own file.
 //
 // Where kinds differ, an optional field says so rather than a branch of
@@ -267,12 +269,37 @@ func (e *env) use(t *testing.T) (restore func()) {
 	return func() { e.t = parent }
 }
 
-// test runs the adoption cases and then the lifecycle of one kind, in one
-// environment (each costs a namespace, whose deletion takes seconds).
+// test runs the adoption cases and then the lifecycle of one kind, in an
+// environment of its own.
 func (k kindCase[T]) test(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, k.options)
+	k.run(t, e, e.ready())
+}
+
+// harnessed is a kind of the harness, seen without its Go type.
+type harnessed interface {
+	kindName() string
+	run(t *testing.T, e *env, cpID string)
+}
+
+// testTogether runs kinds one after the other in one environment of the
+// default options: kinds whose setups agree (the credentials of one
+// consumer) share the environment's cost, a namespace and an operator.
+func testTogether(t *testing.T, kinds ...harnessed) {
+	t.Parallel()
+	e := newEnv(t, envOptions{})
 	cpID := e.ready()
+	for _, k := range kinds {
+		t.Run(k.kindName(), func(t *testing.T) {
+			defer e.use(t)()
+			k.run(t, e, cpID)
+		})
+	}
+}
+
+// run runs the adoption cases and then the lifecycle of the kind in e.
+func (k kindCase[T]) run(t *testing.T, e *env, cpID string) {
 	if k.setup != nil {
 		k.setup(e)
 	}

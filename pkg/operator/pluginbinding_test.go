@@ -2,7 +2,6 @@ package operator_test
 
 import (
 	"fmt"
-	"testing"
 
 	"github.com/Kong/sdk-konnect-go/models/components"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -87,4 +86,4 @@ var pluginBindings = kindCase[pluginBindingObj]{
 	differs: "config",
 }
 
-func TestPluginBinding(t *testing.T) { pluginBindings.test(t) }
+// The bindings are walked with services and routes (TestServiceKinds).

@@ -134,5 +134,6 @@ func adopt(id string, mode commonv1alpha1.AdoptMode) func(*configurationv1alpha1
 	return func(s *configurationv1alpha1.KongService) { s.Spec.Adopt = adoptOptions(id, mode) }
 }
 
-func TestService(t *testing.T) { services.test(t) }
-func TestRoute(t *testing.T)   { routes.test(t) }
+// TestServiceKinds walks services, their routes and the plugins bound to
+// them in one environment.
+func TestServiceKinds(t *testing.T) { testTogether(t, services, routes, pluginBindings) }
