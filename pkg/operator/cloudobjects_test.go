@@ -50,9 +50,10 @@ func dialOnly(simURL string) func(ctx context.Context, network, address string) 
 	}
 }
 
-func (e *env) createNetwork(name, authName string, mutate ...func(*cloudNetwork)) {
-	e.t.Helper()
-	n := &cloudNetwork{
+// networkObject is a network named name (in Konnect: the namespace and
+// name) of the auth configuration authName.
+func (e *env) networkObject(name, authName string) *cloudNetwork {
+	return &cloudNetwork{
 		ObjectMeta: metav1.ObjectMeta{Name: name},
 		Spec: konnectv1alpha1.KonnectCloudGatewayNetworkSpec{
 			Name: e.ns + "-" + name, CloudGatewayProviderAccountID: testProviderAccount,
@@ -60,6 +61,11 @@ func (e *env) createNetwork(name, authName string, mutate ...func(*cloudNetwork)
 			KonnectConfiguration: konnectv1alpha2.KonnectConfiguration{AuthRef: konnectv1alpha2.KonnectAPIAuthConfigurationRef{Name: authName}},
 		},
 	}
+}
+
+func (e *env) createNetwork(name, authName string, mutate ...func(*cloudNetwork)) {
+	e.t.Helper()
+	n := e.networkObject(name, authName)
 	for _, m := range mutate {
 		m(n)
 	}
@@ -72,9 +78,10 @@ func (e *env) network(name string) (*cloudNetwork, error) {
 	return e.cs.KonnectV1alpha1().KonnectCloudGatewayNetworks(e.ns).Get(e.ctx, name, metav1.GetOptions{})
 }
 
-func (e *env) createTransitGateway(name, networkName string, mutate ...func(*transitGateway)) {
-	e.t.Helper()
-	tg := &transitGateway{
+// transitGatewayObject is an AWS transit gateway named name on the
+// network networkName.
+func transitGatewayObject(name, networkName string) *transitGateway {
+	return &transitGateway{
 		ObjectMeta: metav1.ObjectMeta{Name: name},
 		Spec: konnectv1alpha1.KonnectCloudGatewayTransitGatewaySpec{
 			NetworkRef: konnectv1alpha1.NetworkRef{Type: konnectv1alpha1.NetworkRefNamespacedRef, NamespacedRef: &commonv1alpha1.NamespacedRef{Name: networkName}},
@@ -89,6 +96,11 @@ func (e *env) createTransitGateway(name, networkName string, mutate ...func(*tra
 			},
 		},
 	}
+}
+
+func (e *env) createTransitGateway(name, networkName string, mutate ...func(*transitGateway)) {
+	e.t.Helper()
+	tg := transitGatewayObject(name, networkName)
 	for _, m := range mutate {
 		m(tg)
 	}
@@ -106,11 +118,23 @@ func namespacedNetwork(name string) konnectv1alpha1.NetworkRef {
 	return konnectv1alpha1.NetworkRef{Type: konnectv1alpha1.NetworkRefNamespacedRef, NamespacedRef: &commonv1alpha1.NamespacedRef{Name: name}}
 }
 
-// createConfiguration creates a configuration of one static group of two
-// instances on networkRef, for the control plane cpName.
+// createConfiguration creates the configuration configurationObject
+// describes.
 func (e *env) createConfiguration(name, cpName string, networkRef konnectv1alpha1.NetworkRef, mutate ...func(*dpConfig)) {
 	e.t.Helper()
-	cfg := &dpConfig{
+	cfg := configurationObject(name, cpName, networkRef)
+	for _, m := range mutate {
+		m(cfg)
+	}
+	if _, err := e.cs.KonnectV1alpha1().KonnectCloudGatewayDataPlaneGroupConfigurations(e.ns).Create(e.ctx, cfg, metav1.CreateOptions{}); err != nil {
+		e.t.Fatal(err)
+	}
+}
+
+// configurationObject is a configuration named name of one static group of
+// two instances on networkRef, for the control plane cpName.
+func configurationObject(name, cpName string, networkRef konnectv1alpha1.NetworkRef) *dpConfig {
+	return &dpConfig{
 		ObjectMeta: metav1.ObjectMeta{Name: name},
 		Spec: konnectv1alpha1.KonnectCloudGatewayDataPlaneGroupConfigurationSpec{
 			Version: "3.9",
@@ -124,12 +148,6 @@ func (e *env) createConfiguration(name, cpName string, networkRef konnectv1alpha
 			}},
 			ControlPlaneRef: *cpRef(cpName),
 		},
-	}
-	for _, m := range mutate {
-		m(cfg)
-	}
-	if _, err := e.cs.KonnectV1alpha1().KonnectCloudGatewayDataPlaneGroupConfigurations(e.ns).Create(e.ctx, cfg, metav1.CreateOptions{}); err != nil {
-		e.t.Fatal(err)
 	}
 }
 

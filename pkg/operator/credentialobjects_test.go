@@ -5,7 +5,6 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/util/retry"
 
 	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
 	configurationv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/configuration/v1alpha1"
@@ -23,7 +22,6 @@ type credentialCase struct {
 	hasSpecID bool
 	create    func(e *env, name, consumer, value string, adopt *commonv1alpha1.AdoptOptions)
 	get       func(e *env, name string) (conditioned, *configurationv1alpha1.KongCredentialStatus)
-	set       func(e *env, name, value string)
 	delete    func(e *env, name string) error
 	list      func(e *env) []credentialObject
 	// secretData is the data of a Secret that makes a credential with the
@@ -91,21 +89,6 @@ func credentialKindCase[T interface {
 			e.t.Fatal(err)
 		}
 		return obj, status(obj)
-	}
-	c.set = func(e *env, name, value string) {
-		e.t.Helper()
-		err := retry.RetryOnConflict(retry.DefaultRetry, func() error {
-			obj, err := client(e).Get(e.ctx, name, metav1.GetOptions{})
-			if err != nil {
-				return err
-			}
-			*field(obj) = value
-			_, err = client(e).Update(e.ctx, obj, metav1.UpdateOptions{})
-			return err
-		})
-		if err != nil {
-			e.t.Fatal(err)
-		}
 	}
 	c.delete = func(e *env, name string) error { return client(e).Delete(e.ctx, name, metav1.DeleteOptions{}) }
 	c.list = func(e *env) []credentialObject {

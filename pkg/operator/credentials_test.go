@@ -2,10 +2,8 @@ package operator_test
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -47,186 +45,12 @@ func (e *env) credentialEntity(cpID string, c credentialCase, id string) (map[st
 	return e.entity(cpID, c.collection, id)
 }
 
-func TestCredentialLifecycle(t *testing.T) {
-	t.Parallel()
-	e := newEnv(t, envOptions{}) // an hour's sync period: only changes write
-	cpID := e.ready()
-	e.createConsumer("alice")
-	consumerID := e.programmedConsumer("alice").Status.Konnect.ID
-
-	for _, c := range credentialCases() {
-		t.Run(c.kind, func(t *testing.T) {
-			e := e.with(t)
-			name := strings.ToLower(c.kind)
-			c.create(e, name, "alice", name+"-v1", nil)
-			id := e.programmedCredential(c, name)
-
-			obj, status := c.get(e, name)
-			st := status.Konnect
-			if st.ConsumerID != consumerID || st.ControlPlaneID != cpID || st.OrgID != e.orgID || st.ServerURL != e.sim.URL {
-				t.Fatalf("status.konnect = %+v, want consumer %s in control plane %s", st, consumerID, cpID)
-			}
-			for _, ct := range []string{commonv1alpha1.ConditionKongConsumerRefValid, commonv1alpha1.ConditionControlPlaneRefValid, commonv1alpha1.ConditionAPIAuthValid} {
-				if err := conditionIs(obj, ct, metav1.ConditionTrue, ""); err != nil {
-					t.Error(err)
-				}
-			}
-			ent, ok := e.credentialEntity(cpID, c, id)
-			if !ok {
-				t.Fatalf("%s %s is not in Konnect's %s", c.kind, id, c.collection)
-			}
-			if refID(ent, "consumer") != consumerID || ent[c.field] != name+"-v1" {
-				t.Fatalf("Konnect credential %v, want consumer %s and %s %s-v1", ent, consumerID, c.field, name)
-			}
-			tags := tagsOf(ent)
-			for _, want := range []string{"k8s-uid:" + string(obj.GetUID()), "k8s-kind:" + c.kind, "k8s-name:" + name} {
-				if !slices.Contains(tags, want) {
-					t.Errorf("Konnect tags %v lack %q", tags, want)
-				}
-			}
-			if c.hasSpecID && id == specID {
-				t.Errorf("spec.id %s was sent to Konnect", specID)
-			}
-
-			posts := e.calls("POST", "/"+strings.TrimSuffix(c.collection, "s"))
-			c.set(e, name, name+"-v2")
-			e.eventually("the change reaches Konnect", func() error {
-				ent, _ := e.credentialEntity(cpID, c, id)
-				if ent[c.field] != name+"-v2" {
-					return fmt.Errorf("%s = %v", c.field, ent[c.field])
-				}
-				return nil
-			})
-			if got := e.calls("POST", "/"+strings.TrimSuffix(c.collection, "s")); got != posts {
-				t.Fatalf("the update created the credential again (%d creates)", got-posts)
-			}
-
-			if err := c.delete(e, name); err != nil {
-				t.Fatal(err)
-			}
-			e.eventually("credential gone from the cluster and from Konnect", func() error {
-				if err := c.delete(e, name); !apierrors.IsNotFound(err) {
-					return fmt.Errorf("still in the cluster (%w)", err)
-				}
-				if _, ok := e.credentialEntity(cpID, c, id); ok {
-					return fmt.Errorf("still in Konnect")
-				}
-				return nil
-			})
-		})
-	}
-}
-
-func TestCredentialDriftIsOverwritten(t *testing.T) {
-	t.Parallel()
-	const period = time.Hour
-	e := newEnv(t, envOptions{syncPeriod: period})
-	cpID := e.ready()
-	e.createConsumer("alice")
-	e.programmedConsumer("alice")
-	cases := credentialCases()
-	ids := map[string]string{}
-	for _, c := range cases {
-		name := strings.ToLower(c.kind)
-		c.create(e, name, "alice", name+"-ours", nil)
-	}
-	for _, c := range cases {
-		ids[c.kind] = e.programmedCredential(c, strings.ToLower(c.kind))
-	}
-	for _, c := range cases {
-		ent, _ := e.credentialEntity(cpID, c, ids[c.kind])
-		ent[c.field] = "changed-behind-our-back-" + strings.ToLower(c.kind)
-		if err := e.sim.PutEntity(e.orgID, cpID, c.collection, ent); err != nil {
-			t.Fatal(err)
-		}
-	}
-	// Within one sync period: the clock moves one period on, no more.
-	e.step(period)
-	for _, c := range cases {
-		e.eventually(c.kind+" drift overwritten", func() error {
-			ent, _ := e.credentialEntity(cpID, c, ids[c.kind])
-			if want := strings.ToLower(c.kind) + "-ours"; ent[c.field] != want {
-				return fmt.Errorf("%s = %v, want %s", c.field, ent[c.field], want)
-			}
-			return nil
-		})
-	}
-}
-
-func TestCredentialAdoption(t *testing.T) {
-	t.Parallel()
-	e := newEnv(t, envOptions{})
-	cpID := e.ready()
-	e.createConsumer("alice")
-	consumerID := e.programmedConsumer("alice").Status.Konnect.ID
-
-	existing := func(c credentialCase, n int, value string, tags ...string) string {
-		id := fmt.Sprintf("0000eeee-0000-4000-8000-%012d", n)
-		ent := c.konnectFields(value)
-		ent["id"], ent["consumer"] = id, map[string]any{"id": consumerID}
-		if len(tags) > 0 {
-			ent["tags"] = tags
-		}
-		if err := e.sim.PutEntity(e.orgID, cpID, c.collection, ent); err != nil {
-			t.Fatal(err)
-		}
-		return id
-	}
-	adopt := func(id string, mode commonv1alpha1.AdoptMode) *commonv1alpha1.AdoptOptions {
-		return &commonv1alpha1.AdoptOptions{From: commonv1alpha1.AdoptSourceKonnect, Mode: mode, Konnect: &commonv1alpha1.AdoptKonnectOptions{ID: id}}
-	}
-	for i, c := range credentialCases() {
-		t.Run(c.kind, func(t *testing.T) {
-			e := e.with(t)
-			base := strings.ToLower(c.kind)
-
-			id := existing(c, 10*i+1, base+"-old")
-			c.create(e, base+"-override", "alice", base+"-new", adopt(id, commonv1alpha1.AdoptModeOverride))
-			if got := e.programmedCredential(c, base+"-override"); got != id {
-				t.Fatalf("adopted ID %q, want %q", got, id)
-			}
-			obj, _ := c.get(e, base+"-override")
-			if err := conditionIs(obj, commonv1alpha1.ConditionAdopted, metav1.ConditionTrue, commonv1alpha1.ReasonAdopted); err != nil {
-				t.Fatal(err)
-			}
-			ent, _ := e.credentialEntity(cpID, c, id)
-			if ent[c.field] != base+"-new" || !slices.Contains(tagsOf(ent), "k8s-uid:"+string(obj.GetUID())) {
-				t.Fatalf("override did not write the spec: %v", ent)
-			}
-
-			id = existing(c, 10*i+2, base+"-same")
-			puts := e.calls("PUT", "/"+strings.TrimSuffix(c.collection, "s"))
-			c.create(e, base+"-match", "alice", base+"-same", adopt(id, commonv1alpha1.AdoptModeMatch))
-			if got := e.programmedCredential(c, base+"-match"); got != id {
-				t.Fatalf("adopted ID %q, want %q", got, id)
-			}
-			if got := e.calls("PUT", "/"+strings.TrimSuffix(c.collection, "s")); got != puts {
-				t.Fatalf("match mode wrote the credential (%d PUTs)", got-puts)
-			}
-
-			id = existing(c, 10*i+3, base+"-theirs")
-			c.create(e, base+"-differs", "alice", base+"-mine", adopt(id, commonv1alpha1.AdoptModeMatch))
-			e.eventually("mismatch reported with the field", func() error {
-				obj, _ := c.get(e, base+"-differs")
-				if err := conditionIs(obj, commonv1alpha1.ConditionAdopted, metav1.ConditionFalse, commonv1alpha1.ReasonNotMatch); err != nil {
-					return err
-				}
-				if cond := meta.FindStatusCondition(obj.GetConditions(), commonv1alpha1.ConditionAdopted); !strings.Contains(cond.Message, c.field) {
-					return fmt.Errorf("message %q does not name %s", cond.Message, c.field)
-				}
-				return nil
-			})
-
-			id = existing(c, 10*i+4, base+"-owned", "k8s-uid:someone-else")
-			c.create(e, base+"-owned", "alice", base+"-owned", adopt(id, commonv1alpha1.AdoptModeOverride))
-			e.eventually("UID conflict reported", func() error {
-				obj, _ := c.get(e, base+"-owned")
-				return conditionIs(obj, commonv1alpha1.ConditionAdopted, metav1.ConditionFalse, commonv1alpha1.ReasonUIDConflict)
-			})
-		})
-	}
-}
-
+// TestCredentialWaitsForItsConsumer: a credential of a consumer that does
+// not exist yet says so and waits; once the consumer is Programmed, each
+// credential is created under it, its status names the consumer and the
+// control plane it inherits, and a spec.id is not sent to Konnect. The
+// lifecycle of each credential kind is walked by the harness of
+// kindcase_test.go.
 func TestCredentialWaitsForItsConsumer(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, envOptions{})
@@ -257,9 +81,22 @@ func TestCredentialWaitsForItsConsumer(t *testing.T) {
 	e.createConsumer("late")
 	consumerID := e.programmedConsumer("late").Status.Konnect.ID
 	for _, c := range cases {
-		id := e.programmedCredential(c, strings.ToLower(c.kind))
+		name := strings.ToLower(c.kind)
+		id := e.programmedCredential(c, name)
 		if ent, ok := e.credentialEntity(cpID, c, id); !ok || refID(ent, "consumer") != consumerID {
 			t.Fatalf("%s in Konnect: %v, want under consumer %s", c.kind, ent, consumerID)
+		}
+		obj, status := c.get(e, name)
+		if st := status.Konnect; st.ConsumerID != consumerID || st.ControlPlaneID != cpID || st.OrgID != e.orgID || st.ServerURL != e.sim.URL {
+			t.Errorf("%s status.konnect = %+v, want consumer %s in control plane %s", c.kind, st, consumerID, cpID)
+		}
+		for _, ct := range []string{commonv1alpha1.ConditionKongConsumerRefValid, commonv1alpha1.ConditionControlPlaneRefValid, commonv1alpha1.ConditionAPIAuthValid} {
+			if err := conditionIs(obj, ct, metav1.ConditionTrue, ""); err != nil {
+				t.Errorf("%s: %v", c.kind, err)
+			}
+		}
+		if c.hasSpecID && id == specID {
+			t.Errorf("%s: spec.id %s was sent to Konnect", c.kind, specID)
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -16,11 +17,33 @@ import (
 	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
 )
 
-// The kinds added after the core ones are driven through one harness:
-// kindCase says, for one kind, how to make a valid object, change it, and
-// recognise the change in its Konnect entity; the tests below then walk
-// the same lifecycle (create, change, drift, delete) and adoption modes for
-// every kind. Each kind's own references are tested in its own file.
+// Every kind the operator makes Konnect entities of is driven through one
+// harness: kindCase says, for one kind, how to make a valid object, change
+// it, and recognise the change in its Konnect entity; the tests below then
+// walk the same lifecycle (create, change, drift overwritten within one
+// sync period, delete) and adoption modes for every kind, each kind in an
+// environment of its own (Test<Kind> in the kind's file), or a few kinds
+// of one family one after the other in one (testTogether: the core kinds,
+// the credentials), as an environment costs seconds. Each kind's own
+// references, orderings, Secrets and grants are tested in its own file.
+//
+// Where kinds differ, an optional field says so rather than a branch of
+// the tests: kinds without a control plane of their own (a control plane,
+// a network, the Portal kinds) or under another parent (a credential under
+// its consumer, a target under its upstream, a configuration under its
+// cloud control plane) say so in setup and object; kinds whose entities
+// carry no tags (untagged), carry labels (labelled), live in Konnect's
+// newer APIs (lookup) or stay after deletion (resetOnDelete) say how to
+// find and judge them; a kind whose spec cannot change once Programmed (a
+// network) has no change.
+//
+// Two of the operator's kinds make no Konnect entity of their own and so
+// cannot go through the harness: a KonnectAPIAuthConfiguration only holds
+// the token the others use (tokensecret_test.go), and a KongPlugin or
+// KongClusterPlugin reaches Konnect only through its KongPluginBindings
+// (pluginbinding_test.go, clusterplugin_test.go). KonnectGatewayControlPlane
+// goes through the lifecycle but not adoption: it has no spec.adopt, an
+// existing control plane is taken by mirroring it (mirror_test.go).
 
 // objectClient is what a generated typed client offers for one kind.
 type objectClient[T any] interface {
@@ -78,8 +101,19 @@ type kindCase[T konnectObject] struct {
 	alwaysThere bool
 	// resetOnDelete, when set, checks the entity once its object is
 	// deleted, instead of expecting it gone: a portal's customization
-	// stays, with Konnect's defaults.
+	// stays, with Konnect's defaults, and a control plane's data-plane group
+	// configuration, without groups.
 	resetOnDelete func(ent map[string]any) error
+	// differs, when set, is the field that match mode's refusal of the
+	// entity seed made to differ must name.
+	differs string
+	// overridden, when set, checks what override wrote besides the tags:
+	// what seed made differ outside the entity (a consumer's groups).
+	overridden func(e *env, cpID string, obj T) error
+	// options are the environment the kind needs (the cloud-gateway
+	// kinds: a simulator with provider accounts); the zero value is the
+	// default environment.
+	options envOptions
 }
 
 func (k kindCase[T]) objName(e *env, name string) string {
@@ -235,12 +269,37 @@ func (e *env) use(t *testing.T) (restore func()) {
 	return func() { e.t = parent }
 }
 
-// test runs the adoption cases and then the lifecycle of one kind, in one
-// environment (each costs a namespace, whose deletion takes seconds).
+// test runs the adoption cases and then the lifecycle of one kind, in an
+// environment of its own.
 func (k kindCase[T]) test(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, k.options)
+	k.run(t, e, e.ready())
+}
+
+// harnessed is a kind of the harness, seen without its Go type.
+type harnessed interface {
+	kindName() string
+	run(t *testing.T, e *env, cpID string)
+}
+
+// testTogether runs kinds one after the other in one environment of the
+// default options: kinds whose setups agree (the credentials of one
+// consumer) share the environment's cost, a namespace and an operator.
+func testTogether(t *testing.T, kinds ...harnessed) {
 	t.Parallel()
 	e := newEnv(t, envOptions{})
 	cpID := e.ready()
+	for _, k := range kinds {
+		t.Run(k.kindName(), func(t *testing.T) {
+			defer e.use(t)()
+			k.run(t, e, cpID)
+		})
+	}
+}
+
+// run runs the adoption cases and then the lifecycle of the kind in e.
+func (k kindCase[T]) run(t *testing.T, e *env, cpID string) {
 	if k.setup != nil {
 		k.setup(e)
 	}
@@ -354,69 +413,6 @@ func labelsOf(ent map[string]any) []string {
 	return out
 }
 
-func adoptOptions(id string, mode commonv1alpha1.AdoptMode) *commonv1alpha1.AdoptOptions {
-	return &commonv1alpha1.AdoptOptions{From: commonv1alpha1.AdoptSourceKonnect, Mode: mode, Konnect: &commonv1alpha1.AdoptKonnectOptions{ID: id}}
-}
-
-// testAdoption: override takes an existing entity over and writes the spec
-// (kinds with tags: it then carries the object's UID), match takes an equal
-// entity without writing it, and match refuses one that differs.
-func (k kindCase[T]) testAdoption(t *testing.T, e *env, cpID string) {
-	adopted := func(name, id string, mode commonv1alpha1.AdoptMode) T {
-		obj := k.object(e, name)
-		k.adopt(obj, adoptOptions(id, mode))
-		k.create(e, obj)
-		return obj
-	}
-	if !k.untagged {
-		t.Run("override", func(t *testing.T) {
-			defer e.use(t)()
-			name := k.objName(e, "override")
-			id := k.seed(e, cpID, name, false)
-			adopted(name, id, commonv1alpha1.AdoptModeOverride)
-			obj := k.programmed(e, name)
-			if got := obj.KonnectStatus(false).GetKonnectID(); got != id {
-				t.Fatalf("adopted ID %q, want %q", got, id)
-			}
-			if err := conditionIs(obj, commonv1alpha1.ConditionAdopted, metav1.ConditionTrue, commonv1alpha1.ReasonAdopted); err != nil {
-				t.Fatal(err)
-			}
-			ent, err := k.entity(e, cpID, obj)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !slices.Contains(tagsOf(ent), "k8s-uid:"+string(obj.GetUID())) {
-				t.Fatalf("override did not write the spec: %v", ent)
-			}
-		})
-	}
-	t.Run("match", func(t *testing.T) {
-		defer e.use(t)()
-		name := k.objName(e, "match")
-		id := k.seed(e, cpID, name, true)
-		writes := e.calls("PUT", k.path) + e.calls("POST", k.path)
-		adopted(name, id, commonv1alpha1.AdoptModeMatch)
-		obj := k.programmed(e, name)
-		if got := obj.KonnectStatus(false).GetKonnectID(); got != id {
-			t.Fatalf("adopted ID %q, want %q", got, id)
-		}
-		if err := conditionIs(obj, commonv1alpha1.ConditionAdopted, metav1.ConditionTrue, commonv1alpha1.ReasonAdopted); err != nil {
-			t.Fatal(err)
-		}
-		if got := e.calls("PUT", k.path) + e.calls("POST", k.path); got != writes {
-			t.Fatalf("match mode wrote to Konnect (%d writes)", got-writes)
-		}
-	})
-	t.Run("match refuses an entity that differs", func(t *testing.T) {
-		defer e.use(t)()
-		name := k.objName(e, "differs")
-		id := k.seed(e, cpID, name, false)
-		adopted(name, id, commonv1alpha1.AdoptModeMatch)
-		k.condition(e, name, commonv1alpha1.ConditionAdopted, metav1.ConditionFalse, commonv1alpha1.ReasonNotMatch)
-		k.condition(e, name, commonv1alpha1.ConditionProgrammed, metav1.ConditionFalse, commonv1alpha1.ReasonFailedToAdopt)
-	})
-}
-
 // put stores an entity in Konnect behind the operator's back and returns
 // its ID.
 func (e *env) put(cpID, collection string, ent map[string]any) string {
@@ -436,4 +432,15 @@ func (e *env) reput(cpID, collection string, ent map[string]any) {
 	if err := e.sim.PutEntity(e.orgID, cpID, collection, ent); err != nil {
 		e.t.Fatal(err)
 	}
+}
+
+// writes counts the simulator's writes: every request but a GET.
+func (e *env) writes() int {
+	n := 0
+	for op, count := range e.sim.Calls() {
+		if !strings.HasPrefix(op, "GET ") {
+			n += count
+		}
+	}
+	return n
 }

@@ -3,7 +3,10 @@ package operator_test
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
+
+	"github.com/Kong/sdk-konnect-go/models/components"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -19,6 +22,9 @@ func refID(ent map[string]any, field string) string {
 	return id
 }
 
+// TestRoutesWithAndWithoutAService: a route of a service is placed in its
+// service, one without names its control plane, one whose service is
+// missing waits for it, and one of a service never adopts a route of none.
 func TestRoutesWithAndWithoutAService(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, envOptions{})
@@ -58,6 +64,28 @@ func TestRoutesWithAndWithoutAService(t *testing.T) {
 	})
 	e.createService("missing")
 	e.eventually("orphan route Programmed once its service exists", func() error { return programmed(e.route("orphan")) })
+
+	// A route of no service in Konnect is not adopted by a route of a
+	// service, even to override it: it would move to the service.
+	name := "serviceless-in-konnect"
+	res, err := e.konnect().Routes.CreateRoute(e.ctx, cpID, components.CreateRouteRouteJSON(components.RouteJSON{
+		Name: &name, Paths: []string{"/" + name},
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	routeID := *res.GetRoute().RouteJSON.ID
+	e.createRoute(name, withService("svc"), func(r *configurationv1alpha1.KongRoute) {
+		r.Spec.Adopt = adoptOptions(routeID, commonv1alpha1.AdoptModeOverride)
+	})
+	refused := routes.condition(e, name, commonv1alpha1.ConditionAdopted, metav1.ConditionFalse, commonv1alpha1.ReasonNotMatch)
+	if msg := conditionMessage(refused, commonv1alpha1.ConditionAdopted); !strings.Contains(msg, "service") {
+		t.Fatalf("Adopted says %q; want it to name the service", msg)
+	}
+	routes.condition(e, name, commonv1alpha1.ConditionProgrammed, metav1.ConditionFalse, commonv1alpha1.ReasonFailedToAdopt)
+	if ent, _ := e.entity(cpID, "routes", routeID); refID(ent, "service") != "" {
+		t.Fatalf("the route was moved to a service: %v", ent)
+	}
 }
 
 func TestConsumerGroupMembershipFollowsTheConsumer(t *testing.T) {

@@ -18,9 +18,10 @@ import (
 	"github.com/konnect-operator/konnect-operator/pkg/konnectsim"
 )
 
-// The tests in this file walk every branch of the reconciliation algorithm
-// with KongService as the example kind; the adapters of the other kinds are
-// exercised in kinds_test.go.
+// The tests in this file walk the branches of the reconciliation algorithm
+// with KongService as the example kind; the lifecycle every kind shares
+// (create, change, drift overwritten within one sync period, delete, and
+// adoption) is walked for each kind by the harness of kindcase_test.go.
 
 func (e *env) programmedService(name string) *configurationv1alpha1.KongService {
 	e.t.Helper()
@@ -259,29 +260,6 @@ func TestNoChangeWithinThePeriodMakesNoKonnectCall(t *testing.T) {
 	})
 }
 
-func TestOutOfBandChangeIsOverwrittenWithinOneSyncPeriod(t *testing.T) {
-	t.Parallel()
-	const period = time.Hour
-	e := newEnv(t, envOptions{syncPeriod: period})
-	cpID := e.ready()
-	e.createService("svc")
-	id := e.programmedService("svc").Status.Konnect.ID
-
-	drifted := e.serviceEntity(cpID, id)
-	drifted["host"] = "changed-behind-our-back.example.com"
-	if err := e.sim.PutEntity(e.orgID, cpID, "services", drifted); err != nil {
-		t.Fatal(err)
-	}
-	// Within one sync period: the clock moves one period on, no more.
-	e.step(period)
-	e.eventually("drift overwritten", func() error {
-		if h := e.serviceEntity(cpID, id)["host"]; h != "svc.example.com" {
-			return fmt.Errorf("host = %v", h)
-		}
-		return nil
-	})
-}
-
 func TestUpdateFailsThenRecovers(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, envOptions{})
@@ -304,26 +282,6 @@ func TestUpdateFailsThenRecovers(t *testing.T) {
 	if h := e.serviceEntity(cpID, id)["host"]; h != "new.example.com" {
 		t.Fatalf("host = %v after recovery", h)
 	}
-}
-
-func TestDeleteRemovesTheEntity(t *testing.T) {
-	t.Parallel()
-	e := newEnv(t, envOptions{})
-	cpID := e.ready()
-	e.createService("svc")
-	e.programmedService("svc")
-	if err := e.cs.ConfigurationV1alpha1().KongServices(e.ns).Delete(e.ctx, "svc", metav1.DeleteOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	e.eventually("service gone from the cluster and from Konnect", func() error {
-		if _, err := e.cs.ConfigurationV1alpha1().KongServices(e.ns).Get(e.ctx, "svc", metav1.GetOptions{}); !apierrors.IsNotFound(err) {
-			return fmt.Errorf("still in the cluster (%w)", err)
-		}
-		if n := len(e.entities(cpID, "services")); n != 0 {
-			return fmt.Errorf("%d services left in Konnect", n)
-		}
-		return nil
-	})
 }
 
 func TestDeleteFailsIsRetriedUntilItSucceeds(t *testing.T) {
