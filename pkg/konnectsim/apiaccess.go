@@ -2,9 +2,9 @@ package konnectsim
 
 import "fmt"
 
-// Direct access to the entities of Konnect's newer APIs (portals and what
-// they hold, config stores, event gateways and what they hold), for tests that look or write behind the
-// operator's back. Collections are named as the store names them
+// Direct access to the entities of Konnect's newer APIs (portals, config
+// stores, event gateways, and what they hold), for tests that look or
+// write behind the operator's back. Collections are named as the store names them
 // ("portals", "portal-pages", "config-stores", "event-gateways",
 // "event-gateway-listeners", …); parentID is the portal's, control
 // plane's, gateway's, listener's or virtual cluster's ID ("" for portals
