@@ -45,6 +45,17 @@ type API struct {
 	PortalEmails        sdkkonnectgo.PortalEmailsSDK
 	PortalAuthSettings  sdkkonnectgo.PortalAuthSettingsSDK
 	PortalIPAllowLists  sdkkonnectgo.PortalsIPAllowListSDK
+	// The Event Gateway: gateways and what they hold.
+	EventGateways                sdkkonnectgo.EventGatewaysSDK
+	EventGatewayBackendClusters  sdkkonnectgo.EventGatewayBackendClustersSDK
+	EventGatewayListeners        sdkkonnectgo.EventGatewayListenersSDK
+	EventGatewayListenerPolicies sdkkonnectgo.EventGatewayListenerPoliciesSDK
+	EventGatewayVirtualClusters  sdkkonnectgo.EventGatewayVirtualClustersSDK
+	EventGatewayClusterPolicies  sdkkonnectgo.EventGatewayVirtualClusterPoliciesSDK
+	EventGatewayConsumePolicies  sdkkonnectgo.EventGatewayVirtualClusterConsumePoliciesSDK
+	EventGatewayProducePolicies  sdkkonnectgo.EventGatewayVirtualClusterProducePoliciesSDK
+	EventGatewaySchemaRegistries sdkkonnectgo.EventGatewaySchemaRegistriesSDK
+	EventGatewayDataPlaneCerts   sdkkonnectgo.EventGatewayDataPlaneCertificatesSDK
 	// Pages reads core-entity list pages without the SDK's decoding (see
 	// PageReader); nil in fakes, where callers use the SDK.
 	Pages PageReader
@@ -88,7 +99,18 @@ func newAPI(serverURL string, do sdkkonnectgo.HTTPClient) API {
 		PortalEmails:        sdk.PortalEmails,
 		PortalAuthSettings:  sdk.PortalAuthSettings,
 		PortalIPAllowLists:  sdk.PortalsIPAllowList,
-		Pages:               pageReader{server: serverURL, do: do},
+
+		EventGateways:                sdk.EventGateways,
+		EventGatewayBackendClusters:  sdk.EventGatewayBackendClusters,
+		EventGatewayListeners:        sdk.EventGatewayListeners,
+		EventGatewayListenerPolicies: sdk.EventGatewayListenerPolicies,
+		EventGatewayVirtualClusters:  sdk.EventGatewayVirtualClusters,
+		EventGatewayClusterPolicies:  sdk.EventGatewayVirtualClusterPolicies,
+		EventGatewayConsumePolicies:  sdk.EventGatewayVirtualClusterConsumePolicies,
+		EventGatewayProducePolicies:  sdk.EventGatewayVirtualClusterProducePolicies,
+		EventGatewaySchemaRegistries: sdk.EventGatewaySchemaRegistries,
+		EventGatewayDataPlaneCerts:   sdk.EventGatewayDataPlaneCertificates,
+		Pages:                        pageReader{server: serverURL, do: do},
 	}
 }
 
