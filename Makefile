@@ -223,6 +223,17 @@ test-stress: ## make test while CPU hogs keep every core busy (STRESS_HOGS, defa
 test-long: control-plane tools ## The throughput measurements left out of make test (minutes each): the share of Konnect's budget a cold create spends under 429s, and the cost of stray 429s.
 	KONNECT_TEST_LONG=1 $(GO) test -timeout 30m -count=1 -run 'TestSustainedLimitIsSpentWithoutStalls|TestStrayBare429sSlowAColdCreateLittle' -v ./pkg/operator
 
+# How long Konnect (and, separately, the API server) stays away in
+# make test-outages, and how many services (each with a route) the worlds hold.
+KONNECT_OUTAGE ?= 5m
+KONNECT_APISERVER_DOWN ?= 2m
+KONNECT_OUTAGE_SERVICES ?= 30
+
+.PHONY: test-outages
+test-outages: control-plane tools ## The outage tests at full length, printing their figures: Konnect answering 503, then hanging, for KONNECT_OUTAGE (default 5m) while services change, are deleted and created; a revoked token for as long, then replaced; the leader frozen past its Lease; the API server frozen for KONNECT_APISERVER_DOWN (default 2m). KONNECT_OUTAGE_SERVICES services, each with a route (default 30: 62 objects). make test runs them with a one-minute outage, 30s of API server, 12 services.
+	KONNECT_OUTAGE=$(KONNECT_OUTAGE) KONNECT_APISERVER_DOWN=$(KONNECT_APISERVER_DOWN) KONNECT_OUTAGE_SERVICES=$(KONNECT_OUTAGE_SERVICES) \
+	  $(GO) test -timeout 40m -count=1 -parallel 5 -v -run 'TestKonnectAnswering503|TestKonnectHanging|TestLeaderFrozen|TestAPIServerStopped|TestRevokedToken' ./e2e/isolated
+
 .PHONY: test-e2e
 test-e2e: control-plane tools ## Only the e2e suite (built binaries, manifests applied with kubectl, the simulator binary).
 	$(GO) test -timeout $(TEST_TIMEOUT) -count=1 -v ./e2e/...

@@ -79,6 +79,7 @@ func newChaosWorld(ctx context.Context, t *testing.T, name string, n int) *chaos
 	}
 	w.extra = append(w.extra,
 		"--konnect-ca-file="+sim.caFile,
+		sim.allowedHostsArg(),
 		"--watch-namespaces="+w.ns,
 		"--leader-elect-resource-name=chaos-"+name,
 		"--konnect-request-timeout=2s",

@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"github.com/konnect-operator/konnect-operator/pkg/konnect"
 )
 
 // TestHelmChartTemplates lints the chart and renders it with the default
@@ -60,7 +62,9 @@ func TestHelmChartTemplates(t *testing.T) {
 		r.get(t, "Service", operatorNamespace, "konnect-operator-metrics")
 		args := deploymentArgsOf(t, r)
 		for _, flag := range []string{"--leader-elect=true", "--leader-elect-resource-name=konnect-operator", "--metrics-bind-address=:8443",
-			"--health-probe-bind-address=:8081", "--sync-period=1m", "--drift-detection=list", "--konnect-rate-limit=0", "--log-format=json"} {
+			"--health-probe-bind-address=:8081", "--sync-period=1m", "--drift-detection=list", "--konnect-rate-limit=0", "--log-format=json",
+			// Tokens go to Konnect's public API hosts only.
+			"--konnect-allowed-hosts=" + strings.Join(konnect.DefaultAllowedHosts, ",")} {
 			if !slices.Contains(args, flag) {
 				t.Errorf("the Deployment's arguments %v lack %s", args, flag)
 			}

@@ -77,7 +77,7 @@ func ExportAppliedWritesNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	startExportOperator := func(name string) *operatorProcess {
-		op, err := startOperator(name, kubeconfig, args, "--konnect-ca-file="+sim.caFile, "--watch-namespaces="+ns,
+		op, err := startOperator(name, kubeconfig, args, "--konnect-ca-file="+sim.caFile, sim.allowedHostsArg(), "--watch-namespaces="+ns,
 			"--leader-elect=false", "--sync-period="+exportSyncPeriod.String(), "--log-format=text")
 		if err != nil {
 			t.Fatal(err)
@@ -97,7 +97,7 @@ func ExportAppliedWritesNothing(t *testing.T) {
 	op := startExportOperator("export-operator")
 
 	plugin := exec.CommandContext(ctx, filepath.Join(suite.binDir, "kubectl-konnect"), "export", "-n", ns,
-		"--control-plane", seeded.ControlPlane.Name, "--auth-configuration", "konnect", "--konnect-ca-file", sim.caFile)
+		"--control-plane", seeded.ControlPlane.Name, "--auth-configuration", "konnect", "--konnect-ca-file", sim.caFile, sim.allowedHostsArg())
 	plugin.Env = append(os.Environ(), "KUBECONFIG="+c.KubeconfigPath, "KONNECT_TOKEN=")
 	var manifests, notes bytes.Buffer
 	plugin.Stdout, plugin.Stderr = &manifests, &notes
@@ -335,9 +335,10 @@ func runKubectlKonnect(ctx context.Context, c *clusterEnv, args ...string) (int,
 }
 
 // runPlugin runs kubectl-konnect with the administrator's kubeconfig,
-// trusting caFile for Konnect, and returns its status and outputs.
-func runPlugin(ctx context.Context, c *clusterEnv, caFile string, args ...string) (int, string, string) {
-	return runKubectlKonnect(ctx, c, append(args, "--konnect-ca-file", caFile)...)
+// trusting sim's CA for Konnect and sending tokens to it, and returns its
+// status and outputs.
+func runPlugin(ctx context.Context, c *clusterEnv, sim *simulator, args ...string) (int, string, string) {
+	return runKubectlKonnect(ctx, c, append(args, "--konnect-ca-file", sim.caFile, sim.allowedHostsArg())...)
 }
 
 // checkDiff runs kubectl konnect diff with the operator stopped: nothing
@@ -346,7 +347,7 @@ func runPlugin(ctx context.Context, c *clusterEnv, caFile string, args ...string
 func checkDiff(ctx context.Context, t *testing.T, c *clusterEnv, sim *simulator, api konnect.API, ns string, seeded exporttest.Seeded) {
 	t.Helper()
 	begin := time.Now()
-	if status, out, errOut := runPlugin(ctx, c, sim.caFile, "diff", "-n", ns); status != 0 || out != "" {
+	if status, out, errOut := runPlugin(ctx, c, sim, "diff", "-n", ns); status != 0 || out != "" {
 		t.Errorf("diff right after the adoption: status %d\n%s%s", status, out, errOut)
 	}
 	serviceID := seeded.IDs["services"][0]
@@ -372,7 +373,7 @@ func checkDiff(ctx context.Context, t *testing.T, c *clusterEnv, sim *simulator,
 		{[]string{"diff", "-n", ns, "kongservice/nowhere"}, 2, nil},
 	}
 	for _, tc := range cases {
-		status, out, errOut := runPlugin(ctx, c, sim.caFile, tc.args...)
+		status, out, errOut := runPlugin(ctx, c, sim, tc.args...)
 		if status != tc.status {
 			t.Errorf("%s: status %d, want %d\n%s%s", strings.Join(tc.args, " "), status, tc.status, out, errOut)
 		}

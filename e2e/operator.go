@@ -74,6 +74,7 @@ func startOperator(name, kubeconfig string, deploymentArgs []string, extra ...st
 	args := append(append([]string(nil), deploymentArgs...),
 		"--kubeconfig="+kubeconfig,
 		"--konnect-ca-file="+suite.sim.caFile,
+		suite.sim.allowedHostsArg(),
 		"--metrics-bind-address=127.0.0.1:"+strconv.Itoa(ports[0]),
 		"--health-probe-bind-address=127.0.0.1:"+strconv.Itoa(ports[1]),
 		"--leader-elect-lease-duration="+leaseDuration.String(),

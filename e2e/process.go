@@ -14,9 +14,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
+
+	"github.com/konnect-operator/konnect-operator/pkg/konnect"
 )
 
 // process is a binary the suite runs, with its output in a log file.
@@ -122,6 +126,12 @@ type simulator struct {
 	// for measurements with several organisations.
 	neighbours []string
 	client     *http.Client
+}
+
+// allowedHostsArg lets the operator, or kubectl konnect, send tokens to
+// this simulator besides Konnect's own hosts.
+func (s *simulator) allowedHostsArg() string {
+	return "--konnect-allowed-hosts=" + strings.Join(append(slices.Clone(konnect.DefaultAllowedHosts), strings.TrimPrefix(s.url, "https://")), ",")
 }
 
 // simNeighbours is how many other organisations the simulator holds

@@ -43,6 +43,7 @@ func startBareOperator(t *testing.T, name, metricsAddr string) (*operatorProcess
 	p, err := startProcess(filepath.Join(suite.workDir, "operators"), name, nil, filepath.Join(suite.binDir, "konnect-operator"),
 		"--kubeconfig="+suite.cluster.KubeconfigPath,
 		"--konnect-ca-file="+suite.sim.caFile,
+		suite.sim.allowedHostsArg(),
 		"--leader-elect=true",
 		"--leader-elect-resource-namespace=default",
 		"--leader-elect-resource-name="+lease,

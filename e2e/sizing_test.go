@@ -225,6 +225,7 @@ func startDefaultOperator(name, kubeconfig string, extra ...string) (*operatorPr
 	args := append([]string{
 		"--kubeconfig=" + kubeconfig,
 		"--konnect-ca-file=" + suite.sim.caFile,
+		suite.sim.allowedHostsArg(),
 		"--metrics-bind-address=127.0.0.1:" + strconv.Itoa(metricsPort),
 		"--health-probe-bind-address=127.0.0.1:" + strconv.Itoa(healthPort),
 	}, extra...)

@@ -155,6 +155,8 @@ for port in ${METRICS_PORT} ${HEALTH_PORT} $([[ "${MODE}" == local ]] && echo "$
   fi
 done
 
+# Konnect's public API hosts: where the operator sends tokens by default.
+KONNECT_ALLOWED_HOSTS=us.api.konghq.com,eu.api.konghq.com,au.api.konghq.com,me.api.konghq.com,in.api.konghq.com,sg.api.konghq.com,global.api.konghq.com
 operator_args=(
   --kubeconfig "${KUBECONFIG_PATH}"
   --leader-elect=false
@@ -162,6 +164,12 @@ operator_args=(
   --metrics-insecure-loopback
   --health-probe-bind-address "127.0.0.1:${HEALTH_PORT}"
 )
+
+if [[ "${MODE}" == konnect ]]; then
+  # The server of KONNECT_SERVER_URL, should it be another (a proxy's).
+  server_host=${SERVER_URL#https://}
+  operator_args+=(--konnect-allowed-hosts "${KONNECT_ALLOWED_HOSTS},${server_host%/}")
+fi
 
 if [[ "${MODE}" == local ]]; then
   say "Starting a local control plane (etcd, kube-apiserver, kube-controller-manager)"
@@ -184,6 +192,9 @@ if [[ "${MODE}" == local ]]; then
     sleep 0.1
   done
   operator_args+=(--konnect-ca-file "${LOCAL}/simulator-ca.pem")
+  # Tokens go only to the hosts the operator is told of: Konnect's, and
+  # here the simulator.
+  operator_args+=(--konnect-allowed-hosts "${KONNECT_ALLOWED_HOSTS},127.0.0.1:${SIMULATOR_PORT}")
 
   # The control plane the mirror sample mirrors, made outside the operator.
   MIRROR_ID=$(printf 'Authorization: Bearer %s\n' "${TOKEN}" |

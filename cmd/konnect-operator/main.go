@@ -52,6 +52,7 @@ type options struct {
 	konnectBurst   int
 	konnectTimeout time.Duration
 	konnectCAFile  string
+	allowedHosts   string
 
 	metricsAddr             string
 	metricsInsecureLoopback bool
@@ -102,6 +103,7 @@ func parseFlags(fs *flag.FlagSet, args []string) (*options, error) {
 	fs.IntVar(&o.konnectBurst, "konnect-burst", konnect.DefaultBurst, "Burst of requests to Konnect, per organisation (never more than a second's worth of the current rate).")
 	fs.DurationVar(&o.konnectTimeout, "konnect-request-timeout", 30*time.Second, "Timeout of one request to Konnect.")
 	fs.StringVar(&o.konnectCAFile, "konnect-ca-file", "", "PEM file of extra certificate authorities to trust for Konnect (for example a Konnect simulator's).")
+	fs.StringVar(&o.allowedHosts, "konnect-allowed-hosts", strings.Join(konnect.DefaultAllowedHosts, ","), "Comma-separated Konnect API hosts (host, or host:port for another port than 443) that a KonnectAPIAuthConfiguration may name in spec.serverURL. A token is sent to no other server; a configuration naming another host is refused (APIAuthValid=False). Add a proxy's or a simulator's host here.")
 	fs.StringVar(&o.metricsAddr, "metrics-bind-address", ":8443", "Address of the /metrics endpoint (HTTPS; callers need a bearer token allowed to GET /metrics). Empty or 0 disables it.")
 	fs.BoolVar(&o.metricsInsecureLoopback, "metrics-insecure-loopback", false, "Serve /metrics over plain HTTP without authentication, on a loopback address only (a missing host means 127.0.0.1).")
 	fs.StringVar(&o.metricsCertFile, "metrics-cert-file", "", "PEM certificate of the /metrics endpoint. Empty: a self-signed certificate made at start.")
@@ -134,6 +136,9 @@ func parseFlags(fs *flag.FlagSet, args []string) (*options, error) {
 	}
 	if _, err := parseAuthBootstrap(o.authConfiguration, o.authSecret, o.authServerURL); err != nil {
 		return nil, err
+	}
+	if _, err := konnect.ParseAllowedHosts(splitList(o.allowedHosts)); err != nil {
+		return nil, fmt.Errorf("--konnect-allowed-hosts: %w", err)
 	}
 	if o.shard != "" {
 		if err := commonv1alpha1.ValidShardName(o.shard); err != nil {
@@ -200,7 +205,7 @@ func run() error {
 			RequestsPerSecond: o.konnectRate,
 			Burst:             o.konnectBurst,
 			Timeout:           o.konnectTimeout,
-			UserAgent:         "konnect-operator",
+			UserAgent:         "konnect-operator/" + version.Version,
 		},
 		MetricsAddr:  disabledIfZero(o.metricsAddr),
 		HealthAddr:   disabledIfZero(o.healthAddr),
@@ -211,13 +216,8 @@ func run() error {
 			KeyFile:          o.metricsKeyFile,
 		},
 		ShutdownTimeout: o.shutdownTimeout,
-	}
-	if o.watchNamespaces != "" {
-		for _, ns := range strings.Split(o.watchNamespaces, ",") {
-			if ns = strings.TrimSpace(ns); ns != "" {
-				cfg.WatchNamespaces = append(cfg.WatchNamespaces, ns)
-			}
-		}
+		WatchNamespaces: splitList(o.watchNamespaces),
+		AllowedHosts:    splitList(o.allowedHosts),
 	}
 	if o.konnectCAFile != "" {
 		if cfg.Konnect.RootCAs, err = konnect.LoadCAFile(o.konnectCAFile); err != nil {
@@ -234,6 +234,8 @@ func run() error {
 			return err
 		}
 		cfg.Identity = fmt.Sprintf("%s_%d", identity, os.Getpid())
+		// Konnect's request logs tell which replica wrote what.
+		cfg.Konnect.UserAgent += " (" + cfg.Identity + ")"
 		cfg.LeaderElection = operator.LeaderElection{
 			Enabled:       true,
 			LeaseName:     shardLease(o.leaseName, o.shard),
@@ -299,6 +301,17 @@ func leaseNamespace(flagValue string) string {
 		return strings.TrimSpace(string(data))
 	}
 	return "default"
+}
+
+// splitList reads a comma-separated flag value; nil when it names nothing.
+func splitList(value string) []string {
+	var out []string
+	for _, item := range strings.Split(value, ",") {
+		if item = strings.TrimSpace(item); item != "" {
+			out = append(out, item)
+		}
+	}
+	return out
 }
 
 func disabledIfZero(addr string) string {

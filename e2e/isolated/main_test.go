@@ -1,11 +1,12 @@
 // Package isolated runs the end-to-end tests that bring their own world,
 // side by side, in a process of their own that runs beside the e2e
-// package's tests rather than after them. The chaos tests and the export
-// each start a simulator and operators of their own, watching a namespace
-// of their own with a Lease of their own, on this process's control plane;
-// the Helm journey, the namespaced overlay and the installs under other
-// namespaces each start a control plane of their own. None could share the
-// e2e package's control plane, whose operators watch every namespace.
+// package's tests rather than after them. The chaos tests, the outage
+// tests and the export each start a simulator and operators of their own,
+// watching a namespace of their own with a Lease of their own, on this
+// process's control plane; the Helm journey, the namespaced overlay, the
+// installs under other namespaces and the API server's outage each start a
+// control plane of their own. None could share the e2e package's control
+// plane, whose operators watch every namespace.
 package isolated
 
 import (
@@ -30,6 +31,31 @@ func TestChaosLeaderFailoverDuringCreate(t *testing.T) {
 func TestChaosFaultSoak(t *testing.T) {
 	t.Parallel()
 	e2e.ChaosFaultSoak(t)
+}
+
+func TestKonnectAnswering503ForMinutesConvergesWithin30sOfItsReturn(t *testing.T) {
+	t.Parallel()
+	e2e.KonnectOutage(t, false)
+}
+
+func TestKonnectHangingForMinutesConvergesWithin30sOfItsReturn(t *testing.T) {
+	t.Parallel()
+	e2e.KonnectOutage(t, true)
+}
+
+func TestLeaderFrozenPastItsLeaseWritesNothingOnceTheStandbyLeads(t *testing.T) {
+	t.Parallel()
+	e2e.LeaderFrozen(t)
+}
+
+func TestAPIServerStoppedNoWriteAfterTheLeaseExpired(t *testing.T) {
+	t.Parallel()
+	e2e.APIServerStopped(t)
+}
+
+func TestRevokedTokenCostsAFewRequestsAMinuteAndItsReplacementConverges(t *testing.T) {
+	t.Parallel()
+	e2e.TokenRevoked(t)
 }
 
 func TestExportAppliedWritesNothing(t *testing.T) {

@@ -2,16 +2,11 @@ package controller
 
 import (
 	"context"
-	"errors"
 	"slices"
 	"testing"
 	"time"
 
-	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/tools/cache"
 	clocktesting "k8s.io/utils/clock/testing"
 
@@ -29,7 +24,7 @@ func TestARefusedListingIsRecordedOnceAndClearedByTheNextListing(t *testing.T) {
 	snapshot := MustSnapshot(map[string]string{"host": "a"})
 	keys := []cache.ObjectName{cache.NewObjectName("ns", "one"), cache.NewObjectName("ns", "two")}
 	for i, key := range keys {
-		m.update(key, types.UID("u"+key.Name), Placement{}, listed("cp", []string{"e1", "e2"}[i], snapshot, now))
+		m.update(key, types.UID("u"+key.Name), listed(Placement{ControlPlaneID: "cp"}, []string{"e1", "e2"}[i], snapshot, now))
 	}
 	var enqueued []cache.ObjectName
 	enqueue := func(k cache.ObjectName) { enqueued = append(enqueued, k) }
@@ -40,7 +35,7 @@ func TestARefusedListingIsRecordedOnceAndClearedByTheNextListing(t *testing.T) {
 		return out
 	}
 	members := func() map[cache.ObjectName]member {
-		_, members, _ := m.planeMembers("cp")
+		members, _ := m.planeMembers("cp")
 		return members
 	}
 	const why = "list service: answer refused: the server h listed more than 100000 entities"
@@ -176,66 +171,6 @@ func TestAWorkerComesBackRatherThanWaitForAnotherListing(t *testing.T) {
 	close(release)
 	if _, err := x.scope(context.Background(), "cp", nil); err != nil {
 		t.Fatalf("once listed: %v", err)
-	}
-}
-
-// TestANamespaceWatchesAtMostItsBoundOfObjectsByName: past the bound, a
-// namespace's next object watched by name is refused with a
-// NamedWatchLimitError, another namespace's is not; a watch whose object
-// no dependency refers to any more makes room.
-func TestANamespaceWatchesAtMostItsBoundOfObjectsByName(t *testing.T) {
-	lw := func(string, string) cache.ListerWatcher {
-		return &oneSecret{cache.ListWatch{
-			ListWithContextFunc: func(context.Context, metav1.ListOptions) (runtime.Object, error) {
-				return &corev1.SecretList{ListMeta: metav1.ListMeta{ResourceVersion: "1"}}, nil
-			},
-			WatchFuncWithContext: func(context.Context, metav1.ListOptions) (watch.Interface, error) { return watch.NewFake(), nil },
-		}}
-	}
-	view := NewInformer[*corev1.Secret](corev1.Resource("secrets"), map[string]cache.SharedIndexInformer{
-		"ns":    cache.NewSharedIndexInformer(&cache.ListWatch{}, &corev1.Secret{}, 0, cache.Indexers{}),
-		"other": cache.NewSharedIndexInformer(&cache.ListWatch{}, &corev1.Secret{}, 0, cache.Indexers{}),
-	})
-	view.NamedWatch(lw, func(namespace, name string) *corev1.Secret {
-		return &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name}}
-	}, nil)
-	view.named.perNamespace = 2
-	referred := map[string]bool{"ns/a": true, "ns/b": true, "ns/c": true, "other/a": true}
-	view.trackReferrers("secrets", "KongCertificate", func(key string) ([]metav1.Object, error) {
-		if referred[key] {
-			return []metav1.Object{&corev1.Secret{}}, nil
-		}
-		return nil, nil
-	})
-	stop := make(chan struct{})
-	defer close(stop)
-	view.StartNamedWatches(stop)
-
-	get := func(namespace, name string) error {
-		_, err := view.GetNamed(namespace, name)
-		if IsNotCachedYet(err) {
-			return nil // the watch started
-		}
-		return err
-	}
-	for _, name := range []string{"a", "b"} {
-		if err := get("ns", name); err != nil {
-			t.Fatalf("watch of ns/%s: %v", name, err)
-		}
-	}
-	var limit *NamedWatchLimitError
-	if err := get("ns", "c"); !errors.As(err, &limit) || limit.Limit != 2 {
-		t.Fatalf("a third watch in ns: %v, want a NamedWatchLimitError of 2", err)
-	}
-	if err := get("other", "a"); err != nil {
-		t.Fatalf("another namespace's watch: %v", err)
-	}
-	referred["ns/a"] = false // its referrer let go before the watch was stopped
-	if err := get("ns", "c"); err != nil {
-		t.Fatalf("a third watch once ns/a is not referred to: %v", err)
-	}
-	if got := view.named.watching("ns"); got != 2 {
-		t.Fatalf("ns watches %d objects, want 2", got)
 	}
 }
 

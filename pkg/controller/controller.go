@@ -89,7 +89,10 @@ type Controller[T Object] struct {
 	changedMu sync.Mutex
 	changed   map[cache.ObjectName]struct{}
 	turns     map[cache.ObjectName]time.Time
-	clock     clock.Clock
+	// parked holds the objects waiting for their organisation's hold to
+	// end (see park.go).
+	parked parking
+	clock  clock.Clock
 	// handlersSynced report whether the controller's handlers have been
 	// given the informers' initial lists.
 	handlersSynced []func() bool
@@ -251,6 +254,7 @@ func (c *Controller[T]) Run(ctx context.Context) error {
 	logger.Info("Shutting down workers")
 	c.queue.ShutDownWithDrain()
 	wg.Wait()
+	c.parked.waiters.Wait()
 	return nil
 }
 
@@ -311,7 +315,14 @@ func (c *Controller[T]) handleResult(ctx context.Context, key cache.ObjectName, 
 	var rateLimited *RateLimitedError
 	var permanent *PermanentError
 	var panicked *PanicError
+	held, isHeld := konnect.IsHeld(err)
 	switch {
+	case isHeld:
+		// Konnect does not answer the organisation, or rejects its token:
+		// the object waits for the hold to end, not for a backoff.
+		logger.V(4).Info("Waiting for the organisation's hold to end", "reason", held.Reason, "since", held.Since)
+		c.park(ctx, key, held)
+		return metrics.Outcome{Result: metrics.ResultHeld}
 	case err == nil:
 		c.queue.Forget(key)
 		c.throttle.Forget(key)

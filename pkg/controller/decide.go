@@ -305,6 +305,10 @@ func (p policy) decideDeletion(f facts, res Resolution, rec record, now time.Tim
 		return action{op: opRelease}
 	case res.Gone:
 		return action{op: opDropWithParent}
+	case !res.Ready && res.Waiting == WaitRead:
+		// What the delete needs is being read for the first time: its
+		// answer reconciles the object again.
+		return action{op: opWaitQuietly, wait: readWait}
 	case !res.Ready:
 		return action{op: opReportUndeletable}
 	}

@@ -138,13 +138,9 @@ func (s SourceOf[S]) passes(oldSource, newSource S) bool {
 	return s.Updates == nil || s.Updates(oldSource, newSource)
 }
 
-// addDependencyHandler registers the handler of a Dependency's source: on
-// the informers, and on the watches of single objects, which only
-// dependents hear of.
+// addDependencyHandler registers the handler of a Dependency's source on
+// the informers.
 func (i *Informer[T]) addDependencyHandler(handler cache.TypedResourceEventHandler[T]) (synced func() bool, err error) {
-	if i.named != nil {
-		i.named.addHandler(handler)
-	}
 	return i.AddEventHandler(handler)
 }
 

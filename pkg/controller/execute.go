@@ -90,7 +90,7 @@ func (r *EntityReconciler[T, D]) write(ctx context.Context, t *turn[T, D]) (Resu
 	if t.facts.lists {
 		// Without a snapshot (an entity adopted in match mode, nothing
 		// written) the first listing compares the entity with the spec.
-		t.remember(listed(scopeOf(p), w.id, w.snapshot, now))
+		t.remember(listed(p, w.id, w.snapshot, now))
 	} else {
 		t.remember(unlisted)
 	}
@@ -214,8 +214,16 @@ func (r *EntityReconciler[T, D]) adoptByUID(ctx context.Context, t *turn[T, D], 
 // outcomeUnknown reports whether a failed create may have created the
 // entity anyway.
 func outcomeUnknown(err error) bool {
+	if _, held := konnect.IsHeld(err); held || isWriteRefused(err) {
+		return false // never sent
+	}
 	return !konnect.IsInvalidInput(err) && !konnect.IsAuth(err) && !konnect.IsConflict(err) &&
 		!konnect.IsNotFound(err) && !isRateLimited(err)
+}
+
+func isWriteRefused(err error) bool {
+	var refused *konnect.WriteRefusedError
+	return errors.As(err, &refused)
 }
 
 func isRateLimited(err error) bool {
@@ -232,7 +240,7 @@ func isRateLimited(err error) bool {
 func (r *EntityReconciler[T, D]) keep(ctx context.Context, t *turn[T, D]) (Result, error) {
 	p := t.res.Placement
 	if t.facts.lists {
-		t.remember(listed(scopeOf(p), t.action.id, Snapshot{}, r.clock.Now()))
+		t.remember(listed(p, t.action.id, Snapshot{}, r.clock.Now()))
 	}
 	inSync := false
 	if mark := t.action.mark; mark != nil {

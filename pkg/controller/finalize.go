@@ -107,11 +107,37 @@ func (r *EntityReconciler[T, D]) deleteEntity(ctx context.Context, t *turn[T, D]
 
 // reportUndeletable says why the entity cannot be deleted yet: what the
 // delete call needs (the control plane, the parent, the credentials) is not
-// usable.
+// usable, or not allowed (a grant revoked, a token no longer valid). The
+// object keeps its finalizer, and the message says the ways on: make the
+// references usable again, or leave the entity in Konnect. What only a
+// change can fix is not retried: that change enqueues the object.
 func (r *EntityReconciler[T, D]) reportUndeletable(ctx context.Context, t *turn[T, D]) error {
 	r.applyReferenceConditions(t.obj, t.res.Conditions)
-	err := fmt.Errorf("cannot delete the entity from Konnect: %s", falseConditionsMessage(t.obj.GetConditions()))
-	return r.failed(ctx, t, commonv1alpha1.ReasonKonnectAPIOpFailed, err)
+	var err error = &undeletableError{cause: falseConditionsMessage(t.obj.GetConditions()), hold: t.res.Hold}
+	if t.res.Hold != HoldWaiting {
+		err = Permanent(err, r.policy.syncPeriod)
+	}
+	return r.failed(ctx, t, ReasonCannotDelete, err)
+}
+
+// ReasonCannotDelete is the reason of Programmed=False, and of the Warning
+// Event, of an object being deleted whose entity cannot be deleted from
+// Konnect now: what the delete needs is not usable, or not allowed.
+const ReasonCannotDelete = "CannotDelete"
+
+// undeletableError says why an entity cannot be deleted, and the ways on.
+type undeletableError struct {
+	cause string
+	hold  Hold
+}
+
+func (e *undeletableError) Error() string {
+	fix := "it is deleted once what it refers to is usable again"
+	if e.hold == HoldRefused {
+		fix = "restore what allowed it (a KongReferenceGrant, or the auth configuration as it was) and it is deleted"
+	}
+	return fmt.Sprintf("cannot delete the entity from Konnect, nothing is sent: %s; %s, or annotate the object %s=%s to leave the entity in Konnect and let the object go",
+		e.cause, fix, commonv1alpha1.AnnotationDeletionPolicy, commonv1alpha1.DeletionPolicyOrphan)
 }
 
 // reportHolders says which objects keep the object being deleted; their

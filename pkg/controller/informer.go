@@ -21,9 +21,6 @@ type Informer[T Object] struct {
 	clusterWide []cache.SharedIndexInformer
 	namespaced  map[string][]cache.SharedIndexInformer
 	refs        *referrers
-	// named watches single objects that the informers leave out, when
-	// NamedWatch asked for it.
-	named *namedWatches[T]
 	// elsewhere finds objects of other shards (see SetElsewhere).
 	elsewhere Locate
 	// fanOuts holds, per underlying informer, the one handler registered

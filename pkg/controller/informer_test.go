@@ -107,7 +107,7 @@ func TestHandlersShareOneRegistration(t *testing.T) {
 		return &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: name, ResourceVersion: rv}}
 	}
 	changes := watch.NewFake()
-	inf := cache.NewSharedIndexInformer(&oneSecret{cache.ListWatch{
+	inf := cache.NewSharedIndexInformer(&fakeListWatch{cache.ListWatch{
 		ListWithContextFunc: func(context.Context, metav1.ListOptions) (runtime.Object, error) {
 			return &corev1.SecretList{ListMeta: metav1.ListMeta{ResourceVersion: "2"}, Items: []corev1.Secret{*secret("a", "1"), *secret("b", "2")}}, nil
 		},
@@ -169,3 +169,13 @@ func TestHandlersShareOneRegistration(t *testing.T) {
 		waitFor(h, append(slices.Clone(want), "add c"))
 	}
 }
+
+// fakeListWatch lists and watches from functions the test gives, from a
+// fake watch the test drives.
+type fakeListWatch struct {
+	cache.ListWatch
+}
+
+// IsWatchListSemanticsUnSupported keeps the reflector to list then watch,
+// which the fake serves.
+func (fakeListWatch) IsWatchListSemanticsUnSupported() bool { return true }

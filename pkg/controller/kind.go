@@ -111,6 +111,12 @@ type Kind[T Entity, D any] struct {
 	// entity may exist already (the object is older than this process, or a
 	// create's outcome was unknown) and after a conflict.
 	Recover *Recovery[T, D]
+	// SecretValues, when set, returns the secret material obj writes to
+	// Konnect (a key-auth key, a basic-auth password, an HMAC or JWT
+	// secret): Konnect's answers to obj's calls are stripped of them
+	// (konnect.WithSecrets) before their messages reach conditions,
+	// Events or logs.
+	SecretValues func(obj T) []string
 }
 
 // Listed is one entity as a listing showed it.

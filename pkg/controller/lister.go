@@ -72,8 +72,7 @@ func (r *EntityReconciler[T, D]) listLoop(ctx context.Context, enqueue func(cach
 		if shutdown {
 			return
 		}
-		p, _, ok := r.memory.planeMembers(planeID)
-		org := listingOrganization(p, planeID)
+		org, ok := r.memory.planeOrganization(planeID)
 		if !ok || !r.listingOrgs.begin(org, planeID) {
 			r.planes.Done(planeID)
 			continue
@@ -86,7 +85,7 @@ func (r *EntityReconciler[T, D]) listLoop(ctx context.Context, enqueue func(cach
 		for _, waiting := range r.listingOrgs.end(org) {
 			r.planes.Add(waiting)
 		}
-		switch _, _, ok := r.memory.planeMembers(planeID); {
+		switch _, ok := r.memory.planeMembers(planeID); {
 		case ok && deferred:
 			r.planeTurns.Store(planeID, true)
 			r.planes.AddAfter(planeID, turn)
@@ -115,21 +114,29 @@ func (r *EntityReconciler[T, D]) schedulePlane(planeID string) {
 // context, as the workers reconcile: the lister serves every organisation,
 // and must not sleep on one's limiter), it returns the listing's turn.
 func (r *EntityReconciler[T, D]) listPlane(ctx context.Context, planeID string, enqueue func(cache.ObjectName)) (turn time.Duration, deferred bool) {
-	p, members, ok := r.memory.planeMembers(planeID)
+	members, ok := r.memory.planeMembers(planeID)
 	if !ok {
 		return 0, false
 	}
-	logger := klog.FromContext(ctx).WithValues("controlPlane", p.ControlPlaneID, "organization", p.Auth.OrgID)
 	if _, comes := r.planeTurns.LoadAndDelete(planeID); comes {
 		ctx = konnect.WithTurn(ctx)
 	} else {
 		ctx = konnect.WithDeferral(ctx)
 	}
 	started := r.clock.Now()
-	api, err := r.konnect.API(p.Auth.ServerURL, p.Auth.Token)
+	p, err := r.currentPlacement(ctx, planeID, members, enqueue)
+	if p == nil && err == nil {
+		return 0, false
+	}
+	logger := klog.FromContext(ctx)
+	var api konnect.API
+	if err == nil {
+		logger = logger.WithValues("controlPlane", p.ControlPlaneID, "organization", p.Auth.OrgID)
+		api, err = r.konnect.API(p.Auth.ServerURL, p.Auth.Token)
+	}
 	if err == nil {
 		var listed []Listed[D]
-		if listed, err = r.list(ctx, api, p, members); err == nil {
+		if listed, err = r.list(ctx, api, *p, members); err == nil {
 			r.compareListed(ctx, members, listed, started, enqueue)
 			return 0, false
 		}

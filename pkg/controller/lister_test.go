@@ -17,13 +17,13 @@ func TestListingDecodesOnlyWhatChanged(t *testing.T) {
 	key := cache.NewObjectName("ns", "one")
 	now := time.Date(2026, 6, 1, 12, 0, 0, 0, time.UTC)
 	snapshot := func(host string) Snapshot { return MustSnapshot(map[string]string{"host": host}) }
-	m.update(key, "u1", Placement{}, listed("cp", "e1", snapshot("a"), now))
+	m.update(key, "u1", listed(Placement{ControlPlaneID: "cp"}, "e1", snapshot("a"), now))
 
 	decodes := 0
 	var enqueued []cache.ObjectName
 	list := func(sum uint64, host string) {
 		t.Helper()
-		_, members, ok := m.planeMembers("cp")
+		members, ok := m.planeMembers("cp")
 		if !ok {
 			t.Fatal("the scope has no members")
 		}
@@ -51,17 +51,17 @@ func TestListingDecodesOnlyWhatChanged(t *testing.T) {
 	}
 
 	// A write takes a new snapshot: the sum seen before it says nothing of it.
-	m.update(key, "u1", Placement{}, listed("cp", "e1", snapshot("b"), now), synced(1, now, mark))
+	m.update(key, "u1", listed(Placement{ControlPlaneID: "cp"}, "e1", snapshot("b"), now), synced(1, now, mark))
 	if listedSum() != 0 {
 		t.Fatalf("after a write the listed sum is %d, want none", listedSum())
 	}
-	_, stale, _ := m.planeMembers("cp")
+	stale, _ := m.planeMembers("cp")
 	list(9, "b")
 	if decodes != 3 || listedSum() != 9 {
 		t.Fatalf("after a write: %d decodes, sum %d; want 3, 9", decodes, listedSum())
 	}
 	// A listing that read the members before a write does not vouch for it.
-	m.update(key, "u1", Placement{}, listed("cp", "e1", snapshot("c"), now.Add(time.Second)))
+	m.update(key, "u1", listed(Placement{ControlPlaneID: "cp"}, "e1", snapshot("c"), now.Add(time.Second)))
 	m.inSync(key, stale[key], 9)
 	if listedSum() != 0 {
 		t.Fatalf("a listing from before a write recorded its sum %d", listedSum())

@@ -11,12 +11,12 @@ import "sync"
 // every request it sends.
 const listersPerKind = 4
 
-// listingOrganization names the organisation whose limiter a listing of
-// plane p waits for: its server and organisation ID; the scope itself
-// while the organisation is not known yet.
-func listingOrganization(p Placement, plane string) string {
+// listingOrganization names the organisation whose limiter a listing in
+// placement p waits for: its server and organisation ID; "" while the
+// organisation is not known yet (the listing scope then stands for it).
+func listingOrganization(p Placement) string {
 	if p.Auth.OrgID == "" {
-		return "scope " + plane
+		return ""
 	}
 	return p.Auth.ServerURL + " " + p.Auth.OrgID
 }

@@ -16,6 +16,7 @@ import (
 	"k8s.io/utils/clock"
 
 	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
+	"github.com/konnect-operator/konnect-operator/pkg/konnect"
 	"github.com/konnect-operator/konnect-operator/pkg/metrics"
 )
 
@@ -202,6 +203,9 @@ func (r *EntityReconciler[T, D]) Reconcile(ctx context.Context, key cache.Object
 		return Result{}, nil
 	}
 	t := &turn[T, D]{key: key, cached: cached, obj: cached.DeepCopyObject().(T)}
+	if r.kind.SecretValues != nil {
+		ctx = konnect.WithSecrets(ctx, r.kind.SecretValues(t.obj)...)
+	}
 	purpose := ForSync
 	if t.obj.GetDeletionTimestamp() != nil {
 		purpose = ForDelete
@@ -214,7 +218,7 @@ func (r *EntityReconciler[T, D]) Reconcile(ctx context.Context, key cache.Object
 		r.recovery.forget() // as when it is forgotten: it went while its entity stays
 	}
 	// Whatever the turn did is remembered in one place, however it ends.
-	defer func() { r.memory.update(key, t.obj.GetUID(), t.res.Placement, t.edits...) }()
+	defer func() { r.memory.update(key, t.obj.GetUID(), t.edits...) }()
 	refused, err := r.observe(ctx, t)
 	switch {
 	case err != nil:

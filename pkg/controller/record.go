@@ -84,7 +84,10 @@ type record struct {
 type listing struct {
 	// plane is the listing scope (scopeOf) the entity is found in.
 	plane string
-	id    string
+	// org names the organisation whose limiter a listing of plane waits
+	// for (listingOrganization): no credentials, only where they lead.
+	org string
+	id  string
 	// snapshot is Konnect's answer to the last write; unknown after a
 	// restart until the first listing compares the entity with the spec.
 	snapshot Snapshot
@@ -114,10 +117,14 @@ func (rec record) foreignOwner() string {
 // edit is one change to an object's record.
 type edit func(*record)
 
-// plane is one listing scope whose entities of the kind are listed.
+// plane is one listing scope whose entities of the kind are listed. It
+// keeps no credentials: each listing takes them from a member resolved at
+// that moment (see currentPlacement).
 type plane struct {
-	placement Placement
-	members   map[cache.ObjectName]struct{}
+	// org is the organisation of the members' latest listing
+	// (listing.org), "" until one is known.
+	org     string
+	members map[cache.ObjectName]struct{}
 }
 
 // memory holds a controller's records, and indexes those whose entities
@@ -152,9 +159,8 @@ func (m *memory) get(key cache.ObjectName, uid types.UID) record {
 
 // update applies edits to the record of the object with uid, starting from
 // an empty record when the one stored is of another object, and keeps the
-// listing scopes in step with its listing: p, when known, is where the
-// object's scope is listed now.
-func (m *memory) update(key cache.ObjectName, uid types.UID, p Placement, edits ...edit) {
+// listing scopes in step with its listing.
+func (m *memory) update(key cache.ObjectName, uid types.UID, edits ...edit) {
 	if len(edits) == 0 {
 		return
 	}
@@ -173,9 +179,6 @@ func (m *memory) update(key cache.ObjectName, uid types.UID, p Placement, edits 
 		e(rec)
 	}
 	m.relistLocked(key, before, rec.listing)
-	if rec.listing != nil && p.Auth.ServerURL != "" && scopeOf(p) == rec.listing.plane {
-		m.planes[rec.listing.plane].placement = p // a token may have been replaced
-	}
 }
 
 // relistLocked moves key between listing scopes after its listing changed.
@@ -197,6 +200,9 @@ func (m *memory) relistLocked(key cache.ObjectName, before, after *listing) {
 		}
 	}
 	pl.members[key] = struct{}{}
+	if after.org != "" {
+		pl.org = after.org // a token may have been replaced
+	}
 }
 
 func (m *memory) leaveLocked(key cache.ObjectName, rec *record) {
@@ -247,18 +253,33 @@ type member struct {
 	listingRefused bool
 }
 
-// planeMembers returns a listing scope's placement and members as they are
-// now; ok is false (and the scope is dropped) when it has none left.
-func (m *memory) planeMembers(scope string) (Placement, map[cache.ObjectName]member, bool) {
+// planeOrganization names the organisation a listing scope's listing waits
+// for (listingOrganization); ok is false when the scope has no members.
+func (m *memory) planeOrganization(scope string) (org string, ok bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	pl, ok := m.planes[scope]
+	if !ok || len(pl.members) == 0 {
+		return "", false
+	}
+	if pl.org == "" {
+		return "scope " + scope, true
+	}
+	return pl.org, true
+}
+
+// planeMembers returns a listing scope's members as they are now; ok is
+// false (and the scope is dropped) when it has none left.
+func (m *memory) planeMembers(scope string) (map[cache.ObjectName]member, bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	pl, ok := m.planes[scope]
 	if !ok {
-		return Placement{}, nil, false
+		return nil, false
 	}
 	if len(pl.members) == 0 {
 		delete(m.planes, scope)
-		return Placement{}, nil, false
+		return nil, false
 	}
 	out := make(map[cache.ObjectName]member, len(pl.members))
 	for key := range pl.members {
@@ -266,7 +287,7 @@ func (m *memory) planeMembers(scope string) (Placement, map[cache.ObjectName]mem
 			out[key] = member{uid: rec.uid, listing: *rec.listing, foreign: rec.foreign, reported: rec.driftReported != nil, listingRefused: rec.listingRefused != ""}
 		}
 	}
-	return pl.placement, out, true
+	return out, true
 }
 
 // mark records the lister's request to write the entity of the object
@@ -393,14 +414,21 @@ func remark(mark *driftMark) edit {
 // Konnect's answer (a snapshot) or, with no snapshot, as to be compared
 // with the spec by the next listing; nil lists it no more. An entity known
 // already with this ID keeps its snapshot when none is given.
-func listed(scope, id string, snapshot Snapshot, now time.Time) edit {
+func listed(p Placement, id string, snapshot Snapshot, now time.Time) edit {
+	scope := scopeOf(p)
+	org := listingOrganization(p)
 	return func(rec *record) {
 		switch {
 		case snapshot.Known():
-			rec.listing = &listing{plane: scope, id: id, snapshot: snapshot, writtenAt: now}
+			rec.listing = &listing{plane: scope, org: org, id: id, snapshot: snapshot, writtenAt: now}
 		case rec.listing != nil && rec.listing.id == id && rec.listing.plane == scope:
+			// Copies of the record share its listing: it is replaced, not
+			// changed.
+			l := *rec.listing
+			l.org = org
+			rec.listing = &l
 		default:
-			rec.listing = &listing{plane: scope, id: id}
+			rec.listing = &listing{plane: scope, org: org, id: id}
 		}
 	}
 }

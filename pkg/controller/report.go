@@ -42,6 +42,9 @@ func (r *EntityReconciler[T, D]) failed(ctx context.Context, t *turn[T, D], reas
 	if limited := konnectRateLimited(err); limited != nil {
 		return limited
 	}
+	if held, ok := konnect.IsHeld(err); ok {
+		return r.reportHeld(ctx, t, held)
+	}
 	var withReason *ReasonError
 	if errors.As(err, &withReason) {
 		reason = withReason.Reason
@@ -60,11 +63,40 @@ func (r *EntityReconciler[T, D]) failed(ctx context.Context, t *turn[T, D], reas
 		klog.FromContext(ctx).V(2).Info("Could not record the failure in the status", "err", werr)
 	}
 	cause := reason + "\x00" + message
-	if t.rec.warned != cause {
+	switch {
+	case t.rec.warned == cause:
+	case konnect.IsTransient(err) && t.rec.problem != cause:
+		// Said in the status at once, and in a Warning once it comes again:
+		// most transient failures go by themselves, and an outage of the
+		// whole organisation is said once per object, by its hold.
+		t.remember(problemSeen(cause, r.clock.Now()))
+	default:
 		r.recorder.Event(t.obj, corev1.EventTypeWarning, reason, message)
+		t.remember(warnedOf(cause))
 	}
-	t.remember(warnedOf(cause))
 	return err
+}
+
+// reportHeld records a Konnect call its organisation's hold refused:
+// Programmed=False saying that Konnect does not answer (or rejects the
+// token) since when, and one Warning Event per object and hold. The
+// object waits for the hold to end (see park.go); the error says so to
+// the loop.
+func (r *EntityReconciler[T, D]) reportHeld(ctx context.Context, t *turn[T, D], held *konnect.HeldError) error {
+	reason := commonv1alpha1.ReasonKonnectUnreachable
+	if held.Reason == konnect.HoldUnauthorized {
+		reason = commonv1alpha1.ReasonKonnectTokenRejected
+	}
+	message := held.Describe()
+	SetCondition(t.obj, FalseCondition(commonv1alpha1.ConditionProgrammed, reason, message))
+	if _, werr := r.writeStatus(ctx, t); werr != nil {
+		klog.FromContext(ctx).V(2).Info("Could not record the hold in the status", "err", werr)
+	}
+	if cause := reason + "\x00" + message; t.rec.warned != cause {
+		r.recorder.Event(t.obj, corev1.EventTypeWarning, reason, message)
+		t.remember(warnedOf(cause))
+	}
+	return held
 }
 
 // konnectRateLimited is the loop's RateLimitedError for a Konnect call

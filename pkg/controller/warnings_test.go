@@ -76,7 +76,8 @@ func TestProgrammedMessageIsTheSameAfterTenReconciles(t *testing.T) {
 		want     string
 	}{
 		{name: "syncing", want: "ControlPlaneRefValid: KonnectGatewayControlPlane ns/cp not found"},
-		{name: "deleting", deleting: true, want: "cannot delete the entity from Konnect: ControlPlaneRefValid: KonnectGatewayControlPlane ns/cp not found"},
+		{name: "deleting", deleting: true, want: "cannot delete the entity from Konnect, nothing is sent: ControlPlaneRefValid: KonnectGatewayControlPlane ns/cp not found; " +
+			"it is deleted once what it refers to is usable again, or annotate the object konnect.konghq.com/deletion-policy=orphan to leave the entity in Konnect and let the object go"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			obj := newService("svc")

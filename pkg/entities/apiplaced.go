@@ -24,7 +24,7 @@ func inOrganization[T controller.Entity](refs *Refs, gvk schema.GroupVersionKind
 		refs:       refs,
 		conditions: []string{commonv1alpha1.ConditionAPIAuthResolvedRef, commonv1alpha1.ConditionAPIAuthValid},
 		steps: []func(*resolver, T){func(b *resolver, obj T) {
-			b.res.Placement.Auth = refs.authOf(b, referrerOf(gvk, obj), obj.GetName(), konnect(obj), true)
+			b.res.Placement.Auth = refs.authOf(b, referrerOf(gvk, obj), obj.GetName(), konnect(obj))
 		}},
 		dependencies: []controller.Dependency[T]{{
 			Name: "authConfig", Source: refs.AuthConfigs,
@@ -167,7 +167,7 @@ func underParentEntity[T, P controller.Entity](refs *Refs, gvk, parentGVK schema
 			}
 			ref.moved(b, obj, parentID)
 			b.res.Placement.ParentID = parentID
-			b.res.Placement.Auth = refs.authOf(b, referrerOf(parentGVK, p), p.GetName(), konnect(p), false)
+			b.res.Placement.Auth = refs.authOf(b, referrerOf(parentGVK, p), p.GetName(), konnect(p))
 		}},
 		dependencies: []controller.Dependency[T]{{Name: dependencyOf(ref.kind), Source: parents, Keys: ref.keys}},
 		namespaces:   []func(T) []string{ref.namespaces},
@@ -199,7 +199,7 @@ func underControlPlaneByObjectRef[T controller.Entity](refs *Refs, gvk schema.Gr
 			if cp == nil {
 				return
 			}
-			b.res.Placement.Auth = refs.auth(b, cp, false)
+			b.res.Placement.Auth = refs.auth(b, cp)
 			ref.moved(b, obj, cp.Status.ID)
 			b.res.Placement.ControlPlaneID = cp.Status.ID
 		}},

@@ -3,9 +3,6 @@ package entities
 import (
 	"context"
 	"errors"
-	"fmt"
-	"hash/fnv"
-	"sync"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -19,7 +16,6 @@ import (
 	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
 	konnectv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/konnect/v1alpha1"
 	"github.com/konnect-operator/konnect-operator/pkg/controller"
-	"github.com/konnect-operator/konnect-operator/pkg/konnect"
 	"github.com/konnect-operator/konnect-operator/pkg/metrics"
 )
 
@@ -75,29 +71,16 @@ const (
 // first, and however often the operator restarts, the token stays readable
 // for as long as something needs it.
 type AuthConfigReconciler struct {
+	// Refs hold the caches, and the Validations this controller keeps.
 	Refs       *Refs
 	Clients    controller.ClientGetter[authConfig]
-	Konnect    OrganizationSource
 	Recorder   record.EventRecorder
 	SyncPeriod time.Duration
 	Clock      clock.PassiveClock
 	Metrics    *metrics.ControllerMetrics
-
-	mu      sync.Mutex
-	checked map[cache.ObjectName]tokenCheck
-}
-
-// OrganizationSource asks Konnect whose token it is (GET
-// /v3/organizations/me), which also proves the token valid.
-type OrganizationSource interface {
-	Organization(ctx context.Context, serverURL, token string) (konnect.Organization, error)
-}
-
-// tokenCheck remembers the last successful validation: what was validated
-// (a hash, never the token) and when.
-type tokenCheck struct {
-	fingerprint uint64
-	at          time.Time
+	// KonnectClients are released for a token that is replaced or whose
+	// configuration goes; nil releases nothing.
+	KonnectClients ClientReleaser
 }
 
 // NewAuthConfigController returns the controller of
@@ -106,7 +89,6 @@ func NewAuthConfigController(r *AuthConfigReconciler, opts controller.Options) (
 	if r.Clock == nil {
 		r.Clock = clock.RealClock{}
 	}
-	r.checked = map[cache.ObjectName]tokenCheck{}
 	if err := r.Refs.ControlPlanes.AddIndex(indexControlPlanesByAuthConfig, AuthConfigKeys); err != nil {
 		return nil, err
 	}
@@ -122,6 +104,9 @@ func NewAuthConfigController(r *AuthConfigReconciler, opts controller.Options) (
 	}
 	c, err := controller.New("KonnectAPIAuthConfiguration", r.Refs.AuthConfigs, r, opts)
 	if err != nil {
+		return nil, err
+	}
+	if err := r.releaseReplacedTokens(); err != nil {
 		return nil, err
 	}
 	deps := []controller.Dependency[authConfig]{
@@ -148,11 +133,14 @@ func NewAuthConfigController(r *AuthConfigReconciler, opts controller.Options) (
 			Keys: func(ac authConfig) []string { return []string{key(ac.Namespace, ac.Name)} },
 		},
 		networkUsers(r.Refs),
+		// Grants of the Secret's namespace decide whether the token can be
+		// read; those of its own, which users of other namespaces hold it.
 		grantDependency(r.Refs, func(ac authConfig) []string {
+			namespaces := []string{ac.Namespace}
 			if ref := ac.Spec.SecretRef; ref != nil {
-				return otherNamespaces(ac.Namespace, ref.Namespace)
+				namespaces = append(namespaces, otherNamespaces(ac.Namespace, ref.Namespace)...)
 			}
-			return nil
+			return namespaces
 		}),
 	}
 	for _, u := range r.Refs.AuthUsers {
@@ -170,7 +158,7 @@ func NewAuthConfigController(r *AuthConfigReconciler, opts controller.Options) (
 func (r *AuthConfigReconciler) Reconcile(ctx context.Context, k cache.ObjectName) (controller.Result, error) {
 	cached, err := r.Refs.AuthConfigs.Get(k.Namespace, k.Name)
 	if apierrors.IsNotFound(err) {
-		r.forget(k)
+		r.Refs.Validations.forget(k)
 		return controller.Result{}, nil
 	}
 	if err != nil {
@@ -189,7 +177,7 @@ func (r *AuthConfigReconciler) Reconcile(ctx context.Context, k cache.ObjectName
 		return controller.Result{}, err
 	}
 
-	result, warning, err := r.validate(ctx, k, obj)
+	result, warning, err := r.validate(ctx, obj)
 	controller.SetReadiness(obj, authVerdict(obj, warning))
 	written, werr := controller.WriteStatus(ctx, client, cached, obj)
 	if written {
@@ -207,7 +195,10 @@ func (r *AuthConfigReconciler) finalize(ctx context.Context, k cache.ObjectName,
 	client := r.Clients(obj.Namespace)
 	if len(users) > 0 {
 		// Kept until the control planes using it are gone; their deletions
-		// enqueue it again.
+		// enqueue it again. They need its token to delete their entities,
+		// so it is still checked: a configuration fixed while being
+		// deleted (its Secret restored, its grant given back) lets them go.
+		result, warning, verr := r.validate(ctx, obj)
 		message := blockedBy(users)
 		controller.SetCondition(obj, controller.TrueCondition(ConditionDeletionBlocked, ReasonInUse, message))
 		controller.SetReadiness(obj, controller.Verdict{Standing: controller.Progressing, Reason: ReasonInUse, Message: message})
@@ -218,12 +209,15 @@ func (r *AuthConfigReconciler) finalize(ctx context.Context, k cache.ObjectName,
 		if conditionChanged(cached, obj, ConditionDeletionBlocked) {
 			r.Recorder.Event(obj, corev1.EventTypeWarning, EventDeletionBlocked, message)
 		}
-		return controller.Result{}, err
+		if warning != nil && conditionChanged(cached, obj, commonv1alpha1.ConditionAPIAuthValid) {
+			r.Recorder.Event(obj, corev1.EventTypeWarning, warning.reason, warning.message)
+		}
+		return result, errors.Join(verr, err)
 	}
 	if err := controller.SetFinalizer(ctx, client, obj, commonv1alpha1.FinalizerAPIAuthInUse, false); err != nil {
 		return controller.Result{}, err
 	}
-	r.forget(k)
+	r.Refs.Validations.forget(k)
 	return controller.Result{}, nil
 }
 
@@ -261,142 +255,29 @@ func authVerdict(obj authConfig, w *warning) controller.Verdict {
 	return v
 }
 
-// validate checks the token and fills in obj's status. It returns the
-// Warning Event that goes with a failure.
-func (r *AuthConfigReconciler) validate(ctx context.Context, k cache.ObjectName, obj authConfig) (controller.Result, *warning, error) {
-	serverURL, err := konnect.NormalizeServerURL(obj.Spec.ServerURL)
-	if err != nil {
-		r.invalid(obj, "", err.Error())
-		return controller.Result{}, &warning{reason: EventTokenInvalid, message: err.Error()}, controller.Permanent(err, 0)
-	}
-	obj.Status.ServerURL = serverURL
-
-	source := "Token"
-	if ref := obj.Spec.SecretRef; obj.Spec.Type == konnectv1alpha1.KonnectAPIAuthTypeSecretRef && ref != nil {
-		namespace := namespaceOr(ref.Namespace, obj.Namespace)
-		source = fmt.Sprintf("Token from Secret %s/%s", namespace, ref.Name)
-		if namespace != obj.Namespace {
-			from := referrer{group: groupKonnect, kind: kindAuthConfig, namespace: obj.Namespace}
-			if !r.Refs.permitted(from, groupCore, kindSecret, namespace, ref.Name) {
-				message := "no KongReferenceGrant allows the reference to " + grantFor(from, groupCore, kindSecret, namespace, ref.Name)
-				controller.SetCondition(obj, controller.FalseCondition(commonv1alpha1.ConditionResolvedRefs, commonv1alpha1.ReasonRefNotPermitted, message))
-				r.invalid(obj, "", message)
-				return controller.Result{}, &warning{reason: EventTokenUnavailable, message: message}, nil
-			}
-			controller.SetCondition(obj, controller.TrueCondition(commonv1alpha1.ConditionResolvedRefs, commonv1alpha1.ReasonResolvedRefs, ""))
-		} else {
-			controller.RemoveCondition(obj, commonv1alpha1.ConditionResolvedRefs)
-		}
-		// Before the token is used: what uses it must be able to delete.
-		if err := r.Refs.protectTokenSecret(ctx, namespace, ref.Name); err != nil {
-			return controller.Result{}, nil, err
-		}
-	} else {
-		controller.RemoveCondition(obj, commonv1alpha1.ConditionResolvedRefs)
-	}
-
-	token, err := r.Refs.Token(obj)
-	if err != nil {
-		// The Secret's own changes enqueue the configuration again.
-		err = r.Refs.explainUncached(ctx, err)
-		r.invalid(obj, "", err.Error())
-		reason := EventTokenUnavailable
-		if errors.Is(err, errTokenInvalid) {
-			reason = EventTokenInvalid
-		}
-		return controller.Result{}, &warning{reason: reason, message: err.Error(), waits: secretAbsent(err)}, nil
-	}
-
-	fp := tokenFingerprint(serverURL, token)
-	now := r.Clock.Now()
-	if wait := r.untilNextCheck(k, fp, now); wait > 0 && controller.IsConditionTrue(obj.Status.Conditions, commonv1alpha1.ConditionAPIAuthValid) {
-		// The same token on the same server was valid a moment ago; the
-		// spec may still have changed (another Secret holding it).
-		controller.SetCondition(obj, controller.TrueCondition(commonv1alpha1.ConditionAPIAuthValid, commonv1alpha1.ReasonValid, source+" is valid"))
-		return controller.Result{RequeueAfter: wait}, nil, nil
-	}
-	org, err := r.Konnect.Organization(ctx, serverURL, token)
-	if err != nil {
-		if refused := (*konnect.InvalidInputError)(nil); errors.As(err, &refused) && refused.StatusCode == 0 {
-			// Refused before anything was sent: only a change can fix it.
-			r.invalid(obj, obj.Status.OrganizationID, err.Error())
-			return controller.Result{}, &warning{reason: EventTokenInvalid, message: err.Error()}, controller.Permanent(err, 0)
-		}
-		if delay, limited := konnect.IsRateLimited(err); limited {
-			return controller.Result{}, nil, &controller.RateLimitedError{Delay: delay, Err: err}
-		}
-		if konnect.IsAuth(err) {
-			message := "Konnect rejected the token: " + err.Error()
-			r.invalid(obj, "", message)
-			return controller.Result{}, &warning{reason: EventTokenInvalid, message: message}, controller.Permanent(err, r.SyncPeriod)
-		}
-		// Konnect did not answer (or answered 5xx): nothing is known about
-		// the token. A configuration that was valid stays so meanwhile.
-		if !controller.IsConditionTrue(obj.Status.Conditions, commonv1alpha1.ConditionAPIAuthValid) {
-			message := fmt.Sprintf("could not ask Konnect at %s whether the token is valid (retrying): %v", serverURL, err)
-			obj.Status.OrganizationID = ""
-			controller.SetCondition(obj, controller.Condition(commonv1alpha1.ConditionAPIAuthValid, metav1.ConditionUnknown, commonv1alpha1.ReasonKonnectAPIOpFailed, message))
-			return controller.Result{}, &warning{reason: EventKonnectAPIOpFailed, message: message}, err
-		}
-		return controller.Result{}, nil, err
-	}
-	wasValid := controller.IsConditionTrue(obj.Status.Conditions, commonv1alpha1.ConditionAPIAuthValid)
-	obj.Status.OrganizationID = org.ID
-	controller.SetCondition(obj, controller.TrueCondition(commonv1alpha1.ConditionAPIAuthValid, commonv1alpha1.ReasonValid, source+" is valid"))
-	if !wasValid {
-		r.Recorder.Eventf(obj, corev1.EventTypeNormal, EventTokenValid, "%s is valid for organisation %s", source, org.ID)
-	}
-	r.mu.Lock()
-	r.checked[k] = tokenCheck{fingerprint: fp, at: now}
-	r.mu.Unlock()
-	return controller.Result{RequeueAfter: r.SyncPeriod}, nil, nil
-}
-
-func (r *AuthConfigReconciler) invalid(obj authConfig, orgID, message string) {
-	obj.Status.OrganizationID = orgID
-	controller.SetCondition(obj, controller.FalseCondition(commonv1alpha1.ConditionAPIAuthValid, commonv1alpha1.ReasonInvalid, message))
-}
-
-// untilNextCheck returns how long the last successful check of the same
-// server and token stays fresh.
-func (r *AuthConfigReconciler) untilNextCheck(k cache.ObjectName, fp uint64, now time.Time) time.Duration {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	last, ok := r.checked[k]
-	if !ok || last.fingerprint != fp {
-		return 0
-	}
-	return r.SyncPeriod - now.Sub(last.at)
-}
-
-func (r *AuthConfigReconciler) forget(k cache.ObjectName) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	delete(r.checked, k)
-}
-
-func tokenFingerprint(serverURL, token string) uint64 {
-	h := fnv.New64a()
-	_, _ = h.Write([]byte(serverURL))
-	_, _ = h.Write([]byte{0})
-	_, _ = h.Write([]byte(token))
-	return h.Sum64()
-}
-
-// users names the control planes, networks and other objects of
-// Refs.AuthUsers (portals) that use the configuration with key k, "(being
-// deleted)" after those on their way out.
+// users names the control planes, networks and objects of Refs.AuthUsers
+// (portals) that use the configuration with key k and are allowed to (its
+// namespace, or a KongReferenceGrant of it), "(being deleted)" after those
+// on their way out. One of another namespace that no grant allows never
+// holds the configuration, nor so its namespace: it could not use the token
+// anyway.
 func (r *AuthConfigReconciler) users(k cache.ObjectName) ([]string, error) {
 	cps, err := r.Refs.ControlPlanes.ByIndex(indexControlPlanesByAuthConfig, k.String())
 	if err != nil {
 		return nil, err
 	}
+	allowed := func(kind string, user metav1.Object) bool {
+		from := referrer{group: groupKonnect, kind: kind, namespace: user.GetNamespace()}
+		return r.Refs.permitted(from, groupKonnect, kindAuthConfig, k.Namespace, k.Name)
+	}
 	names := make([]string, 0, len(cps))
 	for _, cp := range cps {
-		names = append(names, userName(kindControlPlane, cp))
+		if allowed(kindControlPlane, cp) {
+			names = append(names, userName(kindControlPlane, cp))
+		}
 	}
 	for _, u := range r.Refs.AuthUsers {
-		users, err := u.usersOf(k.String())
+		users, err := u.usersOf(k.String(), allowed)
 		if err != nil {
 			return nil, err
 		}
@@ -407,7 +288,9 @@ func (r *AuthConfigReconciler) users(k cache.ObjectName) ([]string, error) {
 	}
 	networks, err := r.Refs.Networks.ByIndex(indexNetworksByAuthConfig, k.String())
 	for _, n := range networks {
-		names = append(names, userName(kindNetwork, n))
+		if allowed(kindNetwork, n) {
+			names = append(names, userName(kindNetwork, n))
+		}
 	}
 	return names, err
 }

@@ -56,8 +56,9 @@ type AuthUser interface {
 	// index indexes the kind's objects by the key of the configuration
 	// they use.
 	index() error
-	// usersOf names the objects that use the configuration with key k.
-	usersOf(k string) ([]string, error)
+	// usersOf names the objects that use the configuration with key k and
+	// that allowed says may (by kind and object).
+	usersOf(k string, allowed func(kind string, obj metav1.Object) bool) ([]string, error)
 	// dependency reconciles a configuration again when an object starts
 	// or stops using it.
 	dependency() controller.Dependency[authConfig]
@@ -79,11 +80,13 @@ func (u authUser[T]) indexName() string { return "authConfigOf" + u.kind }
 
 func (u authUser[T]) index() error { return u.objects.AddIndex(u.indexName(), u.keys) }
 
-func (u authUser[T]) usersOf(k string) ([]string, error) {
+func (u authUser[T]) usersOf(k string, allowed func(kind string, obj metav1.Object) bool) ([]string, error) {
 	objects, err := u.objects.ByIndex(u.indexName(), k)
 	names := make([]string, 0, len(objects))
 	for _, obj := range objects {
-		names = append(names, userName(u.kind, obj))
+		if allowed(u.kind, obj) {
+			names = append(names, userName(u.kind, obj))
+		}
 	}
 	return names, err
 }

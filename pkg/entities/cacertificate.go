@@ -31,7 +31,7 @@ func CACertificateKind(refs *Refs) controller.Kind[kongCACertificate, components
 		desired: func(c kongCACertificate, p controller.Placement) (components.CACertificate, error) {
 			body := components.CACertificate{Cert: c.Spec.Cert, Tags: controller.Tags(c, gvk, p.Cluster, c.Spec.Tags, c)}
 			if ref := c.Spec.SecretRef; fromSecret(c) && ref != nil {
-				data, err := refs.secretData(namespaceOr(ref.Namespace, c.Namespace), ref.Name, secretKeyCACert)
+				data, err := refs.secretData(referrerOf(gvk, c), namespaceOr(ref.Namespace, c.Namespace), ref.Name, secretKeyCACert)
 				if err != nil {
 					return components.CACertificate{}, err
 				}

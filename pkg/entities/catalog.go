@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"k8s.io/apimachinery/pkg/runtime"
 
@@ -71,6 +72,9 @@ type FieldDifference struct {
 // Konnect with their entities.
 type Catalog struct {
 	entries []comparer
+	refs    *Refs
+	// validating sets refs' Validations from the first Compare's clients.
+	validating sync.Once
 }
 
 // comparer compares the objects of one kind, and lists their references;
@@ -84,7 +88,18 @@ type comparer interface {
 // Compare compares obj, one of the objects the catalog was made from or
 // one like them, with its entity in Konnect, read through clients. It
 // reads only.
+//
+// A token is used as the operator uses it: proven valid with Konnect (GET
+// /v3/organizations/me, once per auth configuration) before anything else
+// is sent with it, when clients can ask (an OrganizationSource, as
+// konnect.ClientFactory is); a Secret of another namespace only under a
+// KongReferenceGrant, and the servers clients allow.
 func (c *Catalog) Compare(ctx context.Context, clients controller.ClientSource, obj runtime.Object) (Comparison, error) {
+	c.validating.Do(func() {
+		if org, ok := clients.(OrganizationSource); ok && c.refs != nil {
+			c.refs.Validations = &Validations{Konnect: org}
+		}
+	})
 	for _, entry := range c.entries {
 		if cmp, handled, err := entry.compare(ctx, clients, obj); handled {
 			return cmp, err

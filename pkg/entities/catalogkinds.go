@@ -46,7 +46,7 @@ func NewCatalog(objects []runtime.Object) *Catalog {
 		Plugins: filled[kongPlugin](objects, "kongplugins"), ClusterPlugins: filled[kongClusterPlugin](objects, "kongclusterplugins"),
 		Services: services, Routes: routes, Consumers: consumers, ConsumerGroups: groups,
 	}
-	return &Catalog{entries: []comparer{
+	return &Catalog{refs: refs, entries: []comparer{
 		controlPlaneEntry{kind: ControlPlaneKind(refs)},
 		adoptingEntry[kongService, components.Service]{kind: ServiceKind(refs, certificates, caCertificates)},
 		adoptingEntry[kongRoute, components.Route]{kind: RouteKind(refs, services)},

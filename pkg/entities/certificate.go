@@ -39,10 +39,11 @@ func CertificateKind(refs *Refs) controller.Kind[kongCertificate, components.Cer
 			certAlt, keyAlt := spec.CertAlt, spec.KeyAlt
 			if fromSecrets(c) {
 				var err error
-				if body.Cert, body.Key, err = refs.tlsPair(c.Namespace, c.Spec.SecretRef); err != nil {
+				from := referrerOf(gvk, c)
+				if body.Cert, body.Key, err = refs.tlsPair(from, c.Spec.SecretRef); err != nil {
 					return components.CertificateRequest{}, err
 				}
-				if certAlt, keyAlt, err = refs.tlsPair(c.Namespace, c.Spec.SecretRefAlt); err != nil {
+				if certAlt, keyAlt, err = refs.tlsPair(from, c.Spec.SecretRefAlt); err != nil {
 					return components.CertificateRequest{}, err
 				}
 			}
@@ -57,11 +58,11 @@ func CertificateKind(refs *Refs) controller.Kind[kongCertificate, components.Cer
 
 // tlsPair reads the certificate and key of a kubernetes.io/tls Secret; no
 // reference reads nothing.
-func (r *Refs) tlsPair(own string, ref *commonv1alpha1.NamespacedRef) (cert, key string, err error) {
+func (r *Refs) tlsPair(from referrer, ref *commonv1alpha1.NamespacedRef) (cert, key string, err error) {
 	if ref == nil {
 		return "", "", nil
 	}
-	data, err := r.secretData(namespaceOr(ref.Namespace, own), ref.Name, secretKeyTLSCert, secretKeyTLSKey)
+	data, err := r.secretData(from, namespaceOr(ref.Namespace, from.namespace), ref.Name, secretKeyTLSCert, secretKeyTLSKey)
 	return data[secretKeyTLSCert], data[secretKeyTLSKey], err
 }
 

@@ -102,10 +102,11 @@ func TestCertificateSecretsAreResolvedOnlyToWrite(t *testing.T) {
 			ready:  false, secretRefValid: "False", message: "Secret ns/ecdsa not found",
 		},
 		{
-			// Named explicitly, it is read whatever its labels say.
+			// Named explicitly or not, a Secret is read only with the label
+			// Kong Operator asks for.
 			name:   "a Secret labelled konghq.com/secret=false",
 			mutate: fromSecretRefs(&commonv1alpha1.NamespacedRef{Name: "credential"}, nil),
-			ready:  true, secretRefValid: "True",
+			ready:  false, secretRefValid: "False", message: "Secret ns/credential lacks the label konghq.com/secret=true (it has konghq.com/secret=false)",
 		},
 		{
 			name:   "a Secret without tls.key",

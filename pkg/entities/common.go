@@ -16,11 +16,11 @@ import (
 // placeUnderControlPlane resolves a direct control-plane reference and its
 // credentials, and records the control plane in status and placement.
 func (r *Refs) placeUnderControlPlane(b *resolver, from referrer, ref *commonv1alpha1.ControlPlaneRef, status *commonv1alpha1.KonnectEntityStatusWithControlPlaneRef) {
-	cp := r.controlPlane(b, from, ref, false, true)
+	cp := r.controlPlane(b, from, ref, false, false)
 	if cp == nil {
 		return
 	}
-	b.res.Placement.Auth = r.auth(b, cp, false)
+	b.res.Placement.Auth = r.auth(b, cp)
 	b.placeIn(status, cp.Status.ID)
 }
 

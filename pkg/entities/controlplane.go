@@ -45,7 +45,7 @@ func ControlPlaneKind(refs *Refs) controller.Kind[controlPlane, ControlPlaneDesi
 		Conditions: []string{commonv1alpha1.ConditionAPIAuthResolvedRef, commonv1alpha1.ConditionAPIAuthValid},
 		Resolve: func(ctx context.Context, cp controlPlane, purpose controller.Purpose) (controller.Resolution, error) {
 			b := newResolver(ctx, purpose)
-			b.res.Placement.Auth = refs.auth(b, cp, true)
+			b.res.Placement.Auth = refs.auth(b, cp)
 			if id := mirrorID(cp); cp.IsMirror() && cp.Status.ID != "" && cp.Status.ID != id {
 				// The mirror now names another control plane: read that one.
 				cp.Status.ID = ""

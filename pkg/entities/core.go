@@ -239,6 +239,9 @@ type core[T controller.Entity, D, A any] struct {
 	// that a path may name instead of an ID (a name, a username), "" when
 	// the body sets none: how the entity a create conflicted with is found.
 	uniqueKey func(D) string
+	// secretValues, when set, returns obj's secret material, which
+	// Konnect's answers are stripped of (controller.Kind.SecretValues).
+	secretValues func(obj T) []string
 }
 
 // kind is the description the generic loop runs on.
@@ -288,6 +291,7 @@ func (c core[T, D, A]) kind() controller.Kind[T, D] {
 		},
 		Dependencies: c.placed.allDependencies(),
 		Managed:      c.placed.managed,
+		SecretValues: c.secretValues,
 	}
 	if c.adopt != nil {
 		k.Adopt = &controller.Adoption[T, D]{Options: c.adopt, Inspect: c.inspect}

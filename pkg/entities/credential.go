@@ -47,6 +47,11 @@ type credentialTable[T placedEntity, D, A any] struct {
 	// uniqueKey, when set, returns the unique field a path names the
 	// credential by (core.uniqueKey).
 	uniqueKey func(D) string
+	// secretValues returns the credential's secret material, which
+	// Konnect may quote back in its errors (a key that is taken): its
+	// answers are stripped of it before they reach conditions, Events and
+	// logs. Nil: a credential with none (an ACL group).
+	secretValues func(T) []string
 }
 
 // CredentialDeps are what a credential kind reads and writes.
@@ -104,10 +109,11 @@ func newCredential[T placedEntity, D, A any](deps CredentialDeps[T], table crede
 			desired: func(obj T, p controller.Placement) (D, error) {
 				return table.body(obj, controller.Tags(obj, gvk, p.Cluster, table.userTags(obj), obj)), nil
 			},
-			adopt:     table.adopt,
-			matches:   table.matches,
-			secrets:   table.secrets,
-			uniqueKey: table.uniqueKey,
+			adopt:        table.adopt,
+			matches:      table.matches,
+			secrets:      table.secrets,
+			uniqueKey:    table.uniqueKey,
+			secretValues: table.secretValues,
 		}.kind(),
 		CredentialKind: c,
 	}

@@ -40,8 +40,9 @@ func BasicAuthKind(deps CredentialDeps[kongBasicAuth]) Credential[kongBasicAuth,
 		body: func(o kongBasicAuth, tags []string) components.BasicAuthWithoutParents {
 			return components.BasicAuthWithoutParents{Username: o.Spec.Username, Password: o.Spec.Password, Tags: tags}
 		},
-		calls:     basicAuthCalls,
-		uniqueKey: func(body components.BasicAuthWithoutParents) string { return body.Username },
+		calls:        basicAuthCalls,
+		uniqueKey:    func(body components.BasicAuthWithoutParents) string { return body.Username },
+		secretValues: func(o kongBasicAuth) []string { return []string{o.Spec.Password} },
 		matches: func(desired components.BasicAuthWithoutParents, actual *components.BasicAuth) []string {
 			var d diff
 			d.check("username", desired.Username == actual.Username)
@@ -90,8 +91,9 @@ func APIKeyKind(deps CredentialDeps[kongAPIKey]) Credential[kongAPIKey, componen
 		body: func(o kongAPIKey, tags []string) components.KeyAuthWithoutParents {
 			return components.KeyAuthWithoutParents{Key: optional(o.Spec.Key), Tags: tags}
 		},
-		calls:     apiKeyCalls,
-		uniqueKey: func(body components.KeyAuthWithoutParents) string { return deref(body.Key) },
+		calls:        apiKeyCalls,
+		uniqueKey:    func(body components.KeyAuthWithoutParents) string { return deref(body.Key) },
+		secretValues: func(o kongAPIKey) []string { return []string{o.Spec.Key} },
 		matches: func(desired components.KeyAuthWithoutParents, actual *components.KeyAuth) []string {
 			var d diff
 			d.check("key", deref(desired.Key) == deref(actual.Key))
@@ -182,8 +184,9 @@ func JWTKind(deps CredentialDeps[kongJWT]) Credential[kongJWT, components.JWTWit
 				Tags:         tags,
 			}
 		},
-		calls:     jwtCalls,
-		uniqueKey: func(body components.JWTWithoutParents) string { return deref(body.Key) },
+		calls:        jwtCalls,
+		uniqueKey:    func(body components.JWTWithoutParents) string { return deref(body.Key) },
+		secretValues: func(o kongJWT) []string { return []string{o.Spec.Secret, o.Spec.RSAPublicKey} },
 		matches: func(desired components.JWTWithoutParents, actual *components.Jwt) []string {
 			var d diff
 			d.check("key", desired.Key == nil || deref(desired.Key) == deref(actual.Key))
@@ -216,8 +219,9 @@ func HMACKind(deps CredentialDeps[kongHMAC]) Credential[kongHMAC, components.HMA
 		body: func(o kongHMAC, tags []string) components.HMACAuthWithoutParents {
 			return components.HMACAuthWithoutParents{Username: o.Spec.Username, Secret: optional(o.Spec.Secret), Tags: tags}
 		},
-		calls:     hmacCalls,
-		uniqueKey: func(body components.HMACAuthWithoutParents) string { return body.Username },
+		calls:        hmacCalls,
+		uniqueKey:    func(body components.HMACAuthWithoutParents) string { return body.Username },
+		secretValues: func(o kongHMAC) []string { return []string{o.Spec.Secret} },
 		matches: func(desired components.HMACAuthWithoutParents, actual *components.HMACAuth) []string {
 			var d diff
 			d.check("username", desired.Username == actual.Username)

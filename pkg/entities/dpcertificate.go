@@ -34,8 +34,8 @@ func DataPlaneCertificateKind(refs *Refs) controller.Kind[kongDataPlaneCertifica
 	controlPlane := func(c kongDataPlaneCertificate) *cpRef { return c.Spec.ControlPlaneRef }
 	placed := underControlPlane(refs, gvk, controlPlane)
 	placed.steps = []func(*resolver, kongDataPlaneCertificate){func(b *resolver, c kongDataPlaneCertificate) {
-		if cp := refs.controlPlane(b, referrerOf(gvk, c), controlPlane(c), true, true); cp != nil {
-			b.res.Placement.Auth = refs.auth(b, cp, false)
+		if cp := refs.controlPlane(b, referrerOf(gvk, c), controlPlane(c), true, false); cp != nil {
+			b.res.Placement.Auth = refs.auth(b, cp)
 			b.placeIn(c.ControlPlaneStatus(true), cp.Status.ID)
 		}
 	}}

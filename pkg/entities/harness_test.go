@@ -59,7 +59,15 @@ func testRefs() *Refs {
 		AuthConfigs:   cacheOf[*konnectv1alpha1.KonnectAPIAuthConfiguration]("konnectapiauthconfigurations"),
 		Secrets:       nil,
 		Grants:        cacheOf[*configurationv1alpha1.KongReferenceGrant]("kongreferencegrants"),
+		Validations:   &Validations{Konnect: everyTokenValid{}},
 	}
+}
+
+// everyTokenValid answers that every token is the test organisation's.
+type everyTokenValid struct{}
+
+func (everyTokenValid) Organization(context.Context, string, string) (konnect.Organization, error) {
+	return konnect.Organization{ID: testOrgID}, nil
 }
 
 const (

@@ -61,6 +61,13 @@ func KeyKind(refs *Refs, keySets *controller.Informer[kongKeySet]) controller.Ki
 		adopt:     func(k kongKey) *adoptOptions { return k.Spec.Adopt },
 		matches:   keyMatches,
 		uniqueKey: func(body components.Key) string { return deref(body.Name) },
+		secretValues: func(k kongKey) []string {
+			values := []string{k.Spec.JWK}
+			if k.Spec.PEM != nil {
+				values = append(values, k.Spec.PEM.PrivateKey)
+			}
+			return values
+		},
 	}.kind()
 }
 

@@ -29,7 +29,7 @@ func NetworkKind(refs *Refs) controller.Kind[network, components.CreateNetworkRe
 		Conditions: []string{commonv1alpha1.ConditionAPIAuthResolvedRef, commonv1alpha1.ConditionAPIAuthValid},
 		Resolve: func(ctx context.Context, n network, purpose controller.Purpose) (controller.Resolution, error) {
 			b := newResolver(ctx, purpose)
-			b.res.Placement.Auth = refs.authOf(b, referrerOf(gvk, n), n.Name, &n.Spec.KonnectConfiguration, true)
+			b.res.Placement.Auth = refs.authOf(b, referrerOf(gvk, n), n.Name, &n.Spec.KonnectConfiguration)
 			return b.result()
 		},
 		Desired: func(_ context.Context, n network, _ controller.Placement) (components.CreateNetworkRequest, error) {

@@ -152,7 +152,7 @@ func (ref parentRef[T]) permitted(b *resolver, refs *Refs, from referrer, namesp
 	if ref.grantCondition == "" {
 		return refs.crossNamespaceRef(b, from, groupConfiguration, ref.kind, namespace, name)
 	}
-	if b.forDelete() || refs.permitted(from, groupConfiguration, ref.kind, namespace, name) {
+	if refs.permitted(from, groupConfiguration, ref.kind, namespace, name) {
 		return true
 	}
 	b.refuse(ref.grantCondition, commonv1alpha1.ReasonRefNotPermitted,
@@ -198,7 +198,10 @@ func placeUnderParent[T placedEntity, P placedEntity](b *resolver, refs *Refs, g
 		b.refuse(ref.condition, commonv1alpha1.ReasonInvalid, "no %s is named", ref.kind)
 		return
 	}
-	if !ref.permitted(b, refs, referrerOf(gvk, obj), namespace, name) {
+	// Deleting, a parent that is gone took the entity with it: nothing is
+	// sent, and no grant is needed. Otherwise the reference must be
+	// allowed before the parent is used.
+	if !b.forDelete() && !ref.permitted(b, refs, referrerOf(gvk, obj), namespace, name) {
 		b.notReady()
 		return
 	}
@@ -206,16 +209,23 @@ func placeUnderParent[T placedEntity, P placedEntity](b *resolver, refs *Refs, g
 	if parentID == "" {
 		return
 	}
+	if b.forDelete() && !ref.permitted(b, refs, referrerOf(gvk, obj), namespace, name) {
+		b.notReady()
+		return
+	}
 	if ref.recorded != nil {
 		b.movedFrom(status, ref.recorded(obj), parentID)
 	}
 	ref.record(obj, parentID)
 	b.res.Placement.ParentID = parentID
-	cp := refs.controlPlane(b, referrerOf(gvk, p), parentControlPlane(p), false, false)
+	// The parent's reference to its control plane is the parent's, checked
+	// as its own: the child's entity is written with the token it reaches.
+	parentReferrer := referrer{group: groupConfiguration, kind: ref.kind, namespace: p.GetNamespace()}
+	cp := refs.controlPlane(b, parentReferrer, parentControlPlane(p), false, true)
 	if cp == nil {
 		return
 	}
-	b.res.Placement.Auth = refs.auth(b, cp, false)
+	b.res.Placement.Auth = refs.auth(b, cp)
 	b.placeIn(status, cp.Status.ID)
 }
 

@@ -97,12 +97,11 @@ type pluginTemplate struct {
 // conditions its CRD allows.)
 func (r *Refs) template(b *resolver, what string, tmpl pluginTemplate, inline *apiextensionsv1.JSON, secrets []pluginSecretValue) *pluginTemplate {
 	config, err := r.pluginConfig(b.ctx, inline, secrets)
-	var reading *secretsBeingReadError
-	if errors.As(err, &reading) {
-		b.unready(&b.reads, commonv1alpha1.ConditionPluginRefValid, commonv1alpha1.ReasonInvalid, what+": "+err.Error())
-		return nil
-	}
+	var refused *pluginSecretRefusedError
 	switch {
+	case errors.As(err, &refused):
+		b.refuse(commonv1alpha1.ConditionPluginRefValid, commonv1alpha1.ReasonRefNotPermitted, "%s: %v", what, err)
+		return nil
 	case err != nil && secretAbsent(err):
 		b.invalid(commonv1alpha1.ConditionPluginRefValid, commonv1alpha1.ReasonInvalid, "%s: %v", what, err)
 		return nil
@@ -141,7 +140,7 @@ func (src PluginBindingSources) plugin(b *resolver, refs *Refs, pb kongPluginBin
 		}
 		return refs.template(b, "KongClusterPlugin "+p.Name, pluginTemplate{
 			object: p, name: p.PluginName, disabled: p.Disabled, instanceName: p.InstanceName, protocols: p.Protocols, tags: p.Tags,
-		}, p.Config, clusterPluginSecrets(p))
+		}, p.Config, refs.clusterPluginSecretsFor(p, referrerOf(pluginBindingGVK, pb)))
 	}
 	namespace := pluginNamespace(pb)
 	from := referrerOf(pluginBindingGVK, pb)
@@ -230,6 +229,11 @@ func (src PluginBindingSources) dependencies(refs *Refs) []controller.Dependency
 		// the plugins that read it now, so that a plugin starting or
 		// stopping to read one needs no index of the bindings to change.
 		{Name: "pluginSecrets", Source: controller.SourceOf[*corev1.Secret]{Informer: refs.Secrets, Keys: src.pluginsReading}, Keys: bindingPluginKey},
+		// A grant in a namespace whose Secrets a KongClusterPlugin reads
+		// decides which bindings may apply it.
+		{Name: "clusterPluginSecretGrants", Source: controller.SourceOf[*configurationv1alpha1.KongReferenceGrant]{
+			Informer: refs.Grants, Keys: src.clusterPluginsReadingIn,
+		}, Keys: bindingPluginKey},
 		{Name: "plugin", Source: src.Plugins, Keys: func(pb kongPluginBinding) []string {
 			if isClusterPluginRef(pb) {
 				return nil
@@ -258,34 +262,6 @@ func bindingPluginKey(pb kongPluginBinding) []string {
 	return []string{key(pluginNamespace(pb), pb.Spec.PluginRef.Name)}
 }
 
-// TrackSecretReaders makes the KongPlugins and KongClusterPlugins whose
-// configuration reads a Secret referrers of that Secret, so that a Secret
-// read by name (one none of the Secret informers selects) stays watched
-// exactly as long as a plugin reads it. The bindings themselves are
-// indexed under their plugin's key (see dependencies), which says nothing
-// of the Secrets.
-func (src PluginBindingSources) TrackSecretReaders(secrets *controller.Informer[*corev1.Secret]) error {
-	if err := controller.TrackReferrers(secrets, "pluginConfigSecrets", "KongPlugin", src.Plugins, func(p kongPlugin) []string {
-		return pluginSecretKeys(kongPluginSecrets(p))
-	}); err != nil {
-		return err
-	}
-	return controller.TrackReferrers(secrets, "clusterPluginConfigSecrets", "KongClusterPlugin", src.ClusterPlugins, func(p kongClusterPlugin) []string {
-		return pluginSecretKeys(clusterPluginSecrets(p))
-	})
-}
-
-// pluginSecretKeys returns the keys of the Secrets values are read from.
-func pluginSecretKeys(values []pluginSecretValue) []string {
-	var keys []string
-	for _, v := range values {
-		if k := key(v.namespace, v.name); !slices.Contains(keys, k) {
-			keys = append(keys, k)
-		}
-	}
-	return keys
-}
-
 // pluginsReading returns the keys of the KongPlugins (namespace/name) and
 // KongClusterPlugins (name) whose configuration reads the Secret. It scans
 // the plugins of the Secret's namespace and the cluster plugins, which are
@@ -307,6 +283,18 @@ func (src PluginBindingSources) pluginsReading(secret *corev1.Secret) []string {
 		}
 	}
 	return keys
+}
+
+// clusterPluginsReadingIn returns the names of the KongClusterPlugins that
+// read Secrets of the grant's namespace.
+func (src PluginBindingSources) clusterPluginsReadingIn(grant *configurationv1alpha1.KongReferenceGrant) []string {
+	var names []string
+	for _, p := range src.ClusterPlugins.List() {
+		if slices.ContainsFunc(clusterPluginSecrets(p), func(v pluginSecretValue) bool { return v.namespace == grant.Namespace }) {
+			names = append(names, p.Name)
+		}
+	}
+	return names
 }
 
 // targetKeys returns the key of the object of the given kind (KongService,

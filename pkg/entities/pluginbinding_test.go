@@ -250,7 +250,7 @@ func TestPluginBindingWatchesEveryReference(t *testing.T) {
 	pb.Spec.PluginRef.Namespace = "plugins"
 	pb.Spec.ControlPlaneRef.KonnectNamespacedRef.Namespace = "planes"
 	want := map[string][]string{
-		"plugin": {"plugins/rate"}, "clusterPlugin": nil, "pluginSecrets": {"plugins/rate"},
+		"plugin": {"plugins/rate"}, "clusterPlugin": nil, "pluginSecrets": {"plugins/rate"}, "clusterPluginSecretGrants": {"plugins/rate"},
 		"service": {"ns/svc"}, "route": {"ns/route"}, "consumer": {"ns/alice"}, "consumerGroup": {"ns/gold"},
 		"controlPlane": {"planes/cp"}, "grants": {"planes", "plugins"},
 	}

@@ -12,8 +12,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"sigs.k8s.io/yaml"
-
-	"github.com/konnect-operator/konnect-operator/pkg/controller"
 )
 
 // pluginSecretValue is one value a plugin's configuration takes from a
@@ -26,6 +24,9 @@ type pluginSecretValue struct {
 	// path is the JSON pointer a patch sets; "" for configFrom.
 	path                 string
 	namespace, name, key string
+	// refused says, when not empty, why the binding that applies the
+	// plugin may not read this Secret (see clusterPluginSecretsFor).
+	refused string
 }
 
 // kongPluginSecrets returns the Secret values a KongPlugin reads, all from
@@ -43,9 +44,7 @@ func kongPluginSecrets(p kongPlugin) []pluginSecretValue {
 }
 
 // clusterPluginSecrets returns the Secret values a KongClusterPlugin reads.
-// A cluster-scoped plugin names the namespace of each Secret, and is read
-// there without a KongReferenceGrant, as Kong Ingress Controller does: only
-// whoever may write cluster-scoped objects writes one.
+// A cluster-scoped plugin names the namespace of each Secret.
 func clusterPluginSecrets(p kongClusterPlugin) []pluginSecretValue {
 	var out []pluginSecretValue
 	if from := p.ConfigFrom; from != nil {
@@ -59,6 +58,44 @@ func clusterPluginSecrets(p kongClusterPlugin) []pluginSecretValue {
 	return out
 }
 
+// AnnotationClusterPluginNamespaces, on a KongClusterPlugin, lists the
+// namespaces (comma-separated, or "*" for every one) whose
+// KongPluginBindings may apply it with the values it reads from Secrets of
+// other namespaces.
+const AnnotationClusterPluginNamespaces = "konnect.konghq.com/allowed-binding-namespaces"
+
+// clusterPluginSecretsFor returns the Secret values of a KongClusterPlugin
+// as the binding from may read them. Any namespace may bind a cluster
+// plugin, and its values reach the binding's control plane: a Secret of
+// the binding's own namespace is its own; one of another namespace needs
+// that namespace's consent (a KongReferenceGrant from KongPluginBindings of
+// the binding's namespace to the Secret) or the plugin's own list of the
+// namespaces it serves (AnnotationClusterPluginNamespaces), which only who
+// may write cluster-scoped objects writes.
+func (r *Refs) clusterPluginSecretsFor(p kongClusterPlugin, from referrer) []pluginSecretValue {
+	values := clusterPluginSecrets(p)
+	listed := strings.Split(p.Annotations[AnnotationClusterPluginNamespaces], ",")
+	for i := range values {
+		v := &values[i]
+		if v.namespace == from.namespace || slices.ContainsFunc(listed, func(ns string) bool {
+			ns = strings.TrimSpace(ns)
+			return ns == "*" || ns == from.namespace
+		}) || r.permitted(from, groupCore, kindSecret, v.namespace, v.name) {
+			continue
+		}
+		v.refused = fmt.Sprintf("KongClusterPlugin %s reads %s, which KongPluginBindings of namespace %s may not apply: add the namespace to the plugin's annotation %s, or a KongReferenceGrant allowing the reference to %s",
+			p.Name, describe(kindSecret, v.namespace, v.name), from.namespace, AnnotationClusterPluginNamespaces,
+			grantFor(from, groupCore, kindSecret, v.namespace, v.name))
+	}
+	return values
+}
+
+// pluginSecretRefusedError is a plugin configuration that reads a Secret
+// its binding may not read.
+type pluginSecretRefusedError struct{ message string }
+
+func (e *pluginSecretRefusedError) Error() string { return e.message }
+
 // readsSecret reports whether any of values is read from the Secret.
 func readsSecret(values []pluginSecretValue, secret *corev1.Secret) bool {
 	return slices.ContainsFunc(values, func(v pluginSecretValue) bool {
@@ -68,7 +105,8 @@ func readsSecret(values []pluginSecretValue, secret *corev1.Secret) bool {
 
 // pluginConfig builds a plugin's configuration: the inline config, or the
 // one configFrom reads, with every configPatches value set on top. The
-// Secrets are read as a certificate's are (secretData).
+// Secrets are read as a certificate's are (readSecretData), those the
+// binding may not read not at all.
 //
 // Errors name the field, the Secret, its key and the path, never a value
 // from a Secret: they end up in conditions and Events. The parsers' own
@@ -83,14 +121,14 @@ func (r *Refs) pluginConfig(ctx context.Context, inline *apiextensionsv1.JSON, s
 	if config == nil { // absent, or null
 		config = map[string]any{}
 	}
-	var problems, reading []string
+	var problems, refusals []string
 	absent := 0
 	for _, v := range secrets {
-		raw, err := r.secretValue(ctx, v)
-		if controller.IsNotCachedYet(err) {
-			reading = append(reading, fmt.Sprintf("%s: %v", v.field, err))
+		if v.refused != "" {
+			refusals = append(refusals, fmt.Sprintf("%s: %s", v.field, v.refused))
 			continue
 		}
+		raw, err := r.secretValue(ctx, v)
 		if err != nil {
 			problems = append(problems, fmt.Sprintf("%s: %v", v.field, err))
 			if secretAbsent(err) {
@@ -114,37 +152,26 @@ func (r *Refs) pluginConfig(ctx context.Context, inline *apiextensionsv1.JSON, s
 		}
 	}
 	switch {
+	case len(refusals) > 0:
+		return nil, &pluginSecretRefusedError{strings.Join(refusals, "; ")}
 	case len(problems) > 0 && absent == len(problems):
 		// Only Secrets that are not there yet: the binding waits for them.
 		return nil, &secretAbsentError{strings.Join(problems, "; ")}
 	case len(problems) > 0:
 		return nil, errors.New(strings.Join(problems, "; "))
 	}
-	if len(reading) > 0 {
-		return nil, &secretsBeingReadError{strings.Join(reading, "; ")}
-	}
 	return config, nil
 }
-
-// secretsBeingReadError says that Secrets a configuration reads are being
-// read by name for the first time: a wait, not a problem, since the answer
-// of their watches reconciles the object again.
-type secretsBeingReadError struct{ which string }
-
-func (e *secretsBeingReadError) Error() string { return e.which }
 
 // describe names the Secret's data key for messages.
 func (v pluginSecretValue) describe() string {
 	return fmt.Sprintf("the data key %q of %s %s/%s", v.key, kindSecret, v.namespace, v.name)
 }
 
-// secretValue reads one data key of a Secret the plugin names, by name,
-// as certificates read theirs (secretData).
+// secretValue reads one data key of a Secret the plugin names, labelled
+// as certificates' are (readSecretData), once its reader may read it.
 func (r *Refs) secretValue(ctx context.Context, v pluginSecretValue) ([]byte, error) {
-	if r.Secrets == nil {
-		return nil, fmt.Errorf("%s %s/%s cannot be read: no Secrets are watched", kindSecret, v.namespace, v.name)
-	}
-	data, err := r.secretData(v.namespace, v.name, v.key)
+	data, err := r.readSecretData(v.namespace, v.name, v.key)
 	if err != nil {
 		return nil, r.explainUncached(ctx, err)
 	}

@@ -62,8 +62,8 @@ func TestPluginConfigComesFromSecrets(t *testing.T) {
 		}, want: map[string]any{"a/b": secretMarker}},
 		{name: "a missing Secret", plugin: func(p kongPlugin) { p.Config, p.ConfigFrom = nil, configFrom("missing", "json") },
 			message: `KongPlugin ns/rate: configFrom: Secret ns/missing not found`},
-		{name: "an unlabelled Secret is read by its name", plugin: func(p kongPlugin) { p.Config, p.ConfigFrom = nil, configFrom("unlabelled", "json") },
-			want: map[string]any{}},
+		{name: "a Secret without the label konghq.com/secret=true is not read", plugin: func(p kongPlugin) { p.Config, p.ConfigFrom = nil, configFrom("unlabelled", "json") },
+			message: `configFrom: Secret ns/unlabelled lacks the label konghq.com/secret=true`},
 		{name: "a missing key", plugin: func(p kongPlugin) { p.Config, p.ConfigFrom = nil, configFrom("conf", "nope") },
 			message: `configFrom: Secret ns/conf has no data key "nope"`},
 		{name: "a configuration that is not an object", plugin: func(p kongPlugin) { p.Config, p.ConfigFrom = nil, configFrom("values", "string") },
@@ -134,24 +134,65 @@ func TestPluginConfigComesFromSecrets(t *testing.T) {
 	}
 }
 
-func TestClusterPluginReadsSecretsOfTheNamespacesItNames(t *testing.T) {
-	f := newBindingFixture(t)
-	withSecrets(f.refs)
-	put(t, f.refs.Secrets, pluginSecret("vault", "conf", map[string]string{"config": `{"origins": ["` + secretMarker + `"]}`}))
-	put(t, f.src.ClusterPlugins, &configurationv1.KongClusterPlugin{
-		ObjectMeta: metav1.ObjectMeta{Name: "global-rate"}, PluginName: "cors",
-		ConfigFrom: &configurationv1.NamespacedConfigSource{SecretValue: configurationv1.NamespacedSecretValueFromSource{Namespace: "vault", Secret: "conf", Key: "config"}},
-	})
-	clusterPlugin := configurationv1alpha1.PluginRefKindKongClusterPlugin
-	pb := testBinding("b", nil)
-	pb.Spec.PluginRef = configurationv1alpha1.PluginRef{Kind: &clusterPlugin, Name: "global-rate"}
-	res, err := f.kind.Resolve(t.Context(), pb, controller.ForSync)
-	if err != nil || !res.Ready {
-		t.Fatalf("ready=%v, %v, %q: no grant is needed", res.Ready, err, falseMessages(res.Conditions))
-	}
-	body, err := f.kind.Desired(t.Context(), pb, res.Placement)
-	if err != nil || !jsonEqual(body.Config, map[string]any{"origins": []any{secretMarker}}) {
-		t.Errorf("config %v, %v", body.Config, err)
+// Any namespace may bind a KongClusterPlugin, and its values reach the
+// binding's control plane: a Secret of another namespace is read only for
+// the namespaces it allows (a grant), or those the plugin lists.
+func TestClusterPluginSecretsReachOnlyTheNamespacesAllowed(t *testing.T) {
+	for _, tc := range []struct {
+		name         string
+		annotation   string
+		grant        bool
+		secretInSelf bool
+		ready        bool
+	}{
+		{name: "another namespace's Secret, no grant, not listed", ready: false},
+		{name: "another namespace's Secret, listed by the plugin", annotation: "team-x, " + testNamespace, ready: true},
+		{name: "another namespace's Secret, every namespace listed", annotation: "*", ready: true},
+		{name: "another namespace's Secret, another namespace listed", annotation: "team-x", ready: false},
+		{name: "another namespace's Secret, granted to the binding's namespace", grant: true, ready: true},
+		{name: "the binding's own namespace's Secret", secretInSelf: true, ready: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newBindingFixture(t)
+			withSecrets(f.refs)
+			secretNamespace := "vault"
+			if tc.secretInSelf {
+				secretNamespace = testNamespace
+			}
+			put(t, f.refs.Secrets, pluginSecret(secretNamespace, "conf", map[string]string{"config": `{"origins": ["` + secretMarker + `"]}`}))
+			if tc.grant {
+				grant(t, f.refs, "vault", "KongPluginBinding", testNamespace, groupCore, kindSecret)
+			}
+			plugin := &configurationv1.KongClusterPlugin{
+				ObjectMeta: metav1.ObjectMeta{Name: "global-rate"}, PluginName: "cors",
+				ConfigFrom: &configurationv1.NamespacedConfigSource{SecretValue: configurationv1.NamespacedSecretValueFromSource{Namespace: secretNamespace, Secret: "conf", Key: "config"}},
+			}
+			if tc.annotation != "" {
+				plugin.Annotations = map[string]string{AnnotationClusterPluginNamespaces: tc.annotation}
+			}
+			put(t, f.src.ClusterPlugins, plugin)
+			clusterPlugin := configurationv1alpha1.PluginRefKindKongClusterPlugin
+			pb := testBinding("b", nil)
+			pb.Spec.PluginRef = configurationv1alpha1.PluginRef{Kind: &clusterPlugin, Name: "global-rate"}
+			res, err := f.kind.Resolve(t.Context(), pb, controller.ForSync)
+			if err != nil || res.Ready != tc.ready {
+				t.Fatalf("ready=%v, %v, %q; want ready=%v", res.Ready, err, falseMessages(res.Conditions), tc.ready)
+			}
+			body, err := f.kind.Desired(t.Context(), pb, res.Placement)
+			if !tc.ready {
+				messages := falseMessages(res.Conditions)
+				if !strings.Contains(messages, AnnotationClusterPluginNamespaces) || !strings.Contains(messages, "KongReferenceGrant") || strings.Contains(messages, secretMarker) {
+					t.Errorf("the refusal %q does not name both ways to allow it, or carries the Secret's value", messages)
+				}
+				if err == nil {
+					t.Errorf("a body was built with a Secret the binding may not read: %v", body.Config)
+				}
+				return
+			}
+			if err != nil || !jsonEqual(body.Config, map[string]any{"origins": []any{secretMarker}}) {
+				t.Errorf("config %v, %v", body.Config, err)
+			}
+		})
 	}
 }
 

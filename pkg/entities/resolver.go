@@ -201,9 +201,10 @@ func notProgrammedMessage(what string, conditions []metav1.Condition) string {
 }
 
 // crossNamespace records a reference to another namespace and whether a
-// KongReferenceGrant allows it. Grants are not enforced when deleting.
+// KongReferenceGrant allows it, whatever the purpose: a deletion reaches
+// the same token as a sync.
 func (r *resolver) crossNamespace(what string, permitted bool) bool {
-	if r.forDelete() || permitted {
+	if permitted {
 		r.granted++
 		return true
 	}

@@ -79,7 +79,7 @@ func routePlacement(refs *Refs, gvk schemaGVK, services *controller.Informer[kon
 			return
 		}
 		if route.Spec.ControlPlaneRef.IsKonnect() {
-			refs.controlPlane(b, referrerOf(gvk, route), route.Spec.ControlPlaneRef, false, true)
+			refs.controlPlane(b, referrerOf(gvk, route), route.Spec.ControlPlaneRef, false, false)
 		}
 		placeUnderParent(b, refs, gvk, services, func(svc kongService) *cpRef { return svc.Spec.ControlPlaneRef }, routeServiceRef, route)
 	}}

@@ -102,9 +102,11 @@ func TestRouteToAServiceInAnotherNamespaceNeedsAGrant(t *testing.T) {
 	services := cacheOf[kongService]("kongservices")
 	svc := testService("orders")
 	svc.Namespace = "backend"
-	// Its control plane is in the route's namespace: only the route's
-	// reference to the service crosses namespaces here.
+	// Its control plane is in the route's namespace, which lets the
+	// service use it (as any Programmed service there was let): the
+	// route's reference to the service is the one that needs a grant here.
 	svc.Spec.ControlPlaneRef.KonnectNamespacedRef.Namespace = testNamespace
+	grant(t, refs, testNamespace, "KongService", "backend", groupKonnect, kindControlPlane)
 	put(t, services, programmedIn(svc, "cp-id", "svc-id"))
 	kind := RouteKind(refs, services)
 	route := testRoute("r", "orders")

@@ -8,6 +8,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
@@ -53,16 +54,18 @@ func readingSecrets[T placedEntity](p placed[T], refs *Refs, gvk schema.GroupVer
 	})
 }
 
-// SecretClient reads and writes Secrets through the API server. The
-// operator caches only the Secrets that carry its labels; the client reads
-// one named Secret past that cache (to tell a missing Secret from an
-// unlabelled one) and writes the finalizer that protects token Secrets.
+// SecretClient reads Secrets' metadata and writes their finalizers through
+// the API server. The operator caches only the Secrets that carry its
+// labels; the client reads the metadata of one named Secret past that
+// cache (to tell a missing Secret from an unlabelled one, whose data is
+// never read) and writes the finalizer that protects token Secrets.
 type SecretClient interface {
-	// Get reads one Secret.
-	Get(ctx context.Context, namespace, name string) (*corev1.Secret, error)
-	// SetFinalizers replaces the finalizers of secret, failing with a
-	// conflict when the Secret changed since secret was read.
-	SetFinalizers(ctx context.Context, secret *corev1.Secret, finalizers []string) error
+	// Metadata reads one Secret's metadata: its labels, finalizers and
+	// resource version, never its data.
+	Metadata(ctx context.Context, namespace, name string) (*metav1.ObjectMeta, error)
+	// SetFinalizers replaces the finalizers of the Secret secret describes,
+	// failing with a conflict when it changed since secret was read.
+	SetFinalizers(ctx context.Context, secret *metav1.ObjectMeta, finalizers []string) error
 }
 
 // uncachedSecretError is a Secret the label-filtered cache does not hold:
@@ -90,11 +93,13 @@ func (l secretLabel) String() string {
 	return l.key
 }
 
-func (l secretLabel) on(secret *corev1.Secret) bool {
+func (l secretLabel) on(secret *corev1.Secret) bool { return l.onLabels(secret.Labels) }
+
+func (l secretLabel) onLabels(labels map[string]string) bool {
 	if l.value == "" {
-		return secret.Labels[l.key] != ""
+		return labels[l.key] != ""
 	}
-	return secret.Labels[l.key] == l.value
+	return labels[l.key] == l.value
 }
 
 func (e *uncachedSecretError) Error() string {
@@ -119,15 +124,15 @@ func (r *Refs) explainUncached(ctx context.Context, err error) error {
 	if !errors.As(err, &uncached) || r.SecretClient == nil {
 		return err
 	}
-	secret, getErr := r.SecretClient.Get(ctx, uncached.namespace, uncached.name)
+	secret, getErr := r.SecretClient.Metadata(ctx, uncached.namespace, uncached.name)
 	switch {
 	case apierrors.IsNotFound(getErr):
 		return &secretAbsentError{fmt.Sprintf("%s %s/%s not found", kindSecret, uncached.namespace, uncached.name)}
 	case getErr != nil:
 		return fmt.Errorf("%w; reading it from the API server failed: %w", err, getErr)
 	}
-	if !uncached.label.on(secret) {
-		return unlabelled(uncached.namespace, uncached.name, uncached.label, hasLabel(secret, uncached.label.key))
+	if !uncached.label.onLabels(secret.Labels) {
+		return unlabelled(uncached.namespace, uncached.name, uncached.label, hasLabel(secret.Labels, uncached.label.key))
 	}
 	// Labelled a moment ago: the cache will hold it soon, and its arrival
 	// reconciles the objects that refer to it.
@@ -151,11 +156,12 @@ func secretAbsent(err error) bool {
 
 // secretRefs resolves the Secrets an object names explicitly and reads
 // data from (a certificate's key pairs), each of which must hold the given
-// data keys, and sets SecretRefValid. They need no label: each is read by
-// its name (Informer.GetNamed). Secrets in other namespaces need a
+// data keys, and sets SecretRefValid. Each needs the label
+// konghq.com/secret=true, as Kong Operator asks: an unlabelled Secret is
+// never read, whoever may name it. Secrets in other namespaces need a
 // KongReferenceGrant to core/Secret.
 func (r *Refs) secretRefs(b *resolver, from referrer, keys []string, refs ...*commonv1alpha1.NamespacedRef) {
-	var problems, reading []string
+	var problems []string
 	refused, malformed := false, false
 	for _, ref := range refs {
 		if ref == nil {
@@ -168,41 +174,36 @@ func (r *Refs) secretRefs(b *resolver, from referrer, keys []string, refs ...*co
 			refused = true
 			continue
 		}
-		_, err := r.secretData(namespace, ref.Name, keys...)
-		switch {
-		case controller.IsNotCachedYet(err):
-			reading = append(reading, fmt.Sprintf("%s %s/%s is being read", kindSecret, namespace, ref.Name))
-		case err != nil:
+		if _, err := r.secretData(from, namespace, ref.Name, keys...); err != nil {
+			err = r.explainUncached(b.ctx, err)
 			problems = append(problems, err.Error())
 			malformed = malformed || !secretAbsent(err)
 		}
 	}
 	switch {
 	case malformed:
-		// A Secret without the data its use needs: only a change of it
-		// helps.
+		// A Secret without the label or the data its use needs: only a
+		// change of it helps, and the change reconciles the object again.
 		b.refuse(commonv1alpha1.ConditionSecretRefValid, commonv1alpha1.ReasonInvalid, "%s", strings.Join(problems, "; "))
 	case len(problems) > 0:
 		b.invalid(commonv1alpha1.ConditionSecretRefValid, commonv1alpha1.ReasonInvalid, "%s", strings.Join(problems, "; "))
-	case len(reading) > 0:
-		// The watch just started answers in a moment, and its answer
-		// reconciles the object again.
-		b.unready(&b.reads, commonv1alpha1.ConditionSecretRefValid, commonv1alpha1.ReasonInvalid, strings.Join(reading, "; "))
 	case !refused: // a refused Secret is reported by ResolvedRefs
 		b.valid(commonv1alpha1.ConditionSecretRefValid, "")
 	}
 }
 
-// Labels of the Secrets the operator reads by label: a token's and a
-// consumer credential's, whose label also says what the Secret holds.
+// Labels of the Secrets the operator reads, as Kong Operator selects them:
+// a token's and a consumer credential's, whose label also says what the
+// Secret holds, and those of certificates and plugin configurations.
 var (
 	tokenSecretLabel      = secretLabel{key: commonv1alpha1.LabelCredential, value: "konnect"}
 	credentialSecretLabel = secretLabel{key: commonv1alpha1.LabelCredential, values: "basic-auth, key-auth, acl, jwt or hmac"}
+	dataSecretLabel       = secretLabel{key: commonv1alpha1.LabelSecret, value: "true"}
 )
 
 // hasLabel describes the value a Secret has for key, "" when none.
-func hasLabel(secret *corev1.Secret, key string) string {
-	if v, ok := secret.Labels[key]; ok {
+func hasLabel(labels map[string]string, key string) string {
+	if v, ok := labels[key]; ok {
 		return key + "=" + v
 	}
 	return ""
@@ -217,16 +218,35 @@ var pemKeys = map[string]func([]byte) (string, error){
 }
 
 // secretData returns the values of the given data keys of a Secret that
-// an object names explicitly, which must hold every key with a non-empty
-// value; it needs no label. Certificates and keys are returned as PEM,
-// whether the Secret holds them as PEM or DER.
-func (r *Refs) secretData(namespace, name string, keys ...string) (map[string]string, error) {
-	secret, err := r.Secrets.GetNamed(namespace, name)
+// from names explicitly, read now: one of another namespace only under a
+// KongReferenceGrant (see readSecretData).
+func (r *Refs) secretData(from referrer, namespace, name string, keys ...string) (map[string]string, error) {
+	if namespace != from.namespace && !r.permitted(from, groupCore, kindSecret, namespace, name) {
+		return nil, &secretNotPermittedError{grant: grantFor(from, groupCore, kindSecret, namespace, name)}
+	}
+	return r.readSecretData(namespace, name, keys...)
+}
+
+// readSecretData returns the values of the given data keys of a Secret
+// labelled konghq.com/secret=true, which must hold every key with a
+// non-empty value; the caller decided that it may be read. Certificates and
+// keys are returned as PEM, whether the Secret holds them as PEM or DER. A
+// Secret that is missing from the cache (absent, or labelled otherwise) is
+// an uncachedSecretError, which explainUncached tells apart.
+func (r *Refs) readSecretData(namespace, name string, keys ...string) (map[string]string, error) {
+	if r.Secrets == nil {
+		return nil, fmt.Errorf("%s %s/%s cannot be read: no Secrets are watched", kindSecret, namespace, name)
+	}
+	secret, err := r.Secrets.Get(namespace, name)
 	if apierrors.IsNotFound(err) {
-		return nil, &secretAbsentError{fmt.Sprintf("%s %s/%s not found", kindSecret, namespace, name)}
+		return nil, &uncachedSecretError{namespace: namespace, name: name, label: dataSecretLabel}
 	}
 	if err != nil {
 		return nil, err
+	}
+	if !dataSecretLabel.on(secret) {
+		// Cached for another use (a credential's, a token's): not this one.
+		return nil, unlabelled(namespace, name, dataSecretLabel, hasLabel(secret.Labels, dataSecretLabel.key))
 	}
 	out := make(map[string]string, len(keys))
 	var missing []string

@@ -30,6 +30,9 @@ func TestSNIIsPlacedUnderItsCertificate(t *testing.T) {
 	remote := programmedIn(testCertificate("remote"), "cp-id", "remote-id")
 	remote.Namespace = "other"
 	remote.Spec.ControlPlaneRef.KonnectNamespacedRef.Namespace = testNamespace
+	// The certificate may use the control plane of another namespace, as
+	// any Programmed one there did: a grant allows it.
+	grant(t, refs, testNamespace, kindCertificate, "other", groupKonnect, kindControlPlane)
 	put(t, certs, programmedIn(testCertificate("cert"), "cp-id", "cert-id"), testCertificate("idle"), remote)
 	kind := SNIKind(refs, certs)
 	cases := []struct {

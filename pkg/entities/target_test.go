@@ -29,6 +29,9 @@ func TestTargetIsPlacedUnderItsUpstream(t *testing.T) {
 	remote := programmedIn(testUpstream("remote"), "cp-id", "remote-id")
 	remote.Namespace = "other"
 	remote.Spec.ControlPlaneRef.KonnectNamespacedRef.Namespace = testNamespace
+	// The upstream may use the control plane of another namespace, as any
+	// Programmed one there did: a grant allows it.
+	grant(t, refs, testNamespace, kindUpstream, "other", groupKonnect, kindControlPlane)
 	deleting := programmedIn(testUpstream("deleting"), "cp-id", "deleting-id")
 	deleting.DeletionTimestamp = &metav1.Time{}
 	put(t, upstreams, programmedIn(testUpstream("up"), "cp-id", "up-id"), testUpstream("idle"), deleting, remote)
@@ -50,8 +53,10 @@ func TestTargetIsPlacedUnderItsUpstream(t *testing.T) {
 		{name: "an unprogrammed upstream", ref: "idle", upstreamRefValid: "False", reason: commonv1alpha1.ReasonInvalid, deletingIsGone: true},
 		{name: "an upstream being deleted", ref: "deleting", upstreamRefValid: "False", reason: commonv1alpha1.ReasonInvalid, deletingParentID: "deleting-id"},
 		{
+			// Deleting needs the grant too: the delete would use the
+			// upstream's control plane and its token.
 			name: "another namespace without a grant", namespace: "other", ref: "remote",
-			upstreamRefValid: "False", reason: commonv1alpha1.ReasonRefNotPermitted, deletingParentID: "remote-id",
+			upstreamRefValid: "False", reason: commonv1alpha1.ReasonRefNotPermitted, deletingParentID: "",
 		},
 		{name: "another namespace with a grant", namespace: "other", ref: "remote", grant: true, ready: true, parentID: "remote-id", upstreamRefValid: "True", deletingParentID: "remote-id"},
 	}
@@ -80,6 +85,9 @@ func TestTargetIsPlacedUnderItsUpstream(t *testing.T) {
 			res, err = kind.Resolve(t.Context(), testTarget("t", tc.namespace, tc.ref), controller.ForDelete)
 			if err != nil || res.Gone != tc.deletingIsGone || res.Placement.ParentID != tc.deletingParentID {
 				t.Errorf("deleting: gone=%v parent=%q err=%v, want gone=%v parent=%q", res.Gone, res.Placement.ParentID, err, tc.deletingIsGone, tc.deletingParentID)
+			}
+			if tc.reason == commonv1alpha1.ReasonRefNotPermitted && (res.Ready || res.Placement.Auth.Token != "") {
+				t.Errorf("deleting without the grant: ready=%v, with a token=%v; want neither", res.Ready, res.Placement.Auth.Token != "")
 			}
 		})
 	}

@@ -9,6 +9,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/record"
 	"k8s.io/klog/v2"
@@ -115,14 +116,14 @@ func (r *TokenSecretReconciler) Reconcile(ctx context.Context, k cache.ObjectNam
 		}
 		// Gone, or no longer labelled: a Secret without the label is no
 		// token (its configurations say so), and nothing may hold it.
-		secret, err = r.Refs.SecretClient.Get(ctx, k.Namespace, k.Name)
+		meta, err := r.Refs.SecretClient.Metadata(ctx, k.Namespace, k.Name)
 		if apierrors.IsNotFound(err) {
 			return controller.Result{}, nil
 		}
 		if err != nil {
 			return controller.Result{}, err
 		}
-		return controller.Result{}, r.Refs.setSecretFinalizer(ctx, secret, false)
+		return controller.Result{}, r.Refs.setSecretFinalizer(ctx, meta, false)
 	}
 	if err != nil {
 		return controller.Result{}, err
@@ -137,13 +138,14 @@ func (r *TokenSecretReconciler) Reconcile(ctx context.Context, k cache.ObjectNam
 			"kept by the finalizer %s until no KonnectAPIAuthConfiguration uses it; still used by %s",
 			commonv1alpha1.FinalizerSecretInUse, strings.Join(users, ", "))
 	}
-	return controller.Result{}, r.Refs.setSecretFinalizer(ctx, secret, inUse)
+	return controller.Result{}, r.Refs.setSecretFinalizer(ctx, &secret.ObjectMeta, inUse)
 }
 
-// users names the configurations that read the Secret's token: those
-// allowed to (same namespace, or a KongReferenceGrant), and those being
-// deleted whatever the grants say, since their control planes may still
-// need the token to delete.
+// users names the configurations that read the Secret's token and are
+// allowed to (same namespace, or a KongReferenceGrant), being deleted or
+// not. One that no grant allows holds nothing: it could not read the
+// token, and holding the Secret would let it keep another namespace from
+// being deleted.
 func (r *TokenSecretReconciler) users(secret *corev1.Secret) ([]string, error) {
 	configs, err := r.configs().ByIndex(indexAuthConfigsByTokenSecret, key(secret.Namespace, secret.Name))
 	if err != nil {
@@ -151,8 +153,7 @@ func (r *TokenSecretReconciler) users(secret *corev1.Secret) ([]string, error) {
 	}
 	var out []string
 	for _, ac := range configs {
-		from := referrer{group: groupKonnect, kind: kindAuthConfig, namespace: ac.Namespace}
-		if isBeingDeleted(ac) || r.Refs.permitted(from, groupCore, kindSecret, secret.Namespace, secret.Name) {
+		if r.Refs.permitted(authConfigReferrer(ac), groupCore, kindSecret, secret.Namespace, secret.Name) {
 			out = append(out, fmt.Sprintf("%s %s/%s", kindAuthConfig, ac.Namespace, ac.Name))
 		}
 	}
@@ -169,11 +170,11 @@ func (r *Refs) protectTokenSecret(ctx context.Context, namespace, name string) e
 	if err != nil || !tokenSecretLabel.on(secret) || isBeingDeleted(secret) {
 		return nil
 	}
-	return r.setSecretFinalizer(ctx, secret, true)
+	return r.setSecretFinalizer(ctx, &secret.ObjectMeta, true)
 }
 
 // setSecretFinalizer adds or removes the in-use finalizer of a Secret.
-func (r *Refs) setSecretFinalizer(ctx context.Context, secret *corev1.Secret, present bool) error {
+func (r *Refs) setSecretFinalizer(ctx context.Context, secret *metav1.ObjectMeta, present bool) error {
 	has := slices.Contains(secret.Finalizers, commonv1alpha1.FinalizerSecretInUse)
 	if has == present || r.SecretClient == nil || (present && isBeingDeleted(secret)) {
 		return nil
@@ -185,6 +186,6 @@ func (r *Refs) setSecretFinalizer(ctx context.Context, secret *corev1.Secret, pr
 	if err := r.SecretClient.SetFinalizers(ctx, secret, finalizers); err != nil {
 		return fmt.Errorf("setting the finalizers of Secret %s/%s: %w", secret.Namespace, secret.Name, err)
 	}
-	klog.FromContext(ctx).V(2).Info("Set the token Secret's finalizer", "secret", klog.KObj(secret), "present", present)
+	klog.FromContext(ctx).V(2).Info("Set the token Secret's finalizer", "secret", klog.KRef(secret.Namespace, secret.Name), "present", present)
 	return nil
 }

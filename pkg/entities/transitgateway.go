@@ -63,7 +63,7 @@ func TransitGatewayKind(refs *Refs, networks *controller.Informer[network]) cont
 			}
 			tg.Status.NetworkID = n.Status.ID
 			b.res.Placement.ParentID = n.Status.ID
-			b.res.Placement.Auth = refs.authOf(b, referrerOf(networkGVK, n), n.Name, &n.Spec.KonnectConfiguration, false)
+			b.res.Placement.Auth = refs.authOf(b, referrerOf(networkGVK, n), n.Name, &n.Spec.KonnectConfiguration)
 			return b.result()
 		},
 		Desired: func(_ context.Context, tg transitGateway, _ controller.Placement) (components.CreateTransitGatewayRequest, error) {

@@ -8,6 +8,7 @@ import (
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/tools/cache"
 
 	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
 	configurationv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/configuration/v1alpha1"
@@ -67,7 +68,8 @@ func TestVaultNamesTheNamespaceOfItsControlPlane(t *testing.T) {
 // TestVaultSendsItsConfigStoresID: a vault's configStoreRef needs a grant
 // from KongVault (namespace "") to the store, a Programmed store of the
 // vault's control plane, and no config_store_id of its own; the store's ID
-// then goes into the vault's config. Deleting needs none of it.
+// then goes into the vault's config. Deleting needs only the grant to the
+// control plane, whose token it uses.
 func TestVaultSendsItsConfigStoresID(t *testing.T) {
 	refs := testRefs()
 	programmedControlPlane(t, refs, "cp", "cp-id")
@@ -125,9 +127,12 @@ func TestVaultSendsItsConfigStoresID(t *testing.T) {
 	if err != nil || body.Config[configStoreIDField] != "store-id" {
 		t.Fatalf("config %v (%v), want the store's ID", body.Config, err)
 	}
-	put(t, refs.Grants, &configurationv1alpha1.KongReferenceGrant{ObjectMeta: metav1.ObjectMeta{Namespace: testNamespace, Name: "vaults"}})
+	grant(kindControlPlane)
+	if indexer, _ := cachesOf.Load(stores); indexer.(cache.Indexer).Delete(store) != nil {
+		t.Fatal("the store stays in the cache")
+	}
 	if res, _ := kind.Resolve(t.Context(), v, controller.ForDelete); !res.Ready {
-		t.Fatalf("deleting a vault whose grant went: ready=%v conditions %v", res.Ready, res.Conditions)
+		t.Fatalf("deleting a vault whose store and grant to it went: ready=%v conditions %v", res.Ready, res.Conditions)
 	}
 }
 

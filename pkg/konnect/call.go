@@ -31,12 +31,13 @@ func (o Operation) String() string { return o.internal().String() }
 // metrics, and a failure comes back as one of this package's error classes
 // (NotFoundError, ConflictError, RateLimitedError, AuthError,
 // InvalidInputError, TransientError, ServerFaultError), with Konnect's
-// message and without its trace id.
+// message and without its trace id, nor the secret values of ctx (see
+// WithSecrets).
 func Call[R any](ctx context.Context, op Operation, call func(context.Context) (R, error)) (R, error) {
 	answer, err := call(withOperation(ctx, op.internal()))
 	if err != nil {
 		var zero R
-		return zero, Classify(op, err)
+		return zero, redactError(ctx, Classify(op, err))
 	}
 	return answer, nil
 }
@@ -138,7 +139,7 @@ func problemStatus(err error) (int, bool) {
 // wraps such a value, as the SDK wraps what the HTTP layer returned.
 func isClassified(err error) bool {
 	switch err.(type) { //nolint:errorlint // the value itself, not what it wraps
-	case *NotFoundError, *ConflictError, *RateLimitedError, *AuthError, *InvalidInputError, *TransientError, *ServerFaultError:
+	case *NotFoundError, *ConflictError, *RateLimitedError, *AuthError, *InvalidInputError, *TransientError, *ServerFaultError, *HeldError, *WriteRefusedError:
 		return true
 	}
 	return false

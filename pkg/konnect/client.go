@@ -30,6 +30,7 @@ import (
 type ClientFactory struct {
 	opts     Options
 	limiters *limiters
+	holds    *holds
 
 	mu      sync.Mutex
 	clients map[clientKey]*Client
@@ -49,6 +50,7 @@ type clientKey struct {
 // take the package defaults).
 func NewClientFactory(opts Options) *ClientFactory {
 	opts = opts.withDefaults()
+	hs := newHolds(opts.Clock, opts.Metrics)
 	return &ClientFactory{
 		opts: opts,
 		limiters: &limiters{
@@ -56,7 +58,11 @@ func NewClientFactory(opts Options) *ClientFactory {
 			requestsPerSecond: opts.RequestsPerSecond,
 			burst:             opts.Burst,
 			metrics:           opts.Metrics,
+			// A reachability hold lives as long as the limiter of the same
+			// organisation (or token): while a client uses it.
+			dropped: func(key string) { hs.drop(reachKey(key)) },
 		},
+		holds:   hs,
 		clients: map[clientKey]*Client{},
 	}
 }
@@ -70,6 +76,9 @@ func (f *ClientFactory) Client(serverURL, token string) (*Client, error) {
 	}
 	if token == "" {
 		return nil, &InvalidInputError{Operation: "connect", Message: "the token for " + normalized + " is empty"}
+	}
+	if !f.opts.AllowedHosts.Allows(normalized) {
+		return nil, &InvalidInputError{Operation: "connect", Message: (&NotAllowedError{ServerURL: normalized, Allowed: f.opts.AllowedHosts, Setting: "the list of allowed hosts"}).Error()}
 	}
 	key := clientKey{serverURL: normalized, tokenHash: hashToken(token)}
 	f.mu.Lock()
@@ -122,7 +131,9 @@ func (f *ClientFactory) API(serverURL, token string) (API, error) {
 // with the metric series of its organisation when that was the
 // organisation's last client. The operator calls it when a token is
 // replaced or its configuration deleted, so that old tokens do not stay in
-// memory. Requests in flight on the client finish.
+// memory. Requests in flight on the client finish. The token's holds end
+// (whoever waits on them comes back and reads the current token), and no
+// probe uses it again.
 func (f *ClientFactory) Forget(serverURL, token string) {
 	normalized, err := NormalizeServerURL(serverURL)
 	if err != nil {
@@ -133,9 +144,40 @@ func (f *ClientFactory) Forget(serverURL, token string) {
 	c, ok := f.clients[key]
 	delete(f.clients, key)
 	f.mu.Unlock()
+	f.holds.forgetToken(key.serverURL, key.tokenHash)
 	if ok {
+		c.retired.Store(true)
+		f.probeWithAnother(c)
 		c.close()
 	}
+}
+
+// refuseRetired fails a request of a client that Forget dropped while the
+// request waited for its turn: the token it would send was replaced (or
+// its configuration went). The caller tries again and reads the current
+// token.
+func (c *Client) refuseRetired(op operation) error {
+	if !c.retired.Load() {
+		return nil
+	}
+	return &TransientError{Operation: op.String(), Message: "not sent: the token was replaced while the request waited for its turn"}
+}
+
+// probeWithAnother keeps the probes of c's organisation from using c's
+// token, which is forgotten: another client of the organisation probes
+// instead (none: the next request of the organisation will).
+func (f *ClientFactory) probeWithAnother(c *Client) {
+	reach := c.reach.Load()
+	f.mu.Lock()
+	var another *Client
+	for _, other := range f.clients {
+		if other.reach.Load() == reach && !other.auth.isHeld() {
+			another = other
+			break
+		}
+	}
+	f.mu.Unlock()
+	reach.replaceProber(c, another)
 }
 
 // Clients is how many clients the factory holds.
@@ -161,6 +203,7 @@ func (f *ClientFactory) newClient(serverURL, token string, key clientKey) (*Clie
 	}
 	c := &Client{
 		serverURL: serverURL,
+		tokenHash: key.tokenHash,
 		factory:   f,
 		httpClient: &http.Client{
 			Transport: newTransport(f.opts.RootCAs, f.opts.DialContext),
@@ -172,9 +215,12 @@ func (f *ClientFactory) newClient(serverURL, token string, key clientKey) (*Clie
 			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 		},
 	}
-	// Until Me tells whose token this is, the token gets a limiter of its own.
+	// Until Me tells whose token this is, the token gets a limiter (and a
+	// hold) of its own.
 	c.reg.Store(f.limiters.token(key.serverURL, key.tokenHash))
-	do := &doer{client: c, server: server, token: token, userAgent: f.opts.UserAgent, metrics: f.opts.Metrics, limits: f.opts.readLimits()}
+	c.reach.Store(f.holds.unplaced(key.serverURL, key.tokenHash))
+	c.auth = f.holds.token(key.serverURL, key.tokenHash)
+	do := &doer{client: c, server: server, token: token, userAgent: f.opts.UserAgent, metrics: f.opts.Metrics, limits: f.opts.readLimits(), writeFence: f.opts.WriteFence}
 	do.send = roundTripFunc(do.limitedRoundTrip)
 	if f.opts.WrapTransport != nil {
 		do.send = f.opts.WrapTransport(do.send)
@@ -210,6 +256,7 @@ func newTransport(rootCAs *x509.CertPool, dial func(ctx context.Context, network
 // ClientFactory.Client; it is safe for concurrent use.
 type Client struct {
 	serverURL  string
+	tokenHash  string
 	factory    *ClientFactory
 	httpClient *http.Client
 	sdk        API
@@ -217,9 +264,18 @@ type Client struct {
 	// its organisation's.
 	reg   atomic.Pointer[registration]
 	orgID atomic.Pointer[string]
+	// reach holds the organisation's requests while Konnect does not answer
+	// them, auth the token's while Konnect rejects it (see hold.go).
+	reach atomic.Pointer[hold]
+	auth  *hold
 	// lastUse is when the factory last handed the client out (its mu
 	// guards it).
 	lastUse uint64
+
+	// retired is set when Forget drops the client: its token was replaced
+	// or its configuration went, and a request that waited for its turn
+	// meanwhile is not sent with it.
+	retired atomic.Bool
 
 	// mu guards closed, and the moves from one registration to another.
 	mu     sync.Mutex
@@ -268,6 +324,7 @@ func (c *Client) close() {
 		return
 	}
 	c.closed = true
+	c.factory.holds.forgetToken(c.serverURL, c.tokenHash)
 	c.factory.limiters.release(c.reg.Load())
 	c.httpClient.CloseIdleConnections()
 }
@@ -306,6 +363,8 @@ func (c *Client) Me(ctx context.Context) (Organization, error) {
 	}
 	// Rate limits are counted per organisation on each regional server.
 	c.bind(c.factory.limiters.organization(c.serverURL, org.ID))
+	c.reach.Store(c.factory.holds.organization(c.serverURL, org.ID))
+	c.auth.setOrganization(org.ID)
 	c.orgID.Store(&org.ID)
 	return org, nil
 }
@@ -317,5 +376,32 @@ func (f *ClientFactory) Organization(ctx context.Context, serverURL, token strin
 	if err != nil {
 		return Organization{}, err
 	}
-	return c.Me(ctx)
+	org, err := c.Me(withCheck(ctx))
+	if err == nil {
+		f.replaced(c, org.ID)
+	}
+	return org, err
+}
+
+// replaced retires the holds of the tokens that c's valid token replaces:
+// those Konnect rejected on the same server, of its organisation or of none
+// known. A token is validated when its configuration (or its Secret) names
+// it, so a token held for Konnect's refusal is no longer what is current:
+// whoever waited on it comes back and reads the current token, and it is
+// not probed any more. What still remembers it is refused without a
+// request; a configuration that still names it checks it again.
+func (f *ClientFactory) replaced(c *Client, orgID string) {
+	f.mu.Lock()
+	var others []*Client
+	for _, other := range f.clients {
+		if other != c && other.serverURL == c.serverURL {
+			others = append(others, other)
+		}
+	}
+	f.mu.Unlock()
+	for _, other := range others {
+		if org := other.auth.organizationID(); org == orgID || org == "" {
+			other.auth.retire()
+		}
+	}
 }

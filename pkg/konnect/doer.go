@@ -18,6 +18,8 @@ type doer struct {
 	userAgent string
 	metrics   *Metrics
 	limits    readLimits
+	// writeFence is Options.WriteFence.
+	writeFence func() error
 	// send is limitedRoundTrip, wrapped by Options.WrapTransport if set.
 	send http.RoundTripper
 }
@@ -36,12 +38,19 @@ type roundTripFunc func(*http.Request) (*http.Response, error)
 
 func (f roundTripFunc) RoundTrip(req *http.Request) (*http.Response, error) { return f(req) }
 
-// limitedRoundTrip takes the request's turn at the rate limiter (waiting
-// for it, or, for a deferrable context, refusing the call with its turn:
-// see WithDeferral), sends req and feeds the answer back to the limiter.
+// limitedRoundTrip refuses the request while its organisation or token is
+// held (see hold.go), takes its turn at the rate limiter (waiting for it,
+// or, for a deferrable context, refusing the call with its turn: see
+// WithDeferral), refuses a write the fence forbids, sends req and feeds
+// the answer back to the limiter and the holds.
 func (d *doer) limitedRoundTrip(req *http.Request) (*http.Response, error) {
 	ctx := req.Context()
 	op := operationFrom(ctx)
+	if !isProbe(ctx) {
+		if err := d.client.refuseHeld(ctx); err != nil {
+			return nil, err
+		}
+	}
 	listing := listingReadFrom(ctx)
 	if listing != nil {
 		listing.sentBy(d.limits.listing, d.server.Host)
@@ -70,13 +79,26 @@ func (d *doer) limitedRoundTrip(req *http.Request) (*http.Response, error) {
 	req.Header.Set("Authorization", "Bearer "+d.token)
 	req.Header.Set("User-Agent", d.userAgent)
 	req.Header.Set("Accept", "application/json, application/problem+json")
-	start := time.Now()
-	sent = true
-	resp, err := d.client.httpClient.Do(req)
-	if err != nil {
-		d.metrics.observeRequest(op, org, 0, time.Since(start))
+	// As late as it can be: a process that lost its lease while it waited
+	// for its turn does not write, and a client forgotten meanwhile (its
+	// token replaced) sends nothing more with it.
+	if err := d.fenced(req); err != nil {
 		return nil, err
 	}
+	if err := d.client.refuseRetired(op); err != nil {
+		return nil, err
+	}
+	start := time.Now()
+	sent = true
+	answered := d.client.reach.Load().sending()
+	resp, err := d.client.httpClient.Do(req)
+	answered()
+	if err != nil {
+		d.metrics.observeRequest(op, org, 0, time.Since(start))
+		d.client.observeAnswer(req, op, nil, err)
+		return nil, err
+	}
+	d.client.observeAnswer(req, op, resp, nil)
 	d.metrics.observeRequest(op, org, resp.StatusCode, time.Since(start))
 	d.metrics.observeRemaining(org, resp.Header)
 	lim.observe(resp.StatusCode, resp.Header)

@@ -19,7 +19,8 @@ import (
 // more workers of the shared pools before the estimate has followed. A call
 // over the cap is deferred like one over the pace (see turns.go). However
 // slow Konnect gets, an organisation never has more than a second's worth
-// of its rate in flight (inFlightCeilingLatency).
+// of its rate in flight (inFlightCeilingLatency), nor more than maxInFlight
+// whatever its rate.
 const (
 	// latencySmoothing is the weight of each answer in the latency
 	// estimate: at Konnect's rates it follows a change within a second.
@@ -34,12 +35,16 @@ const (
 	// allows the whole rate: beyond a second per request Konnect is in
 	// trouble, and more requests in flight would only hold more workers.
 	inFlightCeilingLatency = time.Second
+	// maxInFlight bounds the cap whatever the rate: 1,000 requests a
+	// second (maxStatedRequestsPerSecond) answered in 100 ms need about
+	// 200 in flight with the headroom.
+	maxInFlight = 256
 )
 
 // inFlightLimitLocked is how many background requests the organisation may
 // have in flight now.
 func (l *limiter) inFlightLimitLocked() int {
-	ceiling := max(minInFlight, int(math.Ceil(l.applied*inFlightCeilingLatency.Seconds())))
+	ceiling := min(max(minInFlight, int(math.Ceil(l.applied*inFlightCeilingLatency.Seconds()))), maxInFlight)
 	if l.latency <= 0 {
 		return ceiling // nothing answered yet: the ceiling alone
 	}

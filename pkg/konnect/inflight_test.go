@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"net/http"
 	"testing"
 	"time"
 
@@ -238,5 +239,28 @@ func TestInFlightIsCappedWhenKonnectSlowsDown(t *testing.T) {
 	// organisation gets what that many requests give at 5 s each.
 	if rate := run.rateBetween(epoch, 30*time.Second, 40*time.Second); rate < 0.9*float64(ceiling)/5 {
 		t.Errorf("%.1f answers/s once the estimate followed, want about %d requests / 5 s", rate, ceiling)
+	}
+}
+
+// TestAStatedBudgetWithoutEndRaisesNeitherRateNorRequestsInFlightWithoutEnd:
+// a server stating a budget of a billion requests a minute gets
+// maxStatedRequestsPerSecond, and the requests in flight stay within
+// maxInFlight however slowly it answers.
+func TestAStatedBudgetWithoutEndRaisesNeitherRateNorRequestsInFlightWithoutEnd(t *testing.T) {
+	clk := clocktesting.NewFakeClock(epoch)
+	l := newLimiter(clk, 0, 20)
+	stated := http.Header{}
+	stated.Set("X-RateLimit-Limit-Minute", "1000000000")
+	l.observe(http.StatusOK, stated)
+	if got := l.currentRate(); got != maxStatedRequestsPerSecond {
+		t.Errorf("rate %.0f/s after a stated billion a minute, want %d/s", got, maxStatedRequestsPerSecond)
+	}
+	run := playBacklog(t, l, clk, 20000, 10*time.Second, func(time.Time) time.Duration { return 3 * time.Second })
+	worst := 0
+	for _, v := range run.inFlight {
+		worst = max(worst, v)
+	}
+	if worst > maxInFlight+1 || worst < maxInFlight/2 { // +1: a sample between an admit and its permit's count
+		t.Errorf("%d requests in flight at most, want up to maxInFlight (%d) and no more", worst, maxInFlight)
 	}
 }

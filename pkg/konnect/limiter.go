@@ -20,6 +20,13 @@ import (
 // 20, at most 2,960 requests in any minute, 40 short of the budget.
 const budgetShare = 0.98
 
+// maxStatedRequestsPerSecond bounds the budget a server may state: 1,000
+// requests a second is twenty times Konnect's 3,000 a minute. A server that
+// claims more (any server an auth configuration names may be hostile) gets
+// this much, so that its claim cannot raise the organisation's rate, and
+// with it the requests in flight and the workers they hold, without end.
+const maxStatedRequestsPerSecond = 1000
+
 // limiter is the client-side rate limiter of one organisation, shared by
 // every client of it: a token bucket whose rate is the lowest of
 //
@@ -203,7 +210,7 @@ func (l *limiter) observe(statusCode int, header http.Header) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if requests, window, ok := windowBudget(header); ok {
-		l.budget = budgetShare * float64(requests) / window.Seconds()
+		l.budget = min(budgetShare*float64(requests)/window.Seconds(), maxStatedRequestsPerSecond)
 	}
 	kind := answerAccepted
 	switch {

@@ -26,6 +26,7 @@ type Metrics struct {
 	// series is written, so that none comes back after its deletion.
 	orgMu         sync.RWMutex
 	organizations map[string]int
+	holds         *holdMetrics
 }
 
 // Metric names, exported so that dashboards and tests need not repeat them.
@@ -85,9 +86,11 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 	}
 	m.limiter = newLimiterMetrics()
 	m.organizations = map[string]int{}
+	m.holds = newHoldMetrics()
 	if reg != nil {
 		reg.MustRegister(m.requests, m.duration, m.rateLimited, m.limiterWait, m.remaining)
 		reg.MustRegister(m.limiter.collectors()...)
+		reg.MustRegister(m.holds.collectors()...)
 	}
 	return m
 }
@@ -171,7 +174,8 @@ func (m *Metrics) releaseOrganization(organization string) {
 	for _, vec := range []interface {
 		DeletePartialMatch(prometheus.Labels) int
 	}{m.requests, m.duration, m.rateLimited, m.limiterWait, m.remaining,
-		m.limiter.responses, m.limiter.rate, m.limiter.deferrals, m.limiter.deferral} {
+		m.limiter.responses, m.limiter.rate, m.limiter.deferrals, m.limiter.deferral,
+		m.holds.holds, m.holds.probes, m.holds.requests} {
 		vec.DeletePartialMatch(labels)
 	}
 }

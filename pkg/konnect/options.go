@@ -83,6 +83,16 @@ type Options struct {
 	// MaxClients bounds the clients the factory keeps (and so the rate
 	// limiters: one per client at most); 0 means DefaultMaxClients.
 	MaxClients int
+	// AllowedHosts are the only servers a client is made for; the zero
+	// value allows any. The operator sets it from --konnect-allowed-hosts,
+	// so that no path can send a token elsewhere, whatever it was given.
+	AllowedHosts AllowedHosts
+	// WriteFence, when set, is asked right before each request that writes
+	// to Konnect (POST, PUT, PATCH, DELETE) is sent, after its turn at the
+	// rate limiter: an error refuses the write, which fails with a
+	// *WriteRefusedError without being sent. The operator's says whether
+	// the process still holds its leader-election Lease.
+	WriteFence func() error
 }
 
 // withDefaults returns o with every unset field filled in.

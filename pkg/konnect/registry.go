@@ -41,6 +41,9 @@ type limiters struct {
 	requestsPerSecond float64
 	burst             int
 	metrics           *Metrics
+	// dropped, when set, is told the key of each registration that goes,
+	// after the registry's lock is let go.
+	dropped func(key string)
 
 	mu    sync.Mutex
 	byKey map[string]*registration
@@ -92,17 +95,26 @@ func (ls *limiters) release(r *registration) {
 	if r == nil {
 		return
 	}
+	if ls.releaseLocked(r) && ls.dropped != nil {
+		ls.dropped(r.key)
+	}
+}
+
+// releaseLocked is release under the registry's lock; it reports whether
+// r went.
+func (ls *limiters) releaseLocked(r *registration) bool {
 	ls.mu.Lock()
 	defer ls.mu.Unlock()
 	r.clients--
 	if r.clients > 0 || ls.byKey[r.key] != r {
-		return
+		return false
 	}
 	delete(ls.byKey, r.key)
 	ls.metrics.untrack(r.limiter)
 	if r.organization != "" {
 		ls.metrics.releaseOrganization(r.organization)
 	}
+	return true
 }
 
 // count is how many limiters the registry holds.

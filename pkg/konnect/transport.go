@@ -47,7 +47,17 @@ func transportError(op operation, err error) error {
 		copied.Operation = op.String()
 		return &copied
 	}
-	if errors.Is(err, context.Canceled) {
+	var held *HeldError
+	if errors.As(err, &held) {
+		copied := *held
+		copied.Operation = op.String()
+		return &copied
+	}
+	var refused *WriteRefusedError
+	if errors.As(err, &refused) {
+		return &WriteRefusedError{Operation: op.String(), Err: refused.Err}
+	}
+	if isCancellation(err) {
 		// The caller gave up (shutdown); not Konnect's failure.
 		return fmt.Errorf("%s: %w", op, context.Canceled)
 	}
@@ -58,6 +68,10 @@ func transportError(op operation, err error) error {
 	}
 	return &TransientError{Operation: op.String(), Message: transportMessage(err), Err: err}
 }
+
+// isCancellation reports whether err says that the caller gave up on the
+// request, which tells nothing of Konnect.
+func isCancellation(err error) bool { return errors.Is(err, context.Canceled) }
 
 // transportMessage describes a transport failure in words that do not change
 // between attempts (Go's own texts carry ephemeral local ports).

@@ -129,3 +129,27 @@ func TestUnlimitedHasNoRateLimitHeaders(t *testing.T) {
 		t.Errorf("RateLimit-Limit = %q without a limit", r.header.Get("RateLimit-Limit"))
 	}
 }
+
+// The request log says which token each request carried, known or not,
+// by hash: a test tells tokens apart without the log holding one.
+func TestTheRequestLogNamesTheTokenOfEachRequestByItsHash(t *testing.T) {
+	ts, c := startSim(t, Options{})
+	c.do("GET", "/v3/organizations/me", nil).must(t, http.StatusOK)
+	newClient(t, ts, "kpat_stranger").do("GET", "/v3/organizations/me", nil).must(t, http.StatusUnauthorized)
+	newClient(t, ts, "kpat_stranger").do("GET", "/no/such/path", nil).must(t, http.StatusNotFound)
+	newClient(t, ts, "").do("GET", "/v3/organizations/me", nil).must(t, http.StatusUnauthorized)
+	var got []string
+	for _, r := range ts.Requests() {
+		got = append(got, r.Credential)
+		if strings.Contains(r.Credential, "kpat") {
+			t.Fatalf("the log holds a token: %+v", r)
+		}
+	}
+	want := []string{CredentialOf(testToken), CredentialOf("kpat_stranger"), CredentialOf("kpat_stranger"), ""}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("credentials %q, want %q", got, want)
+	}
+	if CredentialOf(testToken) == CredentialOf(otherToken) || len(CredentialOf(testToken)) != 16 {
+		t.Fatalf("CredentialOf does not tell tokens apart: %q", CredentialOf(testToken))
+	}
+}

@@ -22,9 +22,12 @@
 // that tests can check their faults happened. Server.SetHostile makes it
 // answer as a server that only pretends to be Konnect would (pages without
 // end, bodies without end, requests never answered, organisation IDs of any
-// shape), and Server.HostileServed counts what that did. Call counters,
-// served faults, the request log, faults and hostility are also reachable
-// over HTTP under /_sim/ (not part of Konnect's API, never validated nor
-// rate limited). cmd/konnect-simulator serves the same
+// shape), and Server.HostileServed counts what that did. Tokens are issued
+// and revoked while clients run (Server.AddToken, Server.RevokeToken), and
+// the request log tells the tokens of requests apart (Credential) and names
+// the client (its User-Agent). Call counters, served faults, the request
+// log, faults, hostility and tokens are also reachable over HTTP under
+// /_sim/ (not part of Konnect's API, never validated nor rate limited).
+// cmd/konnect-simulator serves the same
 // handler as a standalone binary.
 package konnectsim

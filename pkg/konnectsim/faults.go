@@ -34,6 +34,10 @@ type Fault struct {
 	// simulator closes): a test decides when Konnect answers, instead of
 	// guessing a latency long enough for what it does meanwhile.
 	Until <-chan struct{}
+	// Organization, when set, limits the fault to the requests whose
+	// token belongs to this organisation (its id): an outage of one
+	// organisation while the others are served.
+	Organization string
 }
 
 // Faults holds the injected faults, keyed by operation: "METHOD /template",
@@ -147,16 +151,17 @@ type decision struct {
 	afterEffect bool
 }
 
-// pick decides the fate of one request of rt. Its latency is the longest
-// of the matching faults'.
-func (f *Faults) pick(rt *route) decision {
+// pick decides the fate of one request of rt from the organisation orgID
+// ("" for an unknown token). Its latency is the longest of the matching
+// faults'.
+func (f *Faults) pick(rt *route, orgID string) decision {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	var d decision
 	fired := false
 	for _, key := range []string{rt.key(), rt.operationID, "*"} {
 		fault := f.byOp[key]
-		if fault == nil {
+		if fault == nil || fault.Organization != "" && fault.Organization != orgID {
 			continue
 		}
 		d.latency = max(d.latency, fault.Latency)

@@ -25,10 +25,12 @@ type faultJSON struct {
 	HangFor     string  `json:"hangFor,omitempty"`
 	AfterEffect bool    `json:"afterEffect,omitempty"`
 	Times       int     `json:"times,omitempty"`
+	// Organization limits the fault to one organisation's requests (its id).
+	Organization string `json:"organization,omitempty"`
 }
 
 func (f faultJSON) fault() (Fault, error) {
-	out := Fault{ErrorRate: f.ErrorRate, Status: f.Status, Hang: f.Hang, AfterEffect: f.AfterEffect, Times: f.Times}
+	out := Fault{ErrorRate: f.ErrorRate, Status: f.Status, Hang: f.Hang, AfterEffect: f.AfterEffect, Times: f.Times, Organization: f.Organization}
 	var err error
 	if f.Latency != "" {
 		if out.Latency, err = time.ParseDuration(f.Latency); err != nil {
@@ -47,7 +49,7 @@ func (f faultJSON) fault() (Fault, error) {
 }
 
 func toFaultJSON(f Fault) faultJSON {
-	out := faultJSON{ErrorRate: f.ErrorRate, Status: f.Status, Hang: f.Hang, AfterEffect: f.AfterEffect, Times: f.Times}
+	out := faultJSON{ErrorRate: f.ErrorRate, Status: f.Status, Hang: f.Hang, AfterEffect: f.AfterEffect, Times: f.Times, Organization: f.Organization}
 	if f.Latency > 0 {
 		out.Latency = f.Latency.String()
 	}
@@ -164,6 +166,31 @@ func (s *Server) serveInspect(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusNoContent)
 	case strings.HasPrefix(path, "provisioning-failures/") && r.Method == http.MethodDelete:
 		s.faults.RemoveProvisioningFailure(strings.TrimPrefix(path, "provisioning-failures/"))
+		w.WriteHeader(http.StatusNoContent)
+	case path == "tokens" && r.Method == http.MethodPost:
+		// A token issued while clients run: {"token": …, "organization": id or name}.
+		var in struct {
+			Token        string `json:"token"`
+			Organization string `json:"organization"`
+		}
+		if err := json.NewDecoder(r.Body).Decode(&in); err != nil || in.Token == "" || in.Organization == "" {
+			fail(http.StatusBadRequest, errors.New(`body must be {"token": "…", "organization": "id or name"}`))
+			return
+		}
+		reply(http.StatusOK, map[string]string{"organization": s.AddToken(in.Token, in.Organization)})
+	case path == "revoked-tokens" && r.Method == http.MethodPost:
+		// A token revoked while clients run: {"token": …}; it is answered 401 from now on.
+		var in struct {
+			Token string `json:"token"`
+		}
+		if err := json.NewDecoder(r.Body).Decode(&in); err != nil || in.Token == "" {
+			fail(http.StatusBadRequest, errors.New(`body must be {"token": "…"}`))
+			return
+		}
+		if !s.RevokeToken(in.Token) {
+			fail(http.StatusNotFound, errors.New("no such token"))
+			return
+		}
 		w.WriteHeader(http.StatusNoContent)
 	case path == "force429" && r.Method == http.MethodPost:
 		var in struct {

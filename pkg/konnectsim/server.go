@@ -52,6 +52,7 @@ type Server struct {
 	opts      Options
 	clock     clock.PassiveClock
 	store     *store
+	tokensMu  sync.RWMutex
 	tokens    map[string]string // token -> organisation id
 	mux       *http.ServeMux
 	routes    []*route
@@ -208,7 +209,8 @@ func (s *Server) serveRoute(rt *route, w http.ResponseWriter, r *http.Request) {
 	}
 	rc.body = body
 
-	fault := s.faults.pick(rt)
+	orgID, known := s.organizationOf(bearerToken(r))
+	fault := s.faults.pick(rt, orgID)
 	if !s.await(r, fault.until) || fault.latency > 0 && !s.sleep(r, fault.latency) {
 		rc.status = 0 // the client is gone
 		return
@@ -218,7 +220,6 @@ func (s *Server) serveRoute(rt *route, w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
-	orgID, known := s.tokens[bearerToken(r)]
 	if !known {
 		rc.unauthorized()
 		return
@@ -312,6 +313,7 @@ func (s *Server) finish(rc *reqCtx, w http.ResponseWriter, start time.Time) {
 		Time: start, Method: rc.r.Method, Path: rc.r.URL.Path, Query: rc.r.URL.RawQuery,
 		Operation: rc.route.key(), OperationID: rc.route.operationID,
 		Organization: orgID, Status: rc.status, Duration: elapsed, TraceID: rc.trace,
+		Credential: CredentialOf(bearerToken(rc.r)), UserAgent: rc.r.UserAgent(),
 	})
 	if s.opts.Logger != nil {
 		s.opts.Logger.Info("request", "method", rc.r.Method, "path", rc.r.URL.Path, "operation", rc.route.operationID,
@@ -374,7 +376,8 @@ func (s *Server) hang(rc *reqCtx, limit time.Duration) {
 
 // serveUnknown answers paths that are not part of the API.
 func (s *Server) serveUnknown(w http.ResponseWriter, r *http.Request) {
-	s.stats.record(RequestRecord{Time: s.clock.Now(), Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery, Status: http.StatusNotFound})
+	s.stats.record(RequestRecord{Time: s.clock.Now(), Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery, Status: http.StatusNotFound,
+		Credential: CredentialOf(bearerToken(r))})
 	w.Header().Set("Content-Type", contentJSON)
 	w.WriteHeader(http.StatusNotFound)
 	_, _ = io.WriteString(w, `{"message":"no Route matched with those values"}`+"\n")

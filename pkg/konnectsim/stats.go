@@ -1,13 +1,16 @@
 package konnectsim
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"maps"
 	"net/http"
 	"sync"
 	"time"
 )
 
-// RequestRecord is one entry of the request log. It never holds a token.
+// RequestRecord is one entry of the request log. It never holds a token:
+// Credential tells requests apart by the token they carried, as a hash.
 type RequestRecord struct {
 	Time         time.Time     `json:"time"`
 	Method       string        `json:"method"`
@@ -19,6 +22,23 @@ type RequestRecord struct {
 	Status       int           `json:"status"` // 0 when the client gave up first
 	Duration     time.Duration `json:"duration"`
 	TraceID      string        `json:"traceId,omitempty"`
+	// Credential is CredentialOf the request's bearer token, "" when it
+	// carried none: which token reached the server, whether the simulator
+	// knows it or not.
+	Credential string `json:"credential,omitempty"`
+	// UserAgent is the client's, which names the operator process that
+	// sent the request.
+	UserAgent string `json:"userAgent,omitempty"`
+}
+
+// CredentialOf is how the request log names a token: the first 16 hex
+// digits of its SHA-256.
+func CredentialOf(token string) string {
+	if token == "" {
+		return ""
+	}
+	sum := sha256.Sum256([]byte(token))
+	return hex.EncodeToString(sum[:8])
 }
 
 // Served counts the answers that faults and limits are there to provoke,

@@ -12,7 +12,9 @@ import (
 	"k8s.io/client-go/tools/clientcmd"
 
 	"github.com/konnect-operator/konnect-operator/generated/clientset/versioned"
+	configurationv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/configuration/v1alpha1"
 	konnectv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/konnect/v1alpha1"
+	"github.com/konnect-operator/konnect-operator/pkg/entities"
 	"github.com/konnect-operator/konnect-operator/pkg/konnect"
 )
 
@@ -69,7 +71,7 @@ func (f *clusterFlags) clients() (versioned.Interface, kubernetes.Interface, err
 // from KONNECT_TOKEN or a file, so that it stays out of shell histories
 // and process lists.
 type konnectFlags struct {
-	serverURL, caFile, tokenFile string
+	serverURL, caFile, tokenFile, allowedHosts string
 }
 
 func (f *konnectFlags) add(fs *pflag.FlagSet, serverURLHelp string) {
@@ -78,6 +80,8 @@ func (f *konnectFlags) add(fs *pflag.FlagSet, serverURLHelp string) {
 	}
 	fs.StringVar(&f.caFile, "konnect-ca-file", "", "PEM file of extra certificate authorities to trust for Konnect (a proxy's, or the Konnect simulator's).")
 	fs.StringVar(&f.tokenFile, "token-file", "", "File holding the Konnect token (default: $"+EnvToken+").")
+	fs.StringVar(&f.allowedHosts, "konnect-allowed-hosts", strings.Join(konnect.DefaultAllowedHosts, ","),
+		"Comma-separated Konnect API hosts (host, or host:port) a token may be sent to, as the operator's flag of that name: an auth configuration naming another server is refused. A --server-url you give is allowed too.")
 }
 
 // token is the token of the file or the environment, "" when neither
@@ -100,7 +104,15 @@ func (f *konnectFlags) token(env Env) (string, error) {
 // factory is the operator's Konnect client factory (rate limiter, error
 // classes, CA trust) as this command uses it.
 func (f *konnectFlags) factory() (*konnect.ClientFactory, error) {
-	opts := konnect.Options{UserAgent: "kubectl-konnect"}
+	hosts := strings.Split(f.allowedHosts, ",")
+	if f.serverURL != "" {
+		hosts = append(hosts, f.serverURL)
+	}
+	allowed, err := konnect.ParseAllowedHosts(hosts)
+	if err != nil {
+		return nil, fmt.Errorf("--konnect-allowed-hosts: %w", err)
+	}
+	opts := konnect.Options{UserAgent: "kubectl-konnect", AllowedHosts: allowed}
 	if f.caFile != "" {
 		pool, err := konnect.LoadCAFile(f.caFile)
 		if err != nil {
@@ -113,7 +125,10 @@ func (f *konnectFlags) factory() (*konnect.ClientFactory, error) {
 
 // authConfigAccess reads the server URL and, when asked, the token of a
 // KonnectAPIAuthConfiguration from the cluster: its inline token or its
-// Secret's. Neither is ever printed.
+// Secret's. Neither is ever printed. A Secret is used as the operator would
+// use it: one of another namespace only under a KongReferenceGrant there,
+// and only with the token label; whoever runs the plugin may read more
+// Secrets than the configuration's author may.
 func authConfigAccess(ctx context.Context, cluster *clusterFlags, namespace, name string, needToken bool) (serverURL, token string, err error) {
 	cs, kube, err := cluster.clients()
 	if err != nil {
@@ -135,9 +150,22 @@ func authConfigAccess(ctx context.Context, cluster *clusterFlags, namespace, nam
 		if secretNamespace == "" {
 			secretNamespace = namespace
 		}
+		var grants []*configurationv1alpha1.KongReferenceGrant
+		if secretNamespace != namespace {
+			list, err := cs.ConfigurationV1alpha1().KongReferenceGrants(secretNamespace).List(ctx, metav1.ListOptions{})
+			if err != nil {
+				return "", "", fmt.Errorf("read the KongReferenceGrants of namespace %s, which decide whether KonnectAPIAuthConfiguration %s/%s may use a Secret there: %w", secretNamespace, namespace, name, err)
+			}
+			for i := range list.Items {
+				grants = append(grants, &list.Items[i])
+			}
+		}
 		secret, err := kube.CoreV1().Secrets(secretNamespace).Get(ctx, auth.Spec.SecretRef.Name, metav1.GetOptions{})
 		if err != nil {
 			return "", "", fmt.Errorf("read the token Secret of KonnectAPIAuthConfiguration %s/%s: %w", namespace, name, err)
+		}
+		if err := entities.TokenSecretReadable(auth, secret, grants); err != nil {
+			return "", "", fmt.Errorf("KonnectAPIAuthConfiguration %s/%s: %w", namespace, name, err)
 		}
 		token = strings.TrimSpace(string(secret.Data["token"]))
 	}

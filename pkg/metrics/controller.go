@@ -12,6 +12,9 @@ const (
 	ResultError       = "error"
 	ResultRateLimited = "rate_limited"
 	ResultRequeue     = "requeue"
+	// ResultHeld: the reconcile met its organisation held (Konnect does not
+	// answer it, or rejects its token), and waits for the hold to end.
+	ResultHeld = "held"
 )
 
 // MetricDriftCorrections is the counter of entities written again because
@@ -48,7 +51,7 @@ func NewControllerMetrics(reg prometheus.Registerer) *ControllerMetrics {
 	m := &ControllerMetrics{
 		reconciles: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Namespace: Namespace, Name: "reconcile_total",
-			Help: "Reconciles by kind and result (success, error, rate_limited, requeue).",
+			Help: "Reconciles by kind and result (success, error, rate_limited, held: waiting for an organisation Konnect does not answer, requeue).",
 		}, []string{"kind", "result"}),
 		durations: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Namespace: Namespace, Name: "reconcile_duration_seconds",
@@ -81,7 +84,8 @@ func NewControllerMetrics(reg prometheus.Registerer) *ControllerMetrics {
 // Outcome is how the loop handled the end of a reconcile.
 type Outcome struct {
 	// Result is the result label of konnect_operator_reconcile_total:
-	// ResultSuccess, ResultError, ResultRateLimited or ResultRequeue.
+	// ResultSuccess, ResultError, ResultRateLimited, ResultHeld or
+	// ResultRequeue.
 	Result string
 	// Scheduled says that a successful reconcile asked to be run again after
 	// a delay (the rest of the sync period).

@@ -100,7 +100,7 @@ func (m *runtimeMetrics) init(controller string, workers int) {
 }
 
 // observe records a reconcile as controller-runtime would have: an error is
-// an error whatever the loop does next; a 429's wait, like a successful
+// an error whatever the loop does next; a 429's wait, or a hold's, like a successful
 // reconcile that asked to run again later, is requeue_after; a stale cache
 // retried at once is requeue.
 func (m *runtimeMetrics) observe(controller string, outcome Outcome, took time.Duration) {
@@ -114,7 +114,7 @@ func (m *runtimeMetrics) observe(controller string, outcome Outcome, took time.D
 		}
 	case outcome.Result == ResultRequeue:
 		result = runtimeResultRequeue
-	case outcome.Result == ResultRateLimited, outcome.Scheduled:
+	case outcome.Result == ResultRateLimited, outcome.Result == ResultHeld, outcome.Scheduled:
 		result = runtimeResultRequeueAfter
 	}
 	m.reconciles.WithLabelValues(controller, result).Inc()

@@ -220,7 +220,7 @@ func TestCertificateFromSecrets(t *testing.T) {
 			t.Fatalf("Konnect certificate %v", ent)
 		}
 	})
-	t.Run("a Secret without konghq.com/secret=true is read by its name", func(t *testing.T) {
+	t.Run("a Secret without konghq.com/secret=true is read once labelled", func(t *testing.T) {
 		defer e.use(t)()
 		pair := newKeyPair(t, "unlabelled.example", false)
 		unlabelled := &corev1.Secret{
@@ -232,13 +232,17 @@ func TestCertificateFromSecrets(t *testing.T) {
 			t.Fatal(err)
 		}
 		e.createCertificate("unlabelled", fromSecrets(&commonv1alpha1.NamespacedRef{Name: "unlabelled"}, nil))
-		if ent := entity("unlabelled"); ent["cert"] != pair.Cert {
-			t.Fatalf("Konnect certificate %v", ent)
+		c := certificates.refused(e, "unlabelled", commonv1alpha1.ConditionSecretRefValid, commonv1alpha1.ReasonInvalid)
+		if msg := meta.FindStatusCondition(c.Status.Conditions, commonv1alpha1.ConditionSecretRefValid).Message; !strings.Contains(msg, "lacks the label konghq.com/secret=true") {
+			t.Fatalf("message %q does not name the label", msg)
 		}
-		// Labelled later, it is read from the labelled cache as well.
+		// Labelled, it is read, and follows its changes.
 		patch := fmt.Sprintf(`{"metadata":{"labels":{%q:"true"}}}`, commonv1alpha1.LabelSecret)
 		if _, err := e.kube.CoreV1().Secrets(e.ns).Patch(e.ctx, "unlabelled", types.MergePatchType, []byte(patch), metav1.PatchOptions{}); err != nil {
 			t.Fatal(err)
+		}
+		if ent := entity("unlabelled"); ent["cert"] != pair.Cert {
+			t.Fatalf("Konnect certificate %v", ent)
 		}
 		rotated := newKeyPair(t, "unlabelled.example", false)
 		e.updateSecret(e.ns, "unlabelled", map[string]string{"tls.crt": rotated.Cert, "tls.key": rotated.Key})

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/metadata"
 	"k8s.io/client-go/tools/record"
 	"k8s.io/utils/clock"
 
@@ -33,6 +34,11 @@ type dependencies struct {
 	objects *metrics.ObjectsCollector
 	// locator finds the objects of other shards that references name.
 	locator *shardLocator
+	// metadata reads objects' metadata alone: a Secret's labels and
+	// finalizers, never its data.
+	metadata metadata.Interface
+	// allowedHosts are the servers tokens may be sent to.
+	allowedHosts konnect.AllowedHosts
 }
 
 func (d dependencies) options() controller.Options {
@@ -56,9 +62,11 @@ func buildControllers(f *informerFactories, d dependencies) ([]runnable, error) 
 		ControlPlanes: informerOf(w, controlPlanes),
 		AuthConfigs:   informerOf(w, authConfigs),
 		Secrets:       f.secretInformer(),
-		SecretClient:  secretClient{kube: d.kube},
+		SecretClient:  secretClient{kube: d.kube, metadata: d.metadata},
 		Grants:        informerOf(w, referenceGrants),
 		Networks:      informerOf(w, cloudNetworks),
+		Validations:   &entities.Validations{Konnect: d.konnect, Clock: d.clock},
+		AllowedHosts:  d.allowedHosts,
 	}
 	services, routes := informerOf(w, kongServices), informerOf(w, kongRoutes)
 	consumers, consumerGroups := informerOf(w, kongConsumers), informerOf(w, kongConsumerGroups)
@@ -82,9 +90,6 @@ func buildControllers(f *informerFactories, d dependencies) ([]runnable, error) 
 		Services: services, Routes: routes, Consumers: consumers, ConsumerGroups: consumerGroups,
 	}
 	entity(w, kongPluginBindings, entities.PluginBindingKind(refs, bindingSources))
-	if err := bindingSources.TrackSecretReaders(refs.Secrets); err != nil {
-		w.add(nil, err)
-	}
 	entity(w, kongUpstreams, entities.UpstreamKind(refs, certificates))
 	entity(w, kongTargets, entities.TargetKind(refs, informerOf(w, kongUpstreams)))
 	entity(w, kongCertificates, entities.CertificateKind(refs))
@@ -111,7 +116,7 @@ func buildControllers(f *informerFactories, d dependencies) ([]runnable, error) 
 	entity(w, portalIPAllowLists, entities.PortalIPAllowListKind(refs, portalObjects))
 
 	authController, err := entities.NewAuthConfigController(&entities.AuthConfigReconciler{
-		Refs: refs, Clients: statusClients(w, authConfigs), Konnect: d.konnect,
+		Refs: refs, Clients: statusClients(w, authConfigs), KonnectClients: d.konnect,
 		Recorder: d.recorder, SyncPeriod: d.syncPeriod, Metrics: d.metrics, Clock: d.clock,
 	}, d.options())
 	if err == nil {

@@ -164,6 +164,15 @@ type envOptions struct {
 	// otherOrgs are tokens of further organisations of the simulator, by
 	// organisation name.
 	otherOrgs map[string]string
+	// allowedHosts are further servers the operator may send tokens to
+	// (--konnect-allowed-hosts), besides Konnect's and the simulators'.
+	allowedHosts []string
+	// leaderElection, when set, runs the operator under a Lease of the
+	// test's namespace (its Namespace and LeaseName are filled in).
+	leaderElection *operator.LeaderElection
+	// stopped, when set, receives how the operator's Run ended, instead of
+	// an error failing the test.
+	stopped chan error
 }
 
 // neighbourToken is the token of env.neighbour's organisation.
@@ -314,7 +323,8 @@ func (e *env) runOperator(shard string) (*operator.Operator, func(), chan struct
 		konnectOpts.DialContext = dialOnly(e.sim.URL)
 	}
 	konnectOpts.WrapTransport = e.konnectCalls.wrap
-	op, err := operator.New(ctx, operator.Config{
+	cfg := operator.Config{
+		AllowedHosts:    e.allowedHosts(),
 		RestConfig:      e.restConfig(),
 		WatchNamespaces: append(e.namespaces(), e.opts.watchAlso...),
 		SyncPeriod:      e.opts.syncPeriod,
@@ -325,18 +335,40 @@ func (e *env) runOperator(shard string) (*operator.Operator, func(), chan struct
 		Konnect:         konnectOpts,
 		ClusterIdentity: e.opts.clusterIdentity,
 		Shard:           shard,
-	})
+	}
+	if le := e.opts.leaderElection; le != nil {
+		cfg.LeaderElection = *le
+		cfg.LeaderElection.Enabled, cfg.LeaderElection.Namespace, cfg.LeaderElection.LeaseName = true, e.ns, "konnect-operator"
+		cfg.Identity = e.ns + "-operator"
+	}
+	op, err := operator.New(ctx, cfg)
 	if err != nil {
 		e.t.Fatal(err)
 	}
 	done := make(chan struct{})
+	stopped := e.opts.stopped
 	go func() {
 		defer close(done)
-		if err := op.Run(ctx); err != nil && ctx.Err() == nil {
+		err := op.Run(ctx)
+		switch {
+		case stopped != nil:
+			stopped <- err
+		case err != nil && ctx.Err() == nil:
 			e.t.Errorf("operator stopped: %v", err)
 		}
 	}()
 	return op, cancel, done
+}
+
+// allowedHosts are the Konnect API hosts the test's operator may send
+// tokens to: Konnect's own (which tests serve from the simulator with
+// konnectHosts), the test's simulators, and those the test adds.
+func (e *env) allowedHosts() []string {
+	hosts := slices.Concat(konnect.DefaultAllowedHosts, e.opts.konnectHosts, e.opts.allowedHosts, []string{e.sim.URL})
+	if e.neighbour != nil {
+		hosts = append(hosts, e.neighbour.URL)
+	}
+	return hosts
 }
 
 // stopOperator stops the operator and waits until its workers are done.

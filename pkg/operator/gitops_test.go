@@ -48,7 +48,7 @@ func deleting(reason string) func(*unstructured.Unstructured) error {
 // before the operator runs, read as in progress; Programmed, as current
 // and healthy; changed while the operator is away, as in progress again;
 // paused, as suspended (and failed, for kstatus, once a change waits for
-// the pause to end); deleted while Konnect refuses deletes, as
+// the pause to end); deleted while Konnect does not answer, as
 // terminating.
 func TestGitOpsToolsFollowEachFamilyFromCreationToDeletion(t *testing.T) {
 	t.Parallel()
@@ -136,13 +136,13 @@ func TestGitOpsToolsFollowEachFamilyFromCreationToDeletion(t *testing.T) {
 		e.seesAs(each(isProgrammed, status.CurrentStatus, argoHealthy)...)
 	})
 
-	t.Run("deleted while Konnect refuses deletes", func(t *testing.T) {
+	t.Run("deleted while Konnect does not answer", func(t *testing.T) {
 		e := e.with(t)
 		e.sim.Faults().Set("*", konnectsim.Fault{ErrorRate: 1, Status: 500})
 		for _, c := range objects {
 			e.deleteObject(c.resource, c.name)
 		}
-		e.seesAs(each(deleting(commonv1alpha1.ReasonKonnectAPIOpFailed), status.TerminatingStatus, argoProgressing)...)
+		e.seesAs(each(deleting(commonv1alpha1.ReasonKonnectUnreachable), status.TerminatingStatus, argoProgressing)...)
 		e.sim.Faults().Clear()
 		for _, c := range objects {
 			gone(e, c.what, func() (*unstructured.Unstructured, error) { return e.object(c.resource, c.name) })

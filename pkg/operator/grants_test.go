@@ -2,6 +2,7 @@ package operator_test
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -15,6 +16,7 @@ import (
 	configurationv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/configuration/v1alpha1"
 	configurationv1beta1 "github.com/konnect-operator/konnect-operator/pkg/apis/configuration/v1beta1"
 	konnectv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/konnect/v1alpha1"
+	"github.com/konnect-operator/konnect-operator/pkg/controller"
 )
 
 // in returns the environment working in another of its namespaces.
@@ -79,6 +81,9 @@ type crossReference struct {
 	targetName string
 	// usable says whether the reference works (Programmed, or a valid token).
 	usable func(b *env) error
+	// deleteNeedsIt says that deleting the referrer's entity uses the token
+	// the reference reaches: without the grant, the referrer waits.
+	deleteNeedsIt bool
 }
 
 func globalBinding(plugin *configurationv1alpha1.PluginRef, controlPlane *commonv1alpha1.ControlPlaneRef) *configurationv1alpha1.KongPluginBinding {
@@ -105,7 +110,7 @@ func crossReferences() []crossReference {
 	getBinding := func(b *env) conditioned { return b.binding("x") }
 	return []crossReference{
 		{
-			name: "KonnectGatewayControlPlane authRef", from: kindCP, to: kindAuth, targetName: "auth",
+			name: "KonnectGatewayControlPlane authRef", deleteNeedsIt: true, from: kindCP, to: kindAuth, targetName: "auth",
 			refusedBy: commonv1alpha1.ConditionAPIAuthResolvedRef, get: getCP, usable: programmedX(getCP),
 			refer: func(b *env, home string) {
 				cp := b.controlPlaneObject("x", "auth")
@@ -136,21 +141,21 @@ func crossReferences() []crossReference {
 			},
 		},
 		{
-			name: "KongService controlPlaneRef", from: kindService, to: kindCP, targetName: "cp",
+			name: "KongService controlPlaneRef", deleteNeedsIt: true, from: kindService, to: kindCP, targetName: "cp",
 			refusedBy: commonv1alpha1.ConditionResolvedRefs, get: getService, usable: programmedX(getService),
 			refer: func(b *env, home string) {
 				b.createService("x", func(s *configurationv1alpha1.KongService) { s.Spec.ControlPlaneRef = cpRefIn(home, "cp") })
 			},
 		},
 		{
-			name: "KongRoute controlPlaneRef", from: kindRoute, to: kindCP, targetName: "cp",
+			name: "KongRoute controlPlaneRef", deleteNeedsIt: true, from: kindRoute, to: kindCP, targetName: "cp",
 			refusedBy: commonv1alpha1.ConditionResolvedRefs, get: getRoute, usable: programmedX(getRoute),
 			refer: func(b *env, home string) {
 				b.createRoute("x", func(r *configurationv1alpha1.KongRoute) { r.Spec.ControlPlaneRef = cpRefIn(home, "cp") })
 			},
 		},
 		{
-			name: "KongConsumer controlPlaneRef", from: kindConsumer, to: kindCP, targetName: "cp",
+			name: "KongConsumer controlPlaneRef", deleteNeedsIt: true, from: kindConsumer, to: kindCP, targetName: "cp",
 			refusedBy: commonv1alpha1.ConditionResolvedRefs, get: getConsumer, usable: programmedX(getConsumer),
 			refer: func(b *env, home string) {
 				c := &configurationv1.KongConsumer{
@@ -164,7 +169,7 @@ func crossReferences() []crossReference {
 			},
 		},
 		{
-			name: "KongConsumerGroup controlPlaneRef", from: kindGroup, to: kindCP, targetName: "cp",
+			name: "KongConsumerGroup controlPlaneRef", deleteNeedsIt: true, from: kindGroup, to: kindCP, targetName: "cp",
 			refusedBy: commonv1alpha1.ConditionResolvedRefs, get: getGroup, usable: programmedX(getGroup),
 			refer: func(b *env, home string) {
 				g := &configurationv1beta1.KongConsumerGroup{
@@ -177,7 +182,7 @@ func crossReferences() []crossReference {
 			},
 		},
 		{
-			name: "KongPluginBinding controlPlaneRef", from: kindBinding, to: kindCP, targetName: "cp",
+			name: "KongPluginBinding controlPlaneRef", deleteNeedsIt: true, from: kindBinding, to: kindCP, targetName: "cp",
 			refusedBy: commonv1alpha1.ConditionResolvedRefs, get: getBinding, usable: programmedX(getBinding),
 			refer: func(b *env, home string) {
 				pb := globalBinding(&configurationv1alpha1.PluginRef{Name: "rate"}, cpRefIn(home, "cp"))
@@ -187,7 +192,7 @@ func crossReferences() []crossReference {
 			},
 		},
 		{
-			name: "KongRoute serviceRef", from: kindRoute, to: kindService, targetName: "svc",
+			name: "KongRoute serviceRef", deleteNeedsIt: true, from: kindRoute, to: kindService, targetName: "svc",
 			refusedBy: commonv1alpha1.ConditionResolvedRefs, get: getRoute, usable: programmedX(getRoute),
 			refer: func(b *env, home string) {
 				b.createRoute("x", func(r *configurationv1alpha1.KongRoute) {
@@ -221,14 +226,31 @@ func (e *env) authConfig(name string) *konnectv1alpha1.KonnectAPIAuthConfigurati
 	return ac
 }
 
+// deleteGet deletes, and reads, the referring object "x" of a case.
+type deleteGet struct {
+	del func() error
+	get func() error
+}
+
 // deleteX deletes the referring object "x" of a case, whatever its kind,
 // and waits until it is gone.
 func (e *env) deleteX(kind string) {
 	e.t.Helper()
-	type deleteGet struct {
-		del func() error
-		get func() error
+	op := e.xOps(kind)
+	if err := op.del(); err != nil {
+		e.t.Fatal(err)
 	}
+	e.eventually(kind+" x deleted", func() error {
+		if err := op.get(); !apierrors.IsNotFound(err) {
+			return fmt.Errorf("still there: %w", err)
+		}
+		return nil
+	})
+}
+
+// xOps are the delete and the read of the referring object "x" of a case.
+func (e *env) xOps(kind string) deleteGet {
+	e.t.Helper()
 	opts, ctx := metav1.DeleteOptions{}, e.ctx
 	ops := map[string]deleteGet{
 		"KonnectGatewayControlPlane": {
@@ -278,15 +300,7 @@ func (e *env) deleteX(kind string) {
 	if !ok {
 		e.t.Fatalf("no delete for %s", kind)
 	}
-	if err := op.del(); err != nil {
-		e.t.Fatal(err)
-	}
-	e.eventually(kind+" x deleted", func() error {
-		if err := op.get(); !apierrors.IsNotFound(err) {
-			return fmt.Errorf("still there: %w", err)
-		}
-		return nil
-	})
+	return op
 }
 
 // refused waits until obj reports the missing grant for the reference.
@@ -374,12 +388,67 @@ func TestKongReferenceGrants(t *testing.T) {
 				t.Fatalf("revoking the grant changed Konnect (%d entities, was %d)", n, granted)
 			}
 
-			// Deleting the referrer still works without the grant.
-			b.deleteX(ref.from.kind)
+			// Deleting the referrer needs the grant when the delete uses the
+			// token the reference reaches: nothing is sent without it, the
+			// referrer says so and waits; the grant restored, it goes.
+			if ref.deleteNeedsIt {
+				b.deleteWithoutGrant(ref, func() int { return e.sim.Count(e.orgID) })
+				e.createGrant("allow", ref.from, other, ref.to, ref.targetName)
+				b.eventually(ref.name+": deleted once granted again", func() error {
+					if err := b.xOps(ref.from.kind).get(); !apierrors.IsNotFound(err) {
+						return fmt.Errorf("still there: %w", err)
+					}
+					return nil
+				})
+			} else {
+				b.deleteX(ref.from.kind)
+			}
 			if n := e.sim.Count(e.orgID); n != before {
 				t.Fatalf("%d entities left in Konnect, want %d", n, before)
+			}
+			if ref.deleteNeedsIt {
+				e.deleteGrant("allow")
 			}
 			e.deleteGrant("wrong-name")
 		})
 	}
+}
+
+// deleteWithoutGrant deletes the referrer "x" of a case whose grant was
+// revoked, and checks that it stays, with Konnect untouched, saying why and
+// how to go on (restore the grant, or orphan) in Programmed and a Warning.
+func (e *env) deleteWithoutGrant(ref crossReference, count func() int) {
+	e.t.Helper()
+	before := count()
+	obj := ref.get(e)
+	kind := ref.from.kind
+	if err := e.xOps(kind).del(); err != nil {
+		e.t.Fatal(err)
+	}
+	e.eventually(ref.name+": the delete waits for the grant", func() error {
+		obj = ref.get(e)
+		if obj.GetDeletionTimestamp() == nil {
+			return fmt.Errorf("not being deleted yet")
+		}
+		c := meta.FindStatusCondition(obj.GetConditions(), commonv1alpha1.ConditionProgrammed)
+		if c == nil || c.Reason != controller.ReasonCannotDelete {
+			return fmt.Errorf("Programmed is %+v, want reason %s", c, controller.ReasonCannotDelete)
+		}
+		for _, want := range []string{"KongReferenceGrant", commonv1alpha1.AnnotationDeletionPolicy + "=orphan"} {
+			if !strings.Contains(c.Message, want) {
+				return fmt.Errorf("the message %q does not say %q", c.Message, want)
+			}
+		}
+		return nil
+	})
+	e.eventuallyEvent(kind, "x", corev1.EventTypeWarning, controller.ReasonCannotDelete)
+	e.stays(ref.name+" kept, and Konnect untouched, without the grant", func() error {
+		if !slices.Contains(ref.get(e).GetFinalizers(), commonv1alpha1.FinalizerKonnectCleanup) {
+			return fmt.Errorf("the cleanup finalizer went")
+		}
+		if n := count(); n != before {
+			return fmt.Errorf("Konnect holds %d entities, had %d", n, before)
+		}
+		return nil
+	})
 }

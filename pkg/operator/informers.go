@@ -1,14 +1,10 @@
 package operator
 
 import (
-	"context"
 	"slices"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/fields"
-	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/watch"
 	kubeinformers "k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/cache"
@@ -38,8 +34,6 @@ type informerFactories struct {
 	// rightsBindings caches the operator's RoleBinding in each watched
 	// namespace (see namespacerights.go); nil unless the operator holds them.
 	rightsBindings map[string]kubeinformers.SharedInformerFactory
-	// kube reads, by name, the Secrets that objects name explicitly.
-	kube kubernetes.Interface
 	// secretView is the one view of Secrets, made on first use.
 	secretView *controller.Informer[*corev1.Secret]
 }
@@ -49,10 +43,10 @@ type informerFactories struct {
 // konghq.com/credential (konnect, basic-auth, key-auth, acl, jwt, hmac);
 // TLS material for certificates carries konghq.com/secret=true. A label
 // selector cannot say "one label or the other", hence two informers, whose
-// caches the Secret view joins. A Secret that an object names explicitly
-// (a certificate's secretRef) is read without the label, each through a
-// watch of its name alone (see secretInformer). Every other Secret of the
-// cluster stays out of the operator's memory.
+// caches the Secret view joins. A Secret without these labels is never
+// read, even one an object names explicitly (a certificate's secretRef):
+// its object says which label it lacks. Every other Secret of the cluster
+// stays out of the operator's memory, as in Kong Operator.
 var secretSelectors = []string{
 	commonv1alpha1.LabelCredential,
 	commonv1alpha1.LabelSecret + "=true",
@@ -75,7 +69,6 @@ func newInformerFactories(kube kubernetes.Interface, konnect versioned.Interface
 		secrets:               map[string][]kubeinformers.SharedInformerFactory{},
 		clusterWide:           externalversions.NewSharedInformerFactoryWithOptions(konnect, 0, inShard, externalversions.WithTransform(trimForCache)),
 		everyShardClusterWide: externalversions.NewSharedInformerFactoryWithOptions(konnect, 0, externalversions.WithTransform(trimForCache)),
-		kube:                  kube,
 	}
 	for _, ns := range namespaces {
 		f.konnect[ns] = externalversions.NewSharedInformerFactoryWithOptions(konnect, 0, externalversions.WithNamespace(ns),
@@ -102,16 +95,9 @@ func (f *informerFactories) watches(namespace string) bool {
 }
 
 // secretInformer is the view of the labelled Secrets of every watched
-// namespace, and of the unlabelled ones that objects name explicitly. What
-// a Secret is used for is still checked where it is read (a token Secret
-// must carry konghq.com/credential=konnect).
-//
-// A Secret named explicitly is read through a watch of that one name
-// (GetNamed) rather than one GET per reconcile: a changed Secret (a
-// certificate renewed by cert-manager, whose Secrets carry no label of
-// ours) reaches Konnect at once, as a labelled one does, and the API server
-// sees a watch per Secret, as it does from every kubelet for its pods'
-// Secrets, rather than a steady stream of GETs.
+// namespace. What a Secret is used for is still checked where it is read
+// (a token Secret must carry konghq.com/credential=konnect, a certificate's
+// konghq.com/secret=true).
 func (f *informerFactories) secretInformer() *controller.Informer[*corev1.Secret] {
 	if f.secretView != nil {
 		return f.secretView
@@ -123,28 +109,7 @@ func (f *informerFactories) secretInformer() *controller.Informer[*corev1.Secret
 		}
 	}
 	f.secretView = controller.NewUnionInformer[*corev1.Secret](corev1.Resource("secrets"), informers)
-	f.secretView.NamedWatch(f.secretByName, func(namespace, name string) *corev1.Secret {
-		return &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name}}
-	}, trimForCache)
 	return f.secretView
-}
-
-// secretByName lists and watches the one Secret namespace/name.
-func (f *informerFactories) secretByName(namespace, name string) cache.ListerWatcher {
-	byName := func(o *metav1.ListOptions) {
-		o.FieldSelector = fields.OneTermEqualSelector("metadata.name", name).String()
-	}
-	secrets := f.kube.CoreV1().Secrets(namespace)
-	return &cache.ListWatch{
-		ListWithContextFunc: func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) {
-			byName(&o)
-			return secrets.List(ctx, o)
-		},
-		WatchFuncWithContext: func(ctx context.Context, o metav1.ListOptions) (watch.Interface, error) {
-			byName(&o)
-			return secrets.Watch(ctx, o)
-		},
-	}
 }
 
 // konnectFactories are the factories of the operator's own kinds.
@@ -169,9 +134,6 @@ func (f *informerFactories) start(stop <-chan struct{}) {
 	}
 	for _, factory := range f.rightsBindings {
 		factory.Start(stop)
-	}
-	if f.secretView != nil {
-		f.secretView.StartNamedWatches(stop)
 	}
 }
 

@@ -27,9 +27,12 @@ import (
 // Their certificates are placeholders that nothing can parse: the RSA and
 // ECDSA pairs repeat "0Z6Z" where a key should be, and the CA certificate
 // has a "-" in its base64 and a 49th of September for a date. OpenSSL, and
-// so Konnect, refuses them, as the simulator does. Everything on the
-// operator's side of them must work: the Secrets are read (unlabelled, in
-// another namespace behind a grant), and what fails is Konnect's answer.
+// so Konnect, refuses them, as the simulator does. Their certificates'
+// Secrets lack the label konghq.com/secret, by which Kong Operator caches
+// the Secrets it may read: the operator says so, and reads none of them.
+// Labelled, everything on the operator's side of them must work: the
+// Secrets are read (in another namespace behind a grant), and what fails
+// is Konnect's answer.
 var kongOperatorCertificateSamples = []string{
 	"kongreferencegrant.yaml",
 	"kongreferencegrant_kongcertificate_secretrefalt.yaml",
@@ -37,11 +40,12 @@ var kongOperatorCertificateSamples = []string{
 }
 
 // TestKongOperatorCertificateSecretSamples applies the samples unchanged:
-// every reference resolves (the unlabelled Secrets are read by name, the
-// grants allow them) and Konnect refuses only the placeholder material.
-// With real key pairs written into the same Secrets, still unlabelled,
-// every certificate is Programmed; a later change of a Secret reaches
-// Konnect at once, and a deleted Secret is reported on SecretRefValid.
+// the certificates whose Secrets lack the label say so. Once labelled,
+// every reference resolves (the grants allow them) and Konnect refuses
+// only the placeholder material. With real key pairs written into the same
+// Secrets every certificate is Programmed; a later change of a Secret
+// reaches Konnect at once, and a deleted Secret is reported on
+// SecretRefValid.
 func TestKongOperatorCertificateSecretSamples(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, envOptions{
@@ -111,7 +115,25 @@ func TestKongOperatorCertificateSecretSamples(t *testing.T) {
 		}
 	}
 
-	t.Run("as shipped, only Konnect refuses the placeholder certificates", func(t *testing.T) {
+	t.Run("as shipped, the unlabelled Secrets are not read", func(t *testing.T) {
+		defer e.use(t)()
+		for _, s := range samples {
+			if s.kind != "KongCertificate" {
+				continue
+			}
+			e.eventually(s.kind+" "+s.name+" names the label its Secret lacks", func() error {
+				return conditionSays(sample(s.kind, s.name), commonv1alpha1.ConditionSecretRefValid, "False", "lacks the label konghq.com/secret=true")
+			})
+		}
+		for _, s := range samples {
+			for _, secret := range s.secrets {
+				namespace, name, _ := strings.Cut(secret, "/")
+				e.in(namespace).labelSecret(name, commonv1alpha1.LabelSecret, "true")
+			}
+		}
+	})
+
+	t.Run("labelled, only Konnect refuses the placeholder certificates", func(t *testing.T) {
 		defer e.use(t)()
 		for _, s := range samples {
 			e.eventually(s.kind+" "+s.name+" refused by Konnect", func() error {
@@ -130,7 +152,7 @@ func TestKongOperatorCertificateSecretSamples(t *testing.T) {
 	})
 
 	pairs := map[string]keyPair{}
-	t.Run("with real pairs in the same unlabelled Secrets, every sample is Programmed", func(t *testing.T) {
+	t.Run("with real pairs in the same Secrets, every sample is Programmed", func(t *testing.T) {
 		defer e.use(t)()
 		for _, s := range samples {
 			for _, secret := range s.secrets {
@@ -156,7 +178,7 @@ func TestKongOperatorCertificateSecretSamples(t *testing.T) {
 		}
 	})
 
-	t.Run("a change of an unlabelled Secret reaches Konnect at once", func(t *testing.T) {
+	t.Run("a change of a Secret reaches Konnect at once", func(t *testing.T) {
 		defer e.use(t)()
 		e.settle()
 		rotated := newKeyPair(t, "my-tls-secret.example", false)

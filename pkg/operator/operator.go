@@ -33,6 +33,7 @@ import (
 	konnectscheme "github.com/konnect-operator/konnect-operator/generated/clientset/versioned/scheme"
 	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
 	"github.com/konnect-operator/konnect-operator/pkg/controller"
+	"github.com/konnect-operator/konnect-operator/pkg/fence"
 	"github.com/konnect-operator/konnect-operator/pkg/konnect"
 	"github.com/konnect-operator/konnect-operator/pkg/metrics"
 )
@@ -76,6 +77,11 @@ type Config struct {
 	WorkersPerKind int
 	// Konnect configures the Konnect clients and their rate limiter.
 	Konnect konnect.Options
+	// AllowedHosts are the Konnect API hosts (a host, or host:port for
+	// another port than 443) that an auth configuration may name: no token
+	// is sent anywhere else, and a configuration naming another host is
+	// refused. Empty: Konnect's public API hosts (konnect.DefaultAllowedHosts).
+	AllowedHosts []string
 	// MetricsAddr and HealthAddr are where /metrics and /healthz, /readyz
 	// are served; empty disables the server.
 	MetricsAddr, HealthAddr string
@@ -119,6 +125,10 @@ type LeaderElection struct {
 	LeaseDuration time.Duration
 	RenewDeadline time.Duration
 	RetryPeriod   time.Duration
+	// Clock is what the write fence measures the time since the last
+	// renewal by (see pkg/fence); nil means the real clock. Tests pass one
+	// they move past the renew deadline.
+	Clock clock.PassiveClock
 }
 
 // eventScheme names the kinds Events are recorded about: the operator's own
@@ -141,6 +151,12 @@ type Operator struct {
 	synced         atomic.Bool
 	leading        atomic.Bool
 	electionHealth *leaderelection.HealthzAdaptor
+	// unfenced writes the Lease and asks the API server who calls /metrics
+	// (TokenReview, SubjectAccessReview: nothing the cluster holds
+	// changes); lease fences every other write while leader election is on
+	// (nil when it is off).
+	unfenced kubernetes.Interface
+	lease    *fence.Lease
 }
 
 // runnable is a controller of any kind.
@@ -197,6 +213,14 @@ func New(ctx context.Context, cfg Config) (*Operator, error) {
 	if cfg.Konnect.Clock == nil {
 		cfg.Konnect.Clock = cfg.Clock
 	}
+	if len(cfg.AllowedHosts) == 0 {
+		cfg.AllowedHosts = konnect.DefaultAllowedHosts
+	}
+	allowed, err := konnect.ParseAllowedHosts(cfg.AllowedHosts)
+	if err != nil {
+		return nil, err
+	}
+	cfg.Konnect.AllowedHosts = allowed
 	registry := cfg.Registry
 	if registry == nil {
 		registry = metrics.NewRegistry()
@@ -204,15 +228,31 @@ func New(ctx context.Context, cfg Config) (*Operator, error) {
 	if cfg.Konnect.Metrics == nil {
 		cfg.Konnect.Metrics = konnect.NewMetrics(registry)
 	}
-	kube, err := kubernetes.NewForConfig(cfg.RestConfig)
+	// A process that may have lost its Lease writes nothing: neither to
+	// Konnect nor to the API server (status, finalizers, objects, Events).
+	// Only the Lease itself is written unfenced, and the reviews that
+	// /metrics asks for, which every replica serves.
+	restConfig := cfg.RestConfig
+	var lease *fence.Lease
+	if cfg.LeaderElection.Enabled {
+		lease = fence.New(cfg.LeaderElection.Clock, cfg.LeaderElection.RenewDeadline)
+		cfg.Konnect.WriteFence = lease.Check
+		restConfig = rest.CopyConfig(cfg.RestConfig)
+		restConfig.Wrap(lease.WrapTransport)
+	}
+	unfenced, err := kubernetes.NewForConfig(cfg.RestConfig)
 	if err != nil {
 		return nil, err
 	}
-	clientset, err := versioned.NewForConfig(cfg.RestConfig)
+	kube, err := kubernetes.NewForConfig(restConfig)
 	if err != nil {
 		return nil, err
 	}
-	metadataClient, err := metadata.NewForConfig(cfg.RestConfig)
+	clientset, err := versioned.NewForConfig(restConfig)
+	if err != nil {
+		return nil, err
+	}
+	metadataClient, err := metadata.NewForConfig(restConfig)
 	if err != nil {
 		return nil, err
 	}
@@ -227,6 +267,8 @@ func New(ctx context.Context, cfg Config) (*Operator, error) {
 	o := &Operator{
 		cfg:       cfg,
 		kube:      kube,
+		unfenced:  unfenced,
+		lease:     lease,
 		registry:  registry,
 		factories: newInformerFactories(kube, clientset, cfg.WatchNamespaces, cfg.Shard),
 	}
@@ -259,6 +301,8 @@ func New(ctx context.Context, cfg Config) (*Operator, error) {
 		metrics:      metrics.NewControllerMetrics(registry),
 		objects:      objects,
 		locator:      newShardLocator(metadataClient, cfg.Shard, cfg.Clock, o.factories.watches),
+		metadata:     metadataClient,
+		allowedHosts: allowed,
 	}
 	if o.controllers, err = buildControllers(o.factories, deps); err != nil {
 		return nil, err
@@ -359,15 +403,19 @@ func (o *Operator) runControllers(ctx context.Context) error {
 // runElected runs the controllers while this process holds the Lease. It
 // returns when ctx is cancelled (releasing the Lease) or, with an error,
 // when the Lease is lost: the process then exits, to restart as a standby
-// rather than go on without the Lease.
+// rather than go on without the Lease. The Lease counts as lost as soon as
+// a write finds its last renewal older than the renew deadline (see
+// pkg/fence), which is before client-go notices, and what a process that
+// was paused past its Lease finds first when it wakes.
 func (o *Operator) runElected(ctx context.Context) error {
 	le := o.cfg.LeaderElection
 	identity := o.cfg.Identity
 	lock, err := resourcelock.New(resourcelock.LeasesResourceLock, le.Namespace, le.LeaseName,
-		o.kube.CoreV1(), o.kube.CoordinationV1(), resourcelock.ResourceLockConfig{Identity: identity})
+		o.unfenced.CoreV1(), o.unfenced.CoordinationV1(), resourcelock.ResourceLockConfig{Identity: identity})
 	if err != nil {
 		return fmt.Errorf("creating the leader-election lock: %w", err)
 	}
+	lock = o.lease.Lock(lock)
 	logger := klog.FromContext(ctx)
 	// The elector calls OnStartedLeading on a goroutine of its own and does
 	// not wait for it; the controllers run here instead, so that they are
@@ -397,24 +445,42 @@ func (o *Operator) runElected(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("configuring leader election: %w", err)
 	}
+	electorCtx, stopElector := context.WithCancel(ctx)
+	defer stopElector()
 	electorDone := make(chan struct{})
 	go func() {
 		defer close(electorDone)
-		elector.Run(ctx)
+		elector.Run(electorCtx)
 	}()
 	var runErr error
 	select {
 	case <-electorDone:
 	case leaderCtx := <-leading:
-		// leaderCtx ends when the Lease is lost or ctx is cancelled.
+		// leaderCtx ends when client-go says the Lease is lost or ctx is
+		// cancelled; runCtx also when a write found it lost.
 		logger.Info("Became the leader; starting controllers", "identity", identity)
 		o.leading.Store(true)
-		runErr = o.runControllers(leaderCtx)
+		runCtx, stopControllers := context.WithCancel(leaderCtx)
+		go func() {
+			select {
+			case <-o.lease.Lost():
+				logger.Info("Stopping: the Lease may have been lost", "err", o.lease.Err())
+				o.leading.Store(false)
+				stopControllers()
+				stopElector()
+			case <-runCtx.Done():
+			}
+		}()
+		runErr = o.runControllers(runCtx)
+		stopControllers()
 		<-electorDone
 	}
 	if ctx.Err() != nil {
 		// Stopping; the controllers' "caches did not sync" is no failure.
 		return nil
+	}
+	if err := o.lease.Err(); err != nil {
+		return fmt.Errorf("lost the leader-election lease: %w", err)
 	}
 	if runErr != nil && !errors.Is(runErr, context.Canceled) {
 		return fmt.Errorf("lost the leader-election lease: %w", runErr)

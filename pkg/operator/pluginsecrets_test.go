@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	corev1 "k8s.io/api/core/v1"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -59,22 +58,16 @@ func (e *env) pluginConfig(cpID, id string) string {
 // TestPluginConfigurationFromSecrets: a KongPlugin whose configuration
 // comes from a Secret (configFrom), or is patched from one
 // (configPatches), reaches Konnect with the Secret's values, through a
-// binding and through the konghq.com/plugins annotation, whether the
-// Secret carries the konghq.com/secret label or not; a change of the
-// Secret reaches Konnect, and a restart with the Secret unchanged writes
-// nothing.
+// binding and through the konghq.com/plugins annotation, from Secrets
+// labelled konghq.com/secret=true (an unlabelled one is never read: see
+// TestUnlabelledSecretsAreNeverRead); a change of the Secret reaches
+// Konnect, and a restart with the Secret unchanged writes nothing.
 func TestPluginConfigurationFromSecrets(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, envOptions{})
 	cpID := e.ready()
 	e.secret(e.ns, "cors", map[string]string{"config": "origins:\n- https://a.example\ncredentials: true\n"})
-	// Unlabelled, as Kong Ingress Controller users' Secrets often are: read
-	// by its name, through a watch of that one Secret.
-	if _, err := e.kube.CoreV1().Secrets(e.ns).Create(e.ctx, &corev1.Secret{
-		ObjectMeta: metav1.ObjectMeta{Name: "redis"}, StringData: map[string]string{"password": `"first-password"`},
-	}, metav1.CreateOptions{}); err != nil {
-		t.Fatal(err)
-	}
+	e.secret(e.ns, "redis", map[string]string{"password": `"first-password"`})
 	e.createSecretPlugin("from-secret", "cors", configFromSecret("cors", "config"))
 	e.createSecretPlugin("patched", "rate-limiting", patchedFromSecret(`{"minute": 5, "redis": {"host": "redis.local"}}`, "/redis/password", "redis", "password"))
 	e.createBinding("from-secret", "from-secret", global)

@@ -207,8 +207,10 @@ func TestMirroredControlPlaneTakesItsEntitiesBack(t *testing.T) {
 	}
 
 	// What is in the control plane goes with its objects; the control
-	// plane is not the cluster's and stays, until the test removes it.
-	e.deleteWorldBut("konnectgatewaycontrolplanes", "konnectapiauthconfigurations")
+	// plane is not the cluster's and stays, until the test removes it, and
+	// so do the grants that let objects use it (the cluster-scoped vault):
+	// a delete that uses a control plane needs its grant as much as a sync.
+	e.deleteWorldBut("konnectgatewaycontrolplanes", "konnectapiauthconfigurations", "kongreferencegrants")
 	for _, collection := range []string{"services", "routes", "consumers", "plugins", "upstreams", "certificates"} {
 		if left := e.entities(cpID, collection); len(left) != 0 {
 			t.Errorf("%d %s left in the mirrored control plane", len(left), collection)

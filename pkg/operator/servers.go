@@ -95,7 +95,7 @@ func (o *Operator) metricsServer() (*server, error) {
 		return nil, fmt.Errorf("serving metrics: %w", err)
 	}
 	tlsConfig := &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12, NextProtos: []string{"http/1.1"}}
-	authz := metricsauth.New(o.kube.AuthenticationV1().TokenReviews(), o.kube.AuthorizationV1().SubjectAccessReviews())
+	authz := metricsauth.New(o.unfenced.AuthenticationV1().TokenReviews(), o.unfenced.AuthorizationV1().SubjectAccessReviews())
 	s := newServer("metrics (HTTPS, TokenReview and SubjectAccessReview)", tls.NewListener(ln, tlsConfig), authz.Wrap(o.metricsMux()))
 	return s, nil
 }

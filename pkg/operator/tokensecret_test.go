@@ -238,10 +238,11 @@ func TestNamespaceDeletionWithTheTokenInASecretFinishesAfterARestart(t *testing.
 // Warning Event; only a problem with the token itself is Invalid.
 func TestAuthConfigurationSaysWhatIsWrongWithItsToken(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, envOptions{})
 	closed := "https://127.0.0.1:1" // nothing listens there
+	e := newEnv(t, envOptions{allowedHosts: []string{closed}})
 	cases := []struct {
 		name       string
+		serverURL  string
 		setUp      func(e *env, name string)
 		status     metav1.ConditionStatus
 		reason     string
@@ -305,7 +306,17 @@ func TestAuthConfigurationSaysWhatIsWrongWithItsToken(t *testing.T) {
 			fixedValid: true,
 		},
 		{
+			name:      "a server the operator may not send tokens to",
+			serverURL: "https://127.0.0.1:2",
+			setUp:     func(e *env, name string) { e.tokenSecret(name, testToken, tokenLabels) },
+			status:    metav1.ConditionFalse,
+			reason:    commonv1alpha1.ReasonInvalid,
+			message:   "https://127.0.0.1:2 is not among the Konnect API hosts this operator may send a token to",
+			eventType: entities.EventServerNotAllowed,
+		},
+		{
 			name:      "Konnect unreachable",
+			serverURL: closed,
 			setUp:     func(e *env, name string) { e.tokenSecret(name, testToken, tokenLabels) },
 			status:    metav1.ConditionUnknown,
 			reason:    commonv1alpha1.ReasonKonnectAPIOpFailed,
@@ -318,11 +329,7 @@ func TestAuthConfigurationSaysWhatIsWrongWithItsToken(t *testing.T) {
 			e := e.with(t)
 			name := fmt.Sprintf("case-%d", i)
 			c.setUp(e, name)
-			serverURL := ""
-			if c.reason == commonv1alpha1.ReasonKonnectAPIOpFailed {
-				serverURL = closed
-			}
-			e.createAuthConfigFrom(name, name, serverURL)
+			e.createAuthConfigFrom(name, name, c.serverURL)
 			e.eventually("the problem reported", func() error {
 				ac := e.authConfig(name)
 				if err := conditionIs(ac, commonv1alpha1.ConditionAPIAuthValid, c.status, c.reason); err != nil {

@@ -209,6 +209,16 @@ const (
 	// ReasonDeleting: Konnect is deleting the entity; the object stays
 	// until Konnect has finished.
 	ReasonDeleting = "Deleting"
+	// ReasonKonnectUnreachable: Konnect has stopped answering the
+	// organisation's requests (5xx, timeouts, connections refused); the
+	// operator sends none but a probe every few seconds (up to 30s), and
+	// writes the object as soon as Konnect answers again.
+	ReasonKonnectUnreachable = "KonnectUnreachable"
+	// ReasonKonnectTokenRejected: Konnect rejects the token the object's
+	// auth configuration holds (401: revoked, expired); the operator
+	// checks it every few seconds (up to 30s) and writes the object as
+	// soon as it is valid again or replaced.
+	ReasonKonnectTokenRejected = "KonnectTokenRejected"
 )
 
 // Finalizers the operator puts on objects.
