@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/Kong/sdk-konnect-go/models/components"
-	"github.com/Kong/sdk-konnect-go/models/operations"
 
 	konnectv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/konnect/v1alpha1"
 	konnectv1alpha2 "github.com/konnect-operator/konnect-operator/pkg/apis/konnect/v1alpha2"
@@ -48,7 +47,7 @@ func EventGatewayKonnect(g eventGateway) *konnectv1alpha2.KonnectConfiguration {
 func EventGatewayAuthKeys(g eventGateway) []string { return authKeys(g, &g.Spec.KonnectConfiguration) }
 
 var eventGatewaySDK = egSDK[components.CreateGatewayRequest, components.UpdateGatewayRequest, components.EventGatewayInfo]{
-	entity: "event_gateway",
+	entity: "event_gateway", path: egPath(), paged: true,
 	create: func(ctx context.Context, api konnect.API, _ controller.Placement, body *components.CreateGatewayRequest) (*components.EventGatewayInfo, error) {
 		res, err := api.EventGateways.CreateEventGateway(ctx, *body)
 		return res.GetEventGatewayInfo(), err
@@ -57,17 +56,8 @@ var eventGatewaySDK = egSDK[components.CreateGatewayRequest, components.UpdateGa
 		res, err := api.EventGateways.UpdateEventGateway(ctx, id, *body)
 		return res.GetEventGatewayInfo(), err
 	},
-	get: func(ctx context.Context, api konnect.API, _ controller.Placement, id string) (*components.EventGatewayInfo, error) {
-		res, err := api.EventGateways.GetEventGateway(ctx, id)
-		return res.GetEventGatewayInfo(), err
-	},
 	remove: func(ctx context.Context, api konnect.API, _ controller.Placement, id string) error {
 		_, err := api.EventGateways.DeleteEventGateway(ctx, id)
 		return err
-	},
-	list: func(ctx context.Context, api konnect.API, _ controller.Placement, after string) ([]components.EventGatewayInfo, string, error) {
-		res, err := api.EventGateways.ListEventGateways(ctx, operations.ListEventGatewaysRequest{PageSize: ptrTo(int64(100)), PageAfter: optional(after)})
-		page := res.GetListEventGatewaysResponse()
-		return page.GetData(), nextCursor(page.GetMeta().Page.Next), err
 	},
 }

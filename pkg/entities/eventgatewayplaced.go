@@ -32,18 +32,19 @@ const (
 )
 
 type (
-	eventGateway       = *konnectv1alpha1.KonnectEventGateway
-	egBackendCluster   = *configurationv1alpha1.EventGatewayBackendCluster
-	egListener         = *configurationv1alpha1.EventGatewayListener
-	egVirtualCluster   = *configurationv1alpha1.EventGatewayVirtualCluster
-	egSchemaRegistry   = *configurationv1alpha1.EventGatewaySchemaRegistry
-	egDataPlaneCert    = *configurationv1alpha1.EventGatewayDataPlaneCertificate
-	egListenerPolicy   = *configurationv1alpha1.EventGatewayListenerPolicy
-	egClusterPolicy    = *configurationv1alpha1.EventGatewayVirtualClusterPolicy
-	egConsumePolicy    = *configurationv1alpha1.EventGatewayVirtualClusterConsumePolicy
-	egProducePolicy    = *configurationv1alpha1.EventGatewayVirtualClusterProducePolicy
-	egSensitiveData    = configurationv1alpha1.SensitiveDataSource
-	egSchemaRegistryBy = configurationv1alpha1.EventGatewaySchemaRegistryRef
+	eventGateway        = *konnectv1alpha1.KonnectEventGateway
+	egBackendCluster    = *configurationv1alpha1.EventGatewayBackendCluster
+	egListener          = *configurationv1alpha1.EventGatewayListener
+	egVirtualCluster    = *configurationv1alpha1.EventGatewayVirtualCluster
+	egSchemaRegistry    = *configurationv1alpha1.EventGatewaySchemaRegistry
+	egDataPlaneCert     = *configurationv1alpha1.EventGatewayDataPlaneCertificate
+	egListenerPolicy    = *configurationv1alpha1.EventGatewayListenerPolicy
+	egClusterPolicy     = *configurationv1alpha1.EventGatewayVirtualClusterPolicy
+	egConsumePolicy     = *configurationv1alpha1.EventGatewayVirtualClusterConsumePolicy
+	egProducePolicy     = *configurationv1alpha1.EventGatewayVirtualClusterProducePolicy
+	egSensitiveData     = configurationv1alpha1.SensitiveDataSource
+	egSchemaRegistryBy  = configurationv1alpha1.EventGatewaySchemaRegistryRef
+	egConsumeValidation = configurationv1alpha1.EventGatewayConsumeValidation
 )
 
 // EventGatewayObjects are the informers of the Event Gateway kinds that
@@ -117,7 +118,7 @@ func underEventGateway[T egEntity](refs *Refs, kind string, objects EventGateway
 			}
 			ref.moved(b, obj, gatewayID)
 			b.res.Placement.ParentID = gatewayID
-			b.res.Placement.Auth = refs.authOf(b, egReferrer(KindEventGateway, gw), gw.GetName(), &gw.Spec.KonnectConfiguration, false)
+			b.res.Placement.Auth = refs.authOf(b, egReferrer(KindEventGateway, gw), gw.GetName(), &gw.Spec.KonnectConfiguration)
 		}},
 		dependencies: []controller.Dependency[T]{{Name: dependencyOf(KindEventGateway), Source: objects.Gateways, Keys: ref.keys}},
 		namespaces:   []func(T) []string{ref.namespaces},
@@ -157,15 +158,19 @@ func underEventGatewayEntity[T, P egEntity](refs *Refs, kind string, objects Eve
 					ref.kind, p.GetNamespace(), p.GetName(), orMissing(err))
 				return
 			}
-			ref.moved(b, obj, parentID)
-			obj.EventGatewayRecords().RecordGatewayID(gatewayID)
 			switch nesting {
 			case egBelowParent:
+				ref.moved(b, obj, parentID)
 				b.res.Placement.ParentID, b.res.Placement.GrandparentID = parentID, gatewayID
 			case egBesideParent:
+				// Another parent of the same gateway is a change of the
+				// entity (a virtual cluster's destination), not a move.
+				egMovedGateway(b, obj, gatewayID)
+				ref.record(obj, parentID)
 				b.res.Placement.ParentID = gatewayID
 			}
-			b.res.Placement.Auth = refs.authOf(b, egReferrer(KindEventGateway, gw), gw.GetName(), &gw.Spec.KonnectConfiguration, false)
+			obj.EventGatewayRecords().RecordGatewayID(gatewayID)
+			b.res.Placement.Auth = refs.authOf(b, egReferrer(KindEventGateway, gw), gw.GetName(), &gw.Spec.KonnectConfiguration)
 		}},
 		dependencies: []controller.Dependency[T]{{Name: dependencyOf(ref.kind), Source: parents, Keys: ref.keys}},
 		namespaces:   []func(T) []string{ref.namespaces},
@@ -173,6 +178,22 @@ func underEventGatewayEntity[T, P egEntity](refs *Refs, kind string, objects Eve
 	}
 }
 
+// egMovedGateway clears the entity's ID when it was created in another
+// gateway (the gateway was created again): the ID means nothing there.
+// When deleting, such an entity went with the old gateway.
+func egMovedGateway[T egEntity](b *resolver, obj T, gatewayID string) {
+	recorded := obj.EventGatewayRecords().RecordedGatewayID()
+	if recorded == "" || recorded == gatewayID {
+		return
+	}
+	status := obj.KonnectStatus(true)
+	if b.forDelete() && status.ID != "" {
+		b.gone()
+	}
+	status.ID = ""
+}
+
+// orMissing explains a parent that records no gateway.
 func orMissing(err error) error {
 	if err == nil {
 		return fmt.Errorf("it records no gateway ID")

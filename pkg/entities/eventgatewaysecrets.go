@@ -11,7 +11,8 @@ import (
 
 // The sensitive values of the Event Gateway kinds (private keys,
 // passwords, certificates) are given inline or read from a key of a
-// Secret, named explicitly (no label needed). A Secret in another
+// Secret, named explicitly and labelled konghq.com/secret=true as every
+// Secret the operator reads data from. A Secret in another
 // namespace needs a KongReferenceGrant to core/Secret there. They are read
 // to write the entity; a change of one reconciles the object again.
 
@@ -68,7 +69,7 @@ func readingSensitiveData[T egEntity](p placed[T], refs *Refs, kind string, sour
 // egSecrets checks that every Secret key is there (and permitted), and
 // sets SecretRefValid.
 func (r *Refs) egSecrets(b *resolver, from referrer, secrets []egSecretRef) {
-	var problems, reading []string
+	var problems []string
 	refused, malformed := false, false
 	for _, s := range secrets {
 		if s.namespace != from.namespace && !b.crossNamespace(fmt.Sprintf("%s %s/%s", kindSecret, s.namespace, s.name),
@@ -77,11 +78,8 @@ func (r *Refs) egSecrets(b *resolver, from referrer, secrets []egSecretRef) {
 			refused = true
 			continue
 		}
-		_, err := r.secretData(s.namespace, s.name, s.key)
-		switch {
-		case controller.IsNotCachedYet(err):
-			reading = append(reading, fmt.Sprintf("%s %s/%s is being read", kindSecret, s.namespace, s.name))
-		case err != nil:
+		if _, err := r.secretData(from, s.namespace, s.name, s.key); err != nil {
+			err = r.explainUncached(b.ctx, err)
 			problems = append(problems, err.Error())
 			malformed = malformed || !secretAbsent(err)
 		}
@@ -91,8 +89,6 @@ func (r *Refs) egSecrets(b *resolver, from referrer, secrets []egSecretRef) {
 		b.refuse(commonv1alpha1.ConditionSecretRefValid, commonv1alpha1.ReasonInvalid, "%s", strings.Join(problems, "; "))
 	case len(problems) > 0:
 		b.invalid(commonv1alpha1.ConditionSecretRefValid, commonv1alpha1.ReasonInvalid, "%s", strings.Join(problems, "; "))
-	case len(reading) > 0:
-		b.unready(&b.reads, commonv1alpha1.ConditionSecretRefValid, commonv1alpha1.ReasonInvalid, strings.Join(reading, "; "))
 	case !refused:
 		b.valid(commonv1alpha1.ConditionSecretRefValid, "")
 	}
@@ -100,23 +96,23 @@ func (r *Refs) egSecrets(b *resolver, from referrer, secrets []egSecretRef) {
 
 // egSecretValue returns a sensitive value: the inline one, or the one its
 // Secret holds.
-func (r *Refs) egSecretValue(own string, s egSensitiveData) (string, error) {
+func (r *Refs) egSecretValue(from referrer, s egSensitiveData) (string, error) {
 	if s.Type != configurationv1alpha1.SensitiveDataFromSecret {
 		return deref(s.Value), nil
 	}
 	if s.SecretRef == nil {
 		return "", fmt.Errorf("a value of type secretRef names no Secret")
 	}
-	namespace := namespaceOr(s.SecretRef.Namespace, own)
-	data, err := r.secretData(namespace, s.SecretRef.Name, s.SecretRef.Key)
+	namespace := namespaceOr(s.SecretRef.Namespace, from.namespace)
+	data, err := r.secretData(from, namespace, s.SecretRef.Name, s.SecretRef.Key)
 	if err != nil {
 		return "", err
 	}
 	return data[s.SecretRef.Key], nil
 }
 
-// egEncoderOf writes obj's spec, reading its sensitive values from their
-// Secrets.
-func (r *Refs) egEncoderOf(own string) egEncoder {
-	return egEncoder{secret: func(s egSensitiveData) (string, error) { return r.egSecretValue(own, s) }}
+// egEncoderOf writes the spec of an object (from), reading its sensitive
+// values from their Secrets, as from may.
+func (r *Refs) egEncoderOf(from referrer) egEncoder {
+	return egEncoder{secret: func(s egSensitiveData) (string, error) { return r.egSecretValue(from, s) }}
 }

@@ -59,6 +59,9 @@ type API struct {
 	// Pages reads core-entity list pages without the SDK's decoding (see
 	// PageReader); nil in fakes, where callers use the SDK.
 	Pages PageReader
+	// JSON reads answers that the SDK's types would not keep whole (see
+	// JSONReader); nil in fakes.
+	JSON JSONReader
 }
 
 // newAPI builds Kong's SDK for one server, sending every request through
@@ -111,6 +114,7 @@ func newAPI(serverURL string, do sdkkonnectgo.HTTPClient) API {
 		EventGatewaySchemaRegistries: sdk.EventGatewaySchemaRegistries,
 		EventGatewayDataPlaneCerts:   sdk.EventGatewayDataPlaneCertificates,
 		Pages:                        pageReader{server: serverURL, do: do},
+		JSON:                         jsonReader{server: serverURL, do: do},
 	}
 }
 
