@@ -11,8 +11,10 @@ import (
 // cluster-level, consume and produce policies. Konnect keeps the names of
 // a gateway's listeners, backend clusters, virtual clusters and schema
 // registries unique in the gateway (and virtual clusters' DNS labels),
-// policies' names among the policies of their parent, gateways' names in
-// the organisation, and data-plane certificates once per gateway. Every
+// gateways' names in the organisation, and data-plane certificates once
+// per gateway. Policies' names are not: the document declares no conflict
+// for a policy, and Kong Operator's samples give two policies of one
+// virtual cluster the same name. Every
 // entity but a certificate carries labels. Answers never show a password
 // or a private key. Deleting a gateway deletes what it holds; a backend
 // cluster that a virtual cluster maps to cannot be deleted.
@@ -43,19 +45,19 @@ var (
 		collection: "event-gateway-data-plane-certificates", singular: "data-plane certificate", parent: "event-gateways", unique: []string{"certificate"},
 	}
 	egListenerPolicyKind = &apiKind{
-		collection: "event-gateway-listener-policies", singular: "listener policy", parent: "event-gateway-listeners", unique: []string{"name"},
+		collection: "event-gateway-listener-policies", singular: "listener policy", parent: "event-gateway-listeners",
 		create: createPolicy, check: checkLabelled, render: renderListenerPolicy,
 	}
 	egClusterPolicyKind = &apiKind{
-		collection: "event-gateway-cluster-policies", singular: "cluster policy", parent: "event-gateway-virtual-clusters", unique: []string{"name"},
+		collection: "event-gateway-cluster-policies", singular: "cluster policy", parent: "event-gateway-virtual-clusters",
 		create: createPolicy, check: checkLabelled,
 	}
 	egConsumePolicyKind = &apiKind{
-		collection: "event-gateway-consume-policies", singular: "consume policy", parent: "event-gateway-virtual-clusters", unique: []string{"name"},
+		collection: "event-gateway-consume-policies", singular: "consume policy", parent: "event-gateway-virtual-clusters",
 		create: createPolicy, check: checkLabelled,
 	}
 	egProducePolicyKind = &apiKind{
-		collection: "event-gateway-produce-policies", singular: "produce policy", parent: "event-gateway-virtual-clusters", unique: []string{"name"},
+		collection: "event-gateway-produce-policies", singular: "produce policy", parent: "event-gateway-virtual-clusters",
 		create: createPolicy, check: checkLabelled,
 	}
 )

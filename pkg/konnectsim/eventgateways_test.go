@@ -39,9 +39,9 @@ func headerPolicy(name string) map[string]any {
 // TestEventGatewayKeysAreUnique: a gateway's name is unique in the
 // organisation; a backend cluster's, listener's, schema registry's and
 // virtual cluster's name (and a virtual cluster's DNS label) in its
-// gateway; a policy's name among its parent's policies of its kind; a
-// data-plane certificate once per gateway. Each clash is a 409, and the
-// same key in another gateway (or parent) is fine.
+// gateway; a data-plane certificate once per gateway. Each clash is a
+// 409, and the same key in another gateway is fine. A policy's name is no
+// key: two policies of one parent may share it.
 func TestEventGatewayKeysAreUnique(t *testing.T) {
 	_, c := startSim(t, Options{})
 	a, b := c.newEventGateway(t, "a"), c.newEventGateway(t, "b")
@@ -69,10 +69,6 @@ func TestEventGatewayKeysAreUnique(t *testing.T) {
 		"schema registry": {"/schema-registries", map[string]any{"type": "confluent", "name": "schemas",
 			"config": map[string]any{"schema_type": "avro", "endpoint": "https://schemas.example.com"}}},
 		"data-plane certificate": {"/data-plane-certificates", map[string]any{"certificate": "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n"}},
-		"listener policy": {"/listeners/{listener}/policies", map[string]any{"type": "forward_to_virtual_cluster", "name": "forward",
-			"config": map[string]any{"type": "sni"}}},
-		"consume policy": {"/virtual-clusters/{cluster}/consume-policies", headerPolicy("stamp")},
-		"produce policy": {"/virtual-clusters/{cluster}/produce-policies", headerPolicy("stamp")},
 	} {
 		t.Run(name, func(t *testing.T) {
 			in := func(f egFixture) string {
@@ -83,9 +79,13 @@ func TestEventGatewayKeysAreUnique(t *testing.T) {
 			c.do("POST", in(b), tc.body).must(t, 201)
 		})
 	}
-	// The same policy name under another kind of policy is fine.
-	c.do("POST", a.gateway+"/virtual-clusters/"+a.cluster+"/produce-policies", headerPolicy("other")).must(t, 201)
-	c.do("POST", a.gateway+"/virtual-clusters/"+a.cluster+"/consume-policies", headerPolicy("other")).must(t, 201)
+	// Policies of one name, of one parent and across kinds of policy.
+	for _, path := range []string{"/consume-policies", "/consume-policies", "/produce-policies"} {
+		c.do("POST", a.gateway+"/virtual-clusters/"+a.cluster+path, headerPolicy("stamp")).must(t, 201)
+	}
+	forward := map[string]any{"type": "forward_to_virtual_cluster", "name": "forward", "config": map[string]any{"type": "sni"}}
+	c.do("POST", a.gateway+"/listeners/"+a.listener+"/policies", forward).must(t, 201)
+	c.do("POST", a.gateway+"/listeners/"+a.listener+"/policies", forward).must(t, 201)
 }
 
 // TestEventGatewayGoesWithWhatItHolds: a backend cluster that a virtual
