@@ -1,7 +1,5 @@
 package konnectsim
 
-import ()
-
 // AddToken makes the simulator accept token for an organisation from now
 // on: orgRef is its id, or a name as in Options.Tokens (a new name makes a
 // new organisation). It returns the organisation's id. A token issued

@@ -136,13 +136,14 @@ func (e *env) authIn(ns, name string) {
 }
 
 // samplesReady waits until every object of the samples is Programmed: an
-// auth configuration's token valid; namespaces and grants have no verdict.
+// auth configuration's token valid; namespaces, grants and Secrets have no
+// verdict.
 func (e *env) samplesReady(objects []*unstructured.Unstructured, resource func(*unstructured.Unstructured) dynamic.ResourceInterface) {
 	e.t.Helper()
 	for _, obj := range objects {
 		want := "Programmed"
 		switch obj.GetKind() {
-		case "Namespace", "KongReferenceGrant":
+		case "Namespace", "KongReferenceGrant", "Secret":
 			continue
 		case "KonnectAPIAuthConfiguration":
 			want = "APIAuthValid"
