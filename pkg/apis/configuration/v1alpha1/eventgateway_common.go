@@ -31,8 +31,9 @@ const (
 
 // SensitiveDataSource is a sensitive value (a private key, a password):
 // given inline, or read from a key of a Secret, which the operator reads
-// by its name (no label needed). A Secret in another namespace needs a
-// KongReferenceGrant there to core/Secret.
+// by its name; the Secret must be labelled konghq.com/secret=true. A
+// Secret in another namespace needs a KongReferenceGrant there to
+// core/Secret.
 //
 // +kubebuilder:validation:XValidation:rule="self.type == 'secretRef' ? has(self.secretRef) : has(self.value)",message="value required when type=inline; secretRef required when type=secretRef"
 // +kubebuilder:validation:XValidation:rule="!(has(self.value) && has(self.secretRef))",message="value and secretRef exclude each other: keep the one that type names"
