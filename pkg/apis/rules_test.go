@@ -68,6 +68,18 @@ var rulesByKind = map[string][]string{
 	"PortalIPAllowList":             {"OR01", "OR02", "OR03", "OR04", "PT02"},
 	"PortalCustomDomain":            {"OR01", "OR02", "OR03", "OR04", "PT02", "PT04", "PT05", "PT06", "PT07"},
 	"PortalIdentityProviderRequest": {"OR01", "OR02", "OR03", "OR04", "PT02", "PT08", "PT09", "PT10", "PT11", "PT12"},
+	// The Event Gateway kinds: EGnn.
+	"EventGatewayBackendCluster":       {"OR01", "OR02", "OR03", "OR04", "EG01", "EG02", "EG03", "EG10", "EG11"},
+	"EventGatewayDataPlaneCertificate": {"OR01", "OR02", "OR03", "OR04", "EG01", "EG02", "EG03"},
+	"EventGatewayListener":             {"OR01", "OR02", "OR03", "OR04", "EG01"},
+	"EventGatewayListenerPolicy": {"OR01", "OR02", "OR03", "OR04", "EG01", "EG02", "EG03", "EG12", "EG13", "EG14",
+		"EG15"},
+	"EventGatewaySchemaRegistry":              {"OR01", "OR02", "OR03", "OR04", "EG01", "EG02", "EG03", "EG16", "EG18"},
+	"EventGatewayVirtualCluster":              {"OR01", "OR02", "OR03", "OR04", "EG01", "EG20", "EG21", "EG22", "EG23"},
+	"EventGatewayVirtualClusterPolicy":        {"OR01", "OR02", "OR03", "OR04", "EG01", "EG24", "EG26", "EG27"},
+	"EventGatewayVirtualClusterConsumePolicy": {"OR01", "OR02", "OR03", "OR04", "EG01", "EG28", "EG29", "EG37", "EG40"},
+	"EventGatewayVirtualClusterProducePolicy": {"OR01", "OR02", "OR03", "OR04", "EG01", "EG30", "EG31", "EG32", "EG33",
+		"EG34", "EG35", "EG36", "EG38", "EG39"},
 }
 
 // cloudGatewayRules describes the CGnn rules of the Dedicated Cloud Gateway
@@ -135,6 +147,44 @@ var portalRules = map[string]string{
 	"PT12": "identity provider: type oidc goes with config.type oIDC, saml with portalSAML",
 }
 
+// eventGatewayRules describe the EGnn rules of the Event Gateway kinds.
+// Where the rule is Kong Operator's, so is the message; the union rules
+// (EG10–EG40) are this project's, one per member of each union, refusing
+// what Konnect would refuse.
+var eventGatewayRules = map[string]string{
+	"EG01": "event gateway entity: the reference to its parent is fixed once the object is Programmed",
+	"EG02": "sensitive value: type inline needs value, type secretRef needs secretRef",
+	"EG03": "sensitive value: value and secretRef exclude each other",
+	"EG10": "backend cluster authentication: type saslPlain or saslScram needs its member",
+	"EG11": "backend cluster authentication: a member only with its type",
+	"EG12": "listener policy: its type needs its member",
+	"EG13": "listener policy: a member only with its type",
+	"EG14": "forwarding to a virtual cluster: type portMapping needs portMapping",
+	"EG15": "forwarding to a virtual cluster: a member only with its type",
+	"EG16": "schema registry: type confluent needs confluent",
+	"EG18": "schema registry authentication: type basic needs basic",
+	"EG20": "virtual cluster authentication: a type with settings needs its member",
+	"EG21": "virtual cluster authentication: a member only with its type",
+	"EG22": "topic or consumer group selector: type glob needs glob",
+	"EG23": "topic or consumer group selector: a member only with its type",
+	"EG24": "virtual cluster policy: type acls needs acls",
+	"EG26": "ACL resource names: their type needs its member",
+	"EG27": "ACL resource names: a member only with its type",
+	"EG28": "consume policy: a type with settings needs its member",
+	"EG29": "consume policy: a member only with its type",
+	"EG30": "produce policy: a type with settings needs its member",
+	"EG31": "produce policy: a member only with its type",
+	"EG32": "header change: its op needs its member",
+	"EG33": "header change: a member only with its op",
+	"EG34": "encryption key: aws and static each only, and always, with their type",
+	"EG35": "field paths: their type needs its member",
+	"EG36": "field paths: a member only with its type",
+	"EG37": "schema validation: a member only with its type",
+	"EG38": "schema registry reference: type id needs the ID, type name the name",
+	"EG39": "schema registry reference: a member only with its type",
+	"EG40": "key source: a member only with its type",
+}
+
 // describedRules are the rule families outside the §2.14 catalogue, by the
 // prefix of their IDs.
 var describedRules = map[string]map[string]string{
@@ -142,6 +192,7 @@ var describedRules = map[string]map[string]string{
 	"OR": objectRefRules,
 	"CS": configStoreRules,
 	"PT": portalRules,
+	"EG": eventGatewayRules,
 }
 
 // servedVersionsAssumed names, for kinds whose rules differ between

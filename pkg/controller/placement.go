@@ -24,6 +24,10 @@ type Placement struct {
 	// route's service, a target's upstream, an SNI's certificate, a
 	// credential's consumer, a key's key set. Empty when there is none.
 	ParentID string
+	// GrandparentID is the Konnect ID of the parent's own parent, for an
+	// entity whose API path names both (an event gateway listener's
+	// policy: the gateway, then the listener). Empty otherwise.
+	GrandparentID string
 	// Cluster is the identity of the cluster whose operator writes the
 	// entity: the k8s-cluster tag (or control-plane label) of the body
 	// Kind.Desired builds. Resolve leaves it empty; the reconciler sets

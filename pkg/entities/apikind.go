@@ -30,12 +30,13 @@ type apiCalls[D, A any] struct {
 	// entity names the collection in errors and metrics (singular).
 	entity string
 	// parented says that the collection lives under a parent entity;
-	// inControlPlane, that it lives in a control plane.
-	parented, inControlPlane bool
-	create                   func(ctx context.Context, api konnect.API, p controller.Placement, desired D) (*A, error)
-	update                   func(ctx context.Context, api konnect.API, p controller.Placement, id string, desired D) (*A, error)
-	get                      func(ctx context.Context, api konnect.API, p controller.Placement, id string) (*A, error)
-	remove                   func(ctx context.Context, api konnect.API, p controller.Placement, id string) error
+	// nested, that its path also names the parent's parent; inControlPlane,
+	// that it lives in a control plane.
+	parented, nested, inControlPlane bool
+	create                           func(ctx context.Context, api konnect.API, p controller.Placement, desired D) (*A, error)
+	update                           func(ctx context.Context, api konnect.API, p controller.Placement, id string, desired D) (*A, error)
+	get                              func(ctx context.Context, api konnect.API, p controller.Placement, id string) (*A, error)
+	remove                           func(ctx context.Context, api konnect.API, p controller.Placement, id string) error
 	// list returns every entity of the scope: the parent's, or the
 	// organisation's as the credentials see it.
 	list func(ctx context.Context, api konnect.API, p controller.Placement) ([]A, error)
@@ -54,7 +55,7 @@ func (c apiCalls[D, A]) op(verb string) konnect.Operation {
 // guard refuses, before anything is sent, a call without the IDs its path
 // needs: a request for one entity must never become one for a collection.
 func (c apiCalls[D, A]) guard(verb string, p controller.Placement, ids ...string) error {
-	missing := c.parented && p.ParentID == "" || c.inControlPlane && p.ControlPlaneID == ""
+	missing := c.parented && p.ParentID == "" || c.nested && p.GrandparentID == "" || c.inControlPlane && p.ControlPlaneID == ""
 	for _, id := range ids {
 		missing = missing || id == ""
 	}

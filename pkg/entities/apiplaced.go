@@ -58,7 +58,9 @@ func authKeys(obj metav1.Object, konnect *konnectv1alpha2.KonnectConfiguration) 
 // parent's Konnect ID.
 type parentByObjectRef[T controller.Entity] struct {
 	kind, condition string
-	ref             func(T) *commonv1alpha1.ObjectRef
+	// field names the reference in messages; fieldOfRef(kind) when empty.
+	field string
+	ref   func(T) *commonv1alpha1.ObjectRef
 	// recorded returns the parent's ID the status records; record writes
 	// it.
 	recorded func(T) string
@@ -78,9 +80,17 @@ func (r parentByObjectRef[T]) named(b *resolver, obj T) (namespace, name string,
 		}
 		b.refuse(r.condition, commonv1alpha1.ReasonInvalid,
 			"%s of type %s is not supported: name the %s with type namespacedRef, as the operator uses its credentials",
-			fieldOfRef(r.kind), ref.Type, r.kind)
+			r.fieldName(), ref.Type, r.kind)
 	}
 	return namespace, name, ok
+}
+
+// fieldName names the reference's spec field.
+func (r parentByObjectRef[T]) fieldName() string {
+	if r.field != "" {
+		return r.field
+	}
+	return fieldOfRef(r.kind)
 }
 
 // moved clears the entity's ID when it was created under another parent

@@ -42,6 +42,11 @@ func NewCatalog(objects []runtime.Object) *Catalog {
 	hmac := HMACKind(CredentialDeps[kongHMAC]{Refs: refs, Consumers: consumers, Objects: filled[kongHMAC](objects, "kongcredentialhmacs")})
 	credentials := []CredentialKind{basicAuth.CredentialKind, apiKey.CredentialKind, acl.CredentialKind, jwt.CredentialKind, hmac.CredentialKind}
 	portals, configStores := filled[portal](objects, "portals"), filled[configStore](objects, "konnectconfigstores")
+	eg := EventGatewayObjects{
+		Gateways: filled[eventGateway](objects, "konnecteventgateways"), BackendClusters: filled[egBackendCluster](objects, "eventgatewaybackendclusters"),
+		Listeners: filled[egListener](objects, "eventgatewaylisteners"), VirtualClusters: filled[egVirtualCluster](objects, "eventgatewayvirtualclusters"),
+		SchemaRegistries: filled[egSchemaRegistry](objects, "eventgatewayschemaregistries"),
+	}
 	bindings := PluginBindingSources{
 		Plugins: filled[kongPlugin](objects, "kongplugins"), ClusterPlugins: filled[kongClusterPlugin](objects, "kongclusterplugins"),
 		Services: services, Routes: routes, Consumers: consumers, ConsumerGroups: groups,
@@ -79,6 +84,16 @@ func NewCatalog(objects []runtime.Object) *Catalog {
 			kind: PortalIdentityProviderKind(refs, portals), hidden: func(portalIdentityProvider) []string { return []string{"config"} },
 		},
 		adoptingEntry[portalIPAllowList, components.CreatePortalSourceIPRestriction]{kind: PortalIPAllowListKind(refs, portals)},
+		adoptingEntry[eventGateway, egBody]{kind: EventGatewayKind(refs)},
+		adoptingEntry[egBackendCluster, egBody]{kind: EventGatewayBackendClusterKind(refs, eg), hidden: egHidden[egBackendCluster]("authentication", "tls")},
+		adoptingEntry[egListener, egBody]{kind: EventGatewayListenerKind(refs, eg)},
+		adoptingEntry[egSchemaRegistry, egBody]{kind: EventGatewaySchemaRegistryKind(refs, eg), hidden: egHidden[egSchemaRegistry]("config")},
+		adoptingEntry[egDataPlaneCert, egBody]{kind: EventGatewayDataPlaneCertificateKind(refs, eg)},
+		adoptingEntry[egVirtualCluster, egBody]{kind: EventGatewayVirtualClusterKind(refs, eg), hidden: egHidden[egVirtualCluster]("authentication")},
+		adoptingEntry[egListenerPolicy, egBody]{kind: EventGatewayListenerPolicyKind(refs, eg), hidden: egHidden[egListenerPolicy]("config")},
+		adoptingEntry[egClusterPolicy, egBody]{kind: EventGatewayClusterPolicyKind(refs, eg)},
+		adoptingEntry[egConsumePolicy, egBody]{kind: EventGatewayConsumePolicyKind(refs, eg)},
+		adoptingEntry[egProducePolicy, egBody]{kind: EventGatewayProducePolicyKind(refs, eg)},
 		adoptingEntry[kongDataPlaneCertificate, components.DataPlaneClientCertificateRequest]{kind: DataPlaneCertificateKind(refs)},
 		adoptingEntry[network, components.CreateNetworkRequest]{kind: NetworkKind(refs)},
 		adoptingEntry[transitGateway, components.CreateTransitGatewayRequest]{kind: TransitGatewayKind(refs, refs.Networks)},
@@ -97,6 +112,12 @@ func filled[T controller.Object](objects []runtime.Object, resource string) *con
 		}
 	}
 	return controller.NewInformer[T](schema.GroupResource{Resource: resource}, map[string]cache.SharedIndexInformer{"": shared})
+}
+
+// egHidden hides fields of an Event Gateway entity that hold sensitive
+// values (passwords, private keys), which Konnect never answers.
+func egHidden[T egEntity](fields ...string) func(T) []string {
+	return func(T) []string { return fields }
 }
 
 // certificateHidden hides the private keys, and the certificates too when

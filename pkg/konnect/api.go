@@ -45,9 +45,23 @@ type API struct {
 	PortalEmails        sdkkonnectgo.PortalEmailsSDK
 	PortalAuthSettings  sdkkonnectgo.PortalAuthSettingsSDK
 	PortalIPAllowLists  sdkkonnectgo.PortalsIPAllowListSDK
+	// The Event Gateway: gateways and what they hold.
+	EventGateways                sdkkonnectgo.EventGatewaysSDK
+	EventGatewayBackendClusters  sdkkonnectgo.EventGatewayBackendClustersSDK
+	EventGatewayListeners        sdkkonnectgo.EventGatewayListenersSDK
+	EventGatewayListenerPolicies sdkkonnectgo.EventGatewayListenerPoliciesSDK
+	EventGatewayVirtualClusters  sdkkonnectgo.EventGatewayVirtualClustersSDK
+	EventGatewayClusterPolicies  sdkkonnectgo.EventGatewayVirtualClusterPoliciesSDK
+	EventGatewayConsumePolicies  sdkkonnectgo.EventGatewayVirtualClusterConsumePoliciesSDK
+	EventGatewayProducePolicies  sdkkonnectgo.EventGatewayVirtualClusterProducePoliciesSDK
+	EventGatewaySchemaRegistries sdkkonnectgo.EventGatewaySchemaRegistriesSDK
+	EventGatewayDataPlaneCerts   sdkkonnectgo.EventGatewayDataPlaneCertificatesSDK
 	// Pages reads core-entity list pages without the SDK's decoding (see
 	// PageReader); nil in fakes, where callers use the SDK.
 	Pages PageReader
+	// JSON reads answers that the SDK's types would not keep whole (see
+	// JSONReader); nil in fakes.
+	JSON JSONReader
 }
 
 // newAPI builds Kong's SDK for one server, sending every request through
@@ -88,7 +102,19 @@ func newAPI(serverURL string, do sdkkonnectgo.HTTPClient) API {
 		PortalEmails:        sdk.PortalEmails,
 		PortalAuthSettings:  sdk.PortalAuthSettings,
 		PortalIPAllowLists:  sdk.PortalsIPAllowList,
-		Pages:               pageReader{server: serverURL, do: do},
+
+		EventGateways:                sdk.EventGateways,
+		EventGatewayBackendClusters:  sdk.EventGatewayBackendClusters,
+		EventGatewayListeners:        sdk.EventGatewayListeners,
+		EventGatewayListenerPolicies: sdk.EventGatewayListenerPolicies,
+		EventGatewayVirtualClusters:  sdk.EventGatewayVirtualClusters,
+		EventGatewayClusterPolicies:  sdk.EventGatewayVirtualClusterPolicies,
+		EventGatewayConsumePolicies:  sdk.EventGatewayVirtualClusterConsumePolicies,
+		EventGatewayProducePolicies:  sdk.EventGatewayVirtualClusterProducePolicies,
+		EventGatewaySchemaRegistries: sdk.EventGatewaySchemaRegistries,
+		EventGatewayDataPlaneCerts:   sdk.EventGatewayDataPlaneCertificates,
+		Pages:                        pageReader{server: serverURL, do: do},
+		JSON:                         jsonReader{server: serverURL, do: do},
 	}
 }
 

@@ -2,21 +2,22 @@ package konnectsim
 
 import "fmt"
 
-// Direct access to the entities of Konnect's newer APIs (portals and what
-// they hold, config stores), for tests that look or write behind the
-// operator's back. Collections are named as the store names them
-// ("portals", "portal-pages", "config-stores", …); parentID is the
-// portal's or control plane's ID ("" for portals), and a singleton's ID is
-// its parent's.
+// Direct access to the entities of Konnect's newer APIs (portals, config
+// stores, event gateways, and what they hold), for tests that look or
+// write behind the operator's back. Collections are named as the store names them
+// ("portals", "portal-pages", "config-stores", "event-gateways",
+// "event-gateway-listeners", …); parentID is the portal's, control
+// plane's, gateway's, listener's or virtual cluster's ID ("" for portals
+// and gateways), and a singleton's ID is its parent's.
 
 // apiKinds are the collections of the newer APIs, by name.
 var apiKinds = map[string]*apiKind{}
 
 func init() {
-	for _, k := range []*apiKind{
+	for _, k := range append([]*apiKind{
 		portalKind, portalCustomizationKind, portalCustomDomainKind, portalEmailConfigKind,
 		portalIdentityProviderKind, portalIPAllowListKind, portalPageKind, portalTeamKind, configStoreKind,
-	} {
+	}, eventGatewayKinds...) {
 		apiKinds[k.collection] = k
 	}
 }

@@ -94,6 +94,7 @@ func (s *Server) registerRoutes() {
 		s.cloudGatewayRoutes(),
 		s.configStoreRoutes(),
 		s.portalRoutes(),
+		s.eventGatewayRoutes(),
 	)
 	for _, rt := range s.routes {
 		s.mux.HandleFunc(rt.method+" "+rt.template, func(w http.ResponseWriter, r *http.Request) {

@@ -116,6 +116,22 @@ func buildControllers(f *informerFactories, d dependencies) ([]runnable, error) 
 	entity(w, portalIdentityProviders, entities.PortalIdentityProviderKind(refs, portalObjects))
 	entity(w, portalIPAllowLists, entities.PortalIPAllowListKind(refs, portalObjects))
 
+	egObjects := entities.EventGatewayObjects{
+		Gateways: informerOf(w, eventGateways), BackendClusters: informerOf(w, egBackendClusters), Listeners: informerOf(w, egListeners),
+		VirtualClusters: informerOf(w, egVirtualClusters), SchemaRegistries: informerOf(w, egSchemaRegistries),
+	}
+	authUsers = append(authUsers, companions.NewAuthUser(entities.KindEventGateway, egObjects.Gateways, entities.EventGatewayAuthKeys))
+	entity(w, eventGateways, entities.EventGatewayKind(refs))
+	entity(w, egBackendClusters, entities.EventGatewayBackendClusterKind(refs, egObjects))
+	entity(w, egListeners, entities.EventGatewayListenerKind(refs, egObjects))
+	entity(w, egSchemaRegistries, entities.EventGatewaySchemaRegistryKind(refs, egObjects))
+	entity(w, egDataPlaneCertificates, entities.EventGatewayDataPlaneCertificateKind(refs, egObjects))
+	entity(w, egVirtualClusters, entities.EventGatewayVirtualClusterKind(refs, egObjects))
+	entity(w, egListenerPolicies, entities.EventGatewayListenerPolicyKind(refs, egObjects))
+	entity(w, egClusterPolicies, entities.EventGatewayClusterPolicyKind(refs, egObjects))
+	entity(w, egConsumePolicies, entities.EventGatewayConsumePolicyKind(refs, egObjects))
+	entity(w, egProducePolicies, entities.EventGatewayProducePolicyKind(refs, egObjects))
+
 	authController, err := companions.NewAuthConfigController(&companions.AuthConfigReconciler{
 		Refs: refs, Clients: statusClients(w, authConfigs), KonnectClients: d.konnect,
 		Recorder: d.recorder, SyncPeriod: d.syncPeriod, Metrics: d.metrics, Clock: d.clock, Users: authUsers,

@@ -136,13 +136,14 @@ func (e *env) authIn(ns, name string) {
 }
 
 // samplesReady waits until every object of the samples is Programmed: an
-// auth configuration's token valid; namespaces and grants have no verdict.
+// auth configuration's token valid; namespaces, grants and Secrets have no
+// verdict.
 func (e *env) samplesReady(objects []*unstructured.Unstructured, resource func(*unstructured.Unstructured) dynamic.ResourceInterface) {
 	e.t.Helper()
 	for _, obj := range objects {
 		want := "Programmed"
 		switch obj.GetKind() {
-		case "Namespace", "KongReferenceGrant":
+		case "Namespace", "KongReferenceGrant", "Secret":
 			continue
 		case "KonnectAPIAuthConfiguration":
 			want = "APIAuthValid"
@@ -157,24 +158,38 @@ func (e *env) samplesReady(objects []*unstructured.Unstructured, resource func(*
 	}
 }
 
-// samplesDeleted deletes the samples' objects but their namespaces, waits
-// until they are gone, and checks that Konnect holds none of their
-// entities but the control planes of the test's own fixtures.
+// samplesDeleted deletes the samples' objects but their namespaces (their
+// grants last), waits until they are gone, and checks that Konnect holds
+// none of their entities but the control planes of the test's own
+// fixtures.
 func (e *env) samplesDeleted(objects []*unstructured.Unstructured, resource func(*unstructured.Unstructured) dynamic.ResourceInterface) {
 	e.t.Helper()
 	before := len(e.sim.ControlPlanes(e.orgID))
-	for _, obj := range slices.Backward(objects) {
-		if obj.GetKind() == "Namespace" {
-			continue
-		}
+	// Grants last, once what they let across namespaces is gone: deleting
+	// an entity uses them as much as writing it.
+	for _, grants := range []bool{false, true} {
+		e.deleteSamples(objects, resource, grants)
+	}
+	left := e.sim.Count(e.orgID)
+	fixtures := before - countKind(objects, "KonnectGatewayControlPlane")
+	if left != fixtures {
+		e.t.Fatalf("%d entities left in Konnect after the samples were deleted, want the fixtures' %d control planes", left, fixtures)
+	}
+}
+
+// deleteSamples deletes the samples' grants (or everything but grants and
+// namespaces), in reverse order, and waits until they are gone.
+func (e *env) deleteSamples(objects []*unstructured.Unstructured, resource func(*unstructured.Unstructured) dynamic.ResourceInterface, grants bool) {
+	e.t.Helper()
+	selected := slices.DeleteFunc(slices.Clone(objects), func(obj *unstructured.Unstructured) bool {
+		return obj.GetKind() == "Namespace" || (obj.GetKind() == "KongReferenceGrant") != grants
+	})
+	for _, obj := range slices.Backward(selected) {
 		if err := resource(obj).Delete(e.ctx, obj.GetName(), metav1.DeleteOptions{}); err != nil && !apierrors.IsNotFound(err) {
 			e.t.Fatal(err)
 		}
 	}
-	for _, obj := range objects {
-		if obj.GetKind() == "Namespace" {
-			continue
-		}
+	for _, obj := range selected {
 		err := wait.PollUntilContextTimeout(e.ctx, pollPeriod, waitLimit, true, func(ctx context.Context) (bool, error) {
 			_, err := resource(obj).Get(ctx, obj.GetName(), metav1.GetOptions{})
 			return apierrors.IsNotFound(err), nil
@@ -182,11 +197,6 @@ func (e *env) samplesDeleted(objects []*unstructured.Unstructured, resource func
 		if err != nil {
 			e.t.Fatalf("%s %s was not deleted: %v", obj.GetKind(), obj.GetName(), err)
 		}
-	}
-	left := e.sim.Count(e.orgID)
-	fixtures := before - countKind(objects, "KonnectGatewayControlPlane")
-	if left != fixtures {
-		e.t.Fatalf("%d entities left in Konnect after the samples were deleted, want the fixtures' %d control planes", left, fixtures)
 	}
 }
 

@@ -17,6 +17,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/wait"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"k8s.io/client-go/discovery"
 	"k8s.io/client-go/discovery/cached/memory"
@@ -158,8 +159,21 @@ func (e *env) applyKongOperatorSamples(files ...string) ([]*unstructured.Unstruc
 	}
 	t.Cleanup(func() {
 		// Namespaces last, once what is in them has gone from Konnect.
+		ctx := context.WithoutCancel(e.ctx)
 		for _, obj := range slices.Backward(objects) {
-			_ = resource(obj).Delete(context.WithoutCancel(e.ctx), obj.GetName(), metav1.DeleteOptions{})
+			_ = resource(obj).Delete(ctx, obj.GetName(), metav1.DeleteOptions{})
+		}
+		// A namespace goes once the namespace controller has emptied it:
+		// the next test applying the same samples must not find it
+		// terminating.
+		for _, obj := range objects {
+			if obj.GetKind() != "Namespace" {
+				continue
+			}
+			_ = wait.PollUntilContextTimeout(ctx, pollPeriod, waitLimit, true, func(ctx context.Context) (bool, error) {
+				_, err := resource(obj).Get(ctx, obj.GetName(), metav1.GetOptions{})
+				return apierrors.IsNotFound(err), nil
+			})
 		}
 	})
 	return objects, resource

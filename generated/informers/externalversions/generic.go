@@ -65,6 +65,24 @@ func (f *sharedInformerFactory) ForResource(resource schema.GroupVersionResource
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Configuration().V1().KongPlugins().Informer()}, nil
 
 		// Group=configuration.konghq.com, Version=v1alpha1
+	case v1alpha1.SchemeGroupVersion.WithResource("eventgatewaybackendclusters"):
+		return &genericInformer{resource: resource.GroupResource(), informer: f.Configuration().V1alpha1().EventGatewayBackendClusters().Informer()}, nil
+	case v1alpha1.SchemeGroupVersion.WithResource("eventgatewaydataplanecertificates"):
+		return &genericInformer{resource: resource.GroupResource(), informer: f.Configuration().V1alpha1().EventGatewayDataPlaneCertificates().Informer()}, nil
+	case v1alpha1.SchemeGroupVersion.WithResource("eventgatewaylisteners"):
+		return &genericInformer{resource: resource.GroupResource(), informer: f.Configuration().V1alpha1().EventGatewayListeners().Informer()}, nil
+	case v1alpha1.SchemeGroupVersion.WithResource("eventgatewaylistenerpolicies"):
+		return &genericInformer{resource: resource.GroupResource(), informer: f.Configuration().V1alpha1().EventGatewayListenerPolicies().Informer()}, nil
+	case v1alpha1.SchemeGroupVersion.WithResource("eventgatewayschemaregistries"):
+		return &genericInformer{resource: resource.GroupResource(), informer: f.Configuration().V1alpha1().EventGatewaySchemaRegistries().Informer()}, nil
+	case v1alpha1.SchemeGroupVersion.WithResource("eventgatewayvirtualclusters"):
+		return &genericInformer{resource: resource.GroupResource(), informer: f.Configuration().V1alpha1().EventGatewayVirtualClusters().Informer()}, nil
+	case v1alpha1.SchemeGroupVersion.WithResource("eventgatewayvirtualclusterconsumepolicies"):
+		return &genericInformer{resource: resource.GroupResource(), informer: f.Configuration().V1alpha1().EventGatewayVirtualClusterConsumePolicies().Informer()}, nil
+	case v1alpha1.SchemeGroupVersion.WithResource("eventgatewayvirtualclusterpolicies"):
+		return &genericInformer{resource: resource.GroupResource(), informer: f.Configuration().V1alpha1().EventGatewayVirtualClusterPolicies().Informer()}, nil
+	case v1alpha1.SchemeGroupVersion.WithResource("eventgatewayvirtualclusterproducepolicies"):
+		return &genericInformer{resource: resource.GroupResource(), informer: f.Configuration().V1alpha1().EventGatewayVirtualClusterProducePolicies().Informer()}, nil
 	case v1alpha1.SchemeGroupVersion.WithResource("kongcacertificates"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Configuration().V1alpha1().KongCACertificates().Informer()}, nil
 	case v1alpha1.SchemeGroupVersion.WithResource("kongcertificates"):
@@ -117,6 +135,8 @@ func (f *sharedInformerFactory) ForResource(resource schema.GroupVersionResource
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Konnect().V1alpha1().KonnectCloudGatewayTransitGateways().Informer()}, nil
 	case konnectv1alpha1.SchemeGroupVersion.WithResource("konnectconfigstores"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Konnect().V1alpha1().KonnectConfigStores().Informer()}, nil
+	case konnectv1alpha1.SchemeGroupVersion.WithResource("konnecteventgateways"):
+		return &genericInformer{resource: resource.GroupResource(), informer: f.Konnect().V1alpha1().KonnectEventGateways().Informer()}, nil
 	case konnectv1alpha1.SchemeGroupVersion.WithResource("portals"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Konnect().V1alpha1().Portals().Informer()}, nil
 	case konnectv1alpha1.SchemeGroupVersion.WithResource("portalcustomdomains"):

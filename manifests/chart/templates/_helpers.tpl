@@ -113,6 +113,7 @@ finalizers are written (see below).
   - portalemailconfigs
   - portalidentityproviderrequests
   - portalipallowlists
+  - konnecteventgateways
   verbs: [list, watch, update, patch]
 - apiGroups: [konnect.konghq.com]
   resources:
@@ -130,6 +131,7 @@ finalizers are written (see below).
   - portalemailconfigs/status
   - portalidentityproviderrequests/status
   - portalipallowlists/status
+  - konnecteventgateways/status
   verbs: [update]
 - apiGroups: [configuration.konghq.com]
   resources:
@@ -151,6 +153,15 @@ finalizers are written (see below).
   - kongcredentialacls
   - kongcredentialjwts
   - kongcredentialhmacs
+  - eventgatewaybackendclusters
+  - eventgatewaydataplanecertificates
+  - eventgatewaylisteners
+  - eventgatewaylistenerpolicies
+  - eventgatewayschemaregistries
+  - eventgatewayvirtualclusters
+  - eventgatewayvirtualclusterpolicies
+  - eventgatewayvirtualclusterconsumepolicies
+  - eventgatewayvirtualclusterproducepolicies
   verbs: [list, watch, update, patch]
 - apiGroups: [configuration.konghq.com]
   resources:
@@ -172,6 +183,15 @@ finalizers are written (see below).
   - kongcredentialacls/status
   - kongcredentialjwts/status
   - kongcredentialhmacs/status
+  - eventgatewaybackendclusters/status
+  - eventgatewaydataplanecertificates/status
+  - eventgatewaylisteners/status
+  - eventgatewaylistenerpolicies/status
+  - eventgatewayschemaregistries/status
+  - eventgatewayvirtualclusters/status
+  - eventgatewayvirtualclusterpolicies/status
+  - eventgatewayvirtualclusterconsumepolicies/status
+  - eventgatewayvirtualclusterproducepolicies/status
   verbs: [update]
 # Managed objects: bindings made for the konghq.com/plugins annotation and
 # credentials made from the Secrets a KongConsumer lists; bindings are also

@@ -18,6 +18,78 @@ limitations under the License.
 
 package v1alpha1
 
+// EventGatewayBackendClusterListerExpansion allows custom methods to be added to
+// EventGatewayBackendClusterLister.
+type EventGatewayBackendClusterListerExpansion interface{}
+
+// EventGatewayBackendClusterNamespaceListerExpansion allows custom methods to be added to
+// EventGatewayBackendClusterNamespaceLister.
+type EventGatewayBackendClusterNamespaceListerExpansion interface{}
+
+// EventGatewayDataPlaneCertificateListerExpansion allows custom methods to be added to
+// EventGatewayDataPlaneCertificateLister.
+type EventGatewayDataPlaneCertificateListerExpansion interface{}
+
+// EventGatewayDataPlaneCertificateNamespaceListerExpansion allows custom methods to be added to
+// EventGatewayDataPlaneCertificateNamespaceLister.
+type EventGatewayDataPlaneCertificateNamespaceListerExpansion interface{}
+
+// EventGatewayListenerListerExpansion allows custom methods to be added to
+// EventGatewayListenerLister.
+type EventGatewayListenerListerExpansion interface{}
+
+// EventGatewayListenerNamespaceListerExpansion allows custom methods to be added to
+// EventGatewayListenerNamespaceLister.
+type EventGatewayListenerNamespaceListerExpansion interface{}
+
+// EventGatewayListenerPolicyListerExpansion allows custom methods to be added to
+// EventGatewayListenerPolicyLister.
+type EventGatewayListenerPolicyListerExpansion interface{}
+
+// EventGatewayListenerPolicyNamespaceListerExpansion allows custom methods to be added to
+// EventGatewayListenerPolicyNamespaceLister.
+type EventGatewayListenerPolicyNamespaceListerExpansion interface{}
+
+// EventGatewaySchemaRegistryListerExpansion allows custom methods to be added to
+// EventGatewaySchemaRegistryLister.
+type EventGatewaySchemaRegistryListerExpansion interface{}
+
+// EventGatewaySchemaRegistryNamespaceListerExpansion allows custom methods to be added to
+// EventGatewaySchemaRegistryNamespaceLister.
+type EventGatewaySchemaRegistryNamespaceListerExpansion interface{}
+
+// EventGatewayVirtualClusterListerExpansion allows custom methods to be added to
+// EventGatewayVirtualClusterLister.
+type EventGatewayVirtualClusterListerExpansion interface{}
+
+// EventGatewayVirtualClusterNamespaceListerExpansion allows custom methods to be added to
+// EventGatewayVirtualClusterNamespaceLister.
+type EventGatewayVirtualClusterNamespaceListerExpansion interface{}
+
+// EventGatewayVirtualClusterConsumePolicyListerExpansion allows custom methods to be added to
+// EventGatewayVirtualClusterConsumePolicyLister.
+type EventGatewayVirtualClusterConsumePolicyListerExpansion interface{}
+
+// EventGatewayVirtualClusterConsumePolicyNamespaceListerExpansion allows custom methods to be added to
+// EventGatewayVirtualClusterConsumePolicyNamespaceLister.
+type EventGatewayVirtualClusterConsumePolicyNamespaceListerExpansion interface{}
+
+// EventGatewayVirtualClusterPolicyListerExpansion allows custom methods to be added to
+// EventGatewayVirtualClusterPolicyLister.
+type EventGatewayVirtualClusterPolicyListerExpansion interface{}
+
+// EventGatewayVirtualClusterPolicyNamespaceListerExpansion allows custom methods to be added to
+// EventGatewayVirtualClusterPolicyNamespaceLister.
+type EventGatewayVirtualClusterPolicyNamespaceListerExpansion interface{}
+
+// EventGatewayVirtualClusterProducePolicyListerExpansion allows custom methods to be added to
+// EventGatewayVirtualClusterProducePolicyLister.
+type EventGatewayVirtualClusterProducePolicyListerExpansion interface{}
+
+// EventGatewayVirtualClusterProducePolicyNamespaceListerExpansion allows custom methods to be added to
+// EventGatewayVirtualClusterProducePolicyNamespaceLister.
+type EventGatewayVirtualClusterProducePolicyNamespaceListerExpansion interface{}
+
 // KongCACertificateListerExpansion allows custom methods to be added to
 // KongCACertificateLister.
 type KongCACertificateListerExpansion interface{}

@@ -58,6 +58,14 @@ type KonnectConfigStoreListerExpansion interface{}
 // KonnectConfigStoreNamespaceLister.
 type KonnectConfigStoreNamespaceListerExpansion interface{}
 
+// KonnectEventGatewayListerExpansion allows custom methods to be added to
+// KonnectEventGatewayLister.
+type KonnectEventGatewayListerExpansion interface{}
+
+// KonnectEventGatewayNamespaceListerExpansion allows custom methods to be added to
+// KonnectEventGatewayNamespaceLister.
+type KonnectEventGatewayNamespaceListerExpansion interface{}
+
 // PortalListerExpansion allows custom methods to be added to
 // PortalLister.
 type PortalListerExpansion interface{}

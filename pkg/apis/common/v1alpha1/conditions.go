@@ -55,6 +55,22 @@ const (
 	// ConditionPortalRefValid says whether the Portal an object belongs to
 	// exists and is Programmed.
 	ConditionPortalRefValid = "PortalRefValid"
+	// ConditionEventGatewayRefValid says whether the KonnectEventGateway an
+	// object belongs to exists and is Programmed.
+	ConditionEventGatewayRefValid = "EventGatewayRefValid"
+	// ConditionEventGatewayBackendClusterRefValid says whether the backend
+	// cluster a virtual cluster stands for exists and is Programmed.
+	ConditionEventGatewayBackendClusterRefValid = "EventGatewayBackendClusterRefValid"
+	// ConditionEventGatewayListenerRefValid says whether the listener a
+	// listener policy belongs to exists and is Programmed.
+	ConditionEventGatewayListenerRefValid = "EventGatewayListenerRefValid"
+	// ConditionEventGatewayVirtualClusterRefValid says whether the virtual
+	// cluster a policy belongs to exists and is Programmed.
+	ConditionEventGatewayVirtualClusterRefValid = "EventGatewayVirtualClusterRefValid"
+	// ConditionEventGatewaySchemaRegistryRefValid says whether the schema
+	// registry a policy validates records with exists, is Programmed and
+	// belongs to the policy's gateway.
+	ConditionEventGatewaySchemaRegistryRefValid = "EventGatewaySchemaRegistryRefValid"
 	// ConditionAdopted reports the outcome of adopting an existing entity.
 	ConditionAdopted = "Adopted"
 	// ConditionMirrored reports whether a mirrored control plane was found.

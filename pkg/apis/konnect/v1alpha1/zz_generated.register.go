@@ -72,6 +72,8 @@ func addKnownTypes(scheme *runtime.Scheme) error {
 		&KonnectCloudGatewayTransitGatewayList{},
 		&KonnectConfigStore{},
 		&KonnectConfigStoreList{},
+		&KonnectEventGateway{},
+		&KonnectEventGatewayList{},
 		&Portal{},
 		&PortalCustomDomain{},
 		&PortalCustomDomainList{},

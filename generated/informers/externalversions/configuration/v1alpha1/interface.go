@@ -24,6 +24,24 @@ import (
 
 // Interface provides access to all the informers in this group version.
 type Interface interface {
+	// EventGatewayBackendClusters returns a EventGatewayBackendClusterInformer.
+	EventGatewayBackendClusters() TypedEventGatewayBackendClusterInformer
+	// EventGatewayDataPlaneCertificates returns a EventGatewayDataPlaneCertificateInformer.
+	EventGatewayDataPlaneCertificates() TypedEventGatewayDataPlaneCertificateInformer
+	// EventGatewayListeners returns a EventGatewayListenerInformer.
+	EventGatewayListeners() TypedEventGatewayListenerInformer
+	// EventGatewayListenerPolicies returns a EventGatewayListenerPolicyInformer.
+	EventGatewayListenerPolicies() TypedEventGatewayListenerPolicyInformer
+	// EventGatewaySchemaRegistries returns a EventGatewaySchemaRegistryInformer.
+	EventGatewaySchemaRegistries() TypedEventGatewaySchemaRegistryInformer
+	// EventGatewayVirtualClusters returns a EventGatewayVirtualClusterInformer.
+	EventGatewayVirtualClusters() TypedEventGatewayVirtualClusterInformer
+	// EventGatewayVirtualClusterConsumePolicies returns a EventGatewayVirtualClusterConsumePolicyInformer.
+	EventGatewayVirtualClusterConsumePolicies() TypedEventGatewayVirtualClusterConsumePolicyInformer
+	// EventGatewayVirtualClusterPolicies returns a EventGatewayVirtualClusterPolicyInformer.
+	EventGatewayVirtualClusterPolicies() TypedEventGatewayVirtualClusterPolicyInformer
+	// EventGatewayVirtualClusterProducePolicies returns a EventGatewayVirtualClusterProducePolicyInformer.
+	EventGatewayVirtualClusterProducePolicies() TypedEventGatewayVirtualClusterProducePolicyInformer
 	// KongCACertificates returns a KongCACertificateInformer.
 	KongCACertificates() TypedKongCACertificateInformer
 	// KongCertificates returns a KongCertificateInformer.
@@ -71,6 +89,51 @@ type version struct {
 // New returns a new Interface.
 func New(f internalinterfaces.SharedInformerFactory, namespace string, tweakListOptions internalinterfaces.TweakListOptionsFunc) Interface {
 	return &version{factory: f, namespace: namespace, tweakListOptions: tweakListOptions}
+}
+
+// EventGatewayBackendClusters returns a TypedEventGatewayBackendClusterInformer.
+func (v *version) EventGatewayBackendClusters() TypedEventGatewayBackendClusterInformer {
+	return &eventGatewayBackendClusterInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
+}
+
+// EventGatewayDataPlaneCertificates returns a TypedEventGatewayDataPlaneCertificateInformer.
+func (v *version) EventGatewayDataPlaneCertificates() TypedEventGatewayDataPlaneCertificateInformer {
+	return &eventGatewayDataPlaneCertificateInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
+}
+
+// EventGatewayListeners returns a TypedEventGatewayListenerInformer.
+func (v *version) EventGatewayListeners() TypedEventGatewayListenerInformer {
+	return &eventGatewayListenerInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
+}
+
+// EventGatewayListenerPolicies returns a TypedEventGatewayListenerPolicyInformer.
+func (v *version) EventGatewayListenerPolicies() TypedEventGatewayListenerPolicyInformer {
+	return &eventGatewayListenerPolicyInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
+}
+
+// EventGatewaySchemaRegistries returns a TypedEventGatewaySchemaRegistryInformer.
+func (v *version) EventGatewaySchemaRegistries() TypedEventGatewaySchemaRegistryInformer {
+	return &eventGatewaySchemaRegistryInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
+}
+
+// EventGatewayVirtualClusters returns a TypedEventGatewayVirtualClusterInformer.
+func (v *version) EventGatewayVirtualClusters() TypedEventGatewayVirtualClusterInformer {
+	return &eventGatewayVirtualClusterInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
+}
+
+// EventGatewayVirtualClusterConsumePolicies returns a TypedEventGatewayVirtualClusterConsumePolicyInformer.
+func (v *version) EventGatewayVirtualClusterConsumePolicies() TypedEventGatewayVirtualClusterConsumePolicyInformer {
+	return &eventGatewayVirtualClusterConsumePolicyInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
+}
+
+// EventGatewayVirtualClusterPolicies returns a TypedEventGatewayVirtualClusterPolicyInformer.
+func (v *version) EventGatewayVirtualClusterPolicies() TypedEventGatewayVirtualClusterPolicyInformer {
+	return &eventGatewayVirtualClusterPolicyInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
+}
+
+// EventGatewayVirtualClusterProducePolicies returns a TypedEventGatewayVirtualClusterProducePolicyInformer.
+func (v *version) EventGatewayVirtualClusterProducePolicies() TypedEventGatewayVirtualClusterProducePolicyInformer {
+	return &eventGatewayVirtualClusterProducePolicyInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
 }
 
 // KongCACertificates returns a TypedKongCACertificateInformer.

@@ -34,6 +34,8 @@ type Interface interface {
 	KonnectCloudGatewayTransitGateways() TypedKonnectCloudGatewayTransitGatewayInformer
 	// KonnectConfigStores returns a KonnectConfigStoreInformer.
 	KonnectConfigStores() TypedKonnectConfigStoreInformer
+	// KonnectEventGateways returns a KonnectEventGatewayInformer.
+	KonnectEventGateways() TypedKonnectEventGatewayInformer
 	// Portals returns a PortalInformer.
 	Portals() TypedPortalInformer
 	// PortalCustomDomains returns a PortalCustomDomainInformer.
@@ -86,6 +88,11 @@ func (v *version) KonnectCloudGatewayTransitGateways() TypedKonnectCloudGatewayT
 // KonnectConfigStores returns a TypedKonnectConfigStoreInformer.
 func (v *version) KonnectConfigStores() TypedKonnectConfigStoreInformer {
 	return &konnectConfigStoreInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
+}
+
+// KonnectEventGateways returns a TypedKonnectEventGatewayInformer.
+func (v *version) KonnectEventGateways() TypedKonnectEventGatewayInformer {
+	return &konnectEventGatewayInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
 }
 
 // Portals returns a TypedPortalInformer.

@@ -28,6 +28,15 @@ import (
 
 type ConfigurationV1alpha1Interface interface {
 	RESTClient() rest.Interface
+	EventGatewayBackendClustersGetter
+	EventGatewayDataPlaneCertificatesGetter
+	EventGatewayListenersGetter
+	EventGatewayListenerPoliciesGetter
+	EventGatewaySchemaRegistriesGetter
+	EventGatewayVirtualClustersGetter
+	EventGatewayVirtualClusterConsumePoliciesGetter
+	EventGatewayVirtualClusterPoliciesGetter
+	EventGatewayVirtualClusterProducePoliciesGetter
 	KongCACertificatesGetter
 	KongCertificatesGetter
 	KongCredentialACLsGetter
@@ -51,6 +60,42 @@ type ConfigurationV1alpha1Interface interface {
 // ConfigurationV1alpha1Client is used to interact with features provided by the configuration.konghq.com group.
 type ConfigurationV1alpha1Client struct {
 	restClient rest.Interface
+}
+
+func (c *ConfigurationV1alpha1Client) EventGatewayBackendClusters(namespace string) EventGatewayBackendClusterInterface {
+	return newEventGatewayBackendClusters(c, namespace)
+}
+
+func (c *ConfigurationV1alpha1Client) EventGatewayDataPlaneCertificates(namespace string) EventGatewayDataPlaneCertificateInterface {
+	return newEventGatewayDataPlaneCertificates(c, namespace)
+}
+
+func (c *ConfigurationV1alpha1Client) EventGatewayListeners(namespace string) EventGatewayListenerInterface {
+	return newEventGatewayListeners(c, namespace)
+}
+
+func (c *ConfigurationV1alpha1Client) EventGatewayListenerPolicies(namespace string) EventGatewayListenerPolicyInterface {
+	return newEventGatewayListenerPolicies(c, namespace)
+}
+
+func (c *ConfigurationV1alpha1Client) EventGatewaySchemaRegistries(namespace string) EventGatewaySchemaRegistryInterface {
+	return newEventGatewaySchemaRegistries(c, namespace)
+}
+
+func (c *ConfigurationV1alpha1Client) EventGatewayVirtualClusters(namespace string) EventGatewayVirtualClusterInterface {
+	return newEventGatewayVirtualClusters(c, namespace)
+}
+
+func (c *ConfigurationV1alpha1Client) EventGatewayVirtualClusterConsumePolicies(namespace string) EventGatewayVirtualClusterConsumePolicyInterface {
+	return newEventGatewayVirtualClusterConsumePolicies(c, namespace)
+}
+
+func (c *ConfigurationV1alpha1Client) EventGatewayVirtualClusterPolicies(namespace string) EventGatewayVirtualClusterPolicyInterface {
+	return newEventGatewayVirtualClusterPolicies(c, namespace)
+}
+
+func (c *ConfigurationV1alpha1Client) EventGatewayVirtualClusterProducePolicies(namespace string) EventGatewayVirtualClusterProducePolicyInterface {
+	return newEventGatewayVirtualClusterProducePolicies(c, namespace)
 }
 
 func (c *ConfigurationV1alpha1Client) KongCACertificates(namespace string) KongCACertificateInterface {

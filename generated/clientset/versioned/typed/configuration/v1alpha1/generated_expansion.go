@@ -18,6 +18,24 @@ limitations under the License.
 
 package v1alpha1
 
+type EventGatewayBackendClusterExpansion interface{}
+
+type EventGatewayDataPlaneCertificateExpansion interface{}
+
+type EventGatewayListenerExpansion interface{}
+
+type EventGatewayListenerPolicyExpansion interface{}
+
+type EventGatewaySchemaRegistryExpansion interface{}
+
+type EventGatewayVirtualClusterExpansion interface{}
+
+type EventGatewayVirtualClusterConsumePolicyExpansion interface{}
+
+type EventGatewayVirtualClusterPolicyExpansion interface{}
+
+type EventGatewayVirtualClusterProducePolicyExpansion interface{}
+
 type KongCACertificateExpansion interface{}
 
 type KongCertificateExpansion interface{}

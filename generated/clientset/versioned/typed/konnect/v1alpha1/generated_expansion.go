@@ -28,6 +28,8 @@ type KonnectCloudGatewayTransitGatewayExpansion interface{}
 
 type KonnectConfigStoreExpansion interface{}
 
+type KonnectEventGatewayExpansion interface{}
+
 type PortalExpansion interface{}
 
 type PortalCustomDomainExpansion interface{}

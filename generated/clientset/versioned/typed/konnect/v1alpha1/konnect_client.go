@@ -33,6 +33,7 @@ type KonnectV1alpha1Interface interface {
 	KonnectCloudGatewayNetworksGetter
 	KonnectCloudGatewayTransitGatewaysGetter
 	KonnectConfigStoresGetter
+	KonnectEventGatewaysGetter
 	PortalsGetter
 	PortalCustomDomainsGetter
 	PortalCustomizationsGetter
@@ -66,6 +67,10 @@ func (c *KonnectV1alpha1Client) KonnectCloudGatewayTransitGateways(namespace str
 
 func (c *KonnectV1alpha1Client) KonnectConfigStores(namespace string) KonnectConfigStoreInterface {
 	return newKonnectConfigStores(c, namespace)
+}
+
+func (c *KonnectV1alpha1Client) KonnectEventGateways(namespace string) KonnectEventGatewayInterface {
+	return newKonnectEventGateways(c, namespace)
 }
 
 func (c *KonnectV1alpha1Client) Portals(namespace string) PortalInterface {

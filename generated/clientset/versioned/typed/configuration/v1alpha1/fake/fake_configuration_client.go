@@ -28,6 +28,42 @@ type FakeConfigurationV1alpha1 struct {
 	*testing.Fake
 }
 
+func (c *FakeConfigurationV1alpha1) EventGatewayBackendClusters(namespace string) v1alpha1.EventGatewayBackendClusterInterface {
+	return newFakeEventGatewayBackendClusters(c, namespace)
+}
+
+func (c *FakeConfigurationV1alpha1) EventGatewayDataPlaneCertificates(namespace string) v1alpha1.EventGatewayDataPlaneCertificateInterface {
+	return newFakeEventGatewayDataPlaneCertificates(c, namespace)
+}
+
+func (c *FakeConfigurationV1alpha1) EventGatewayListeners(namespace string) v1alpha1.EventGatewayListenerInterface {
+	return newFakeEventGatewayListeners(c, namespace)
+}
+
+func (c *FakeConfigurationV1alpha1) EventGatewayListenerPolicies(namespace string) v1alpha1.EventGatewayListenerPolicyInterface {
+	return newFakeEventGatewayListenerPolicies(c, namespace)
+}
+
+func (c *FakeConfigurationV1alpha1) EventGatewaySchemaRegistries(namespace string) v1alpha1.EventGatewaySchemaRegistryInterface {
+	return newFakeEventGatewaySchemaRegistries(c, namespace)
+}
+
+func (c *FakeConfigurationV1alpha1) EventGatewayVirtualClusters(namespace string) v1alpha1.EventGatewayVirtualClusterInterface {
+	return newFakeEventGatewayVirtualClusters(c, namespace)
+}
+
+func (c *FakeConfigurationV1alpha1) EventGatewayVirtualClusterConsumePolicies(namespace string) v1alpha1.EventGatewayVirtualClusterConsumePolicyInterface {
+	return newFakeEventGatewayVirtualClusterConsumePolicies(c, namespace)
+}
+
+func (c *FakeConfigurationV1alpha1) EventGatewayVirtualClusterPolicies(namespace string) v1alpha1.EventGatewayVirtualClusterPolicyInterface {
+	return newFakeEventGatewayVirtualClusterPolicies(c, namespace)
+}
+
+func (c *FakeConfigurationV1alpha1) EventGatewayVirtualClusterProducePolicies(namespace string) v1alpha1.EventGatewayVirtualClusterProducePolicyInterface {
+	return newFakeEventGatewayVirtualClusterProducePolicies(c, namespace)
+}
+
 func (c *FakeConfigurationV1alpha1) KongCACertificates(namespace string) v1alpha1.KongCACertificateInterface {
 	return newFakeKongCACertificates(c, namespace)
 }

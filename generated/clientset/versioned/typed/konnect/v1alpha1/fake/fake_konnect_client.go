@@ -48,6 +48,10 @@ func (c *FakeKonnectV1alpha1) KonnectConfigStores(namespace string) v1alpha1.Kon
 	return newFakeKonnectConfigStores(c, namespace)
 }
 
+func (c *FakeKonnectV1alpha1) KonnectEventGateways(namespace string) v1alpha1.KonnectEventGatewayInterface {
+	return newFakeKonnectEventGateways(c, namespace)
+}
+
 func (c *FakeKonnectV1alpha1) Portals(namespace string) v1alpha1.PortalInterface {
 	return newFakePortals(c, namespace)
 }
