@@ -39,7 +39,7 @@ find "${apis}" -name '*.go' -exec sed -i "s|\"${module}/pkg/apis/|\"${module}/$(
 printf '\n// +groupName=%s\npackage v1alpha1\n' "${SHARED_GROUP}" >>"${apis}/common/v1alpha1/doc.go"
 sed -i '0,/^package v1alpha1$/{/^package v1alpha1$/d}' "${apis}/common/v1alpha1/doc.go"
 "${CRD_REF_DOCS}" --source-path="${apis}" --config=hack/docs/crd-ref-docs.yaml \
-  --renderer=markdown --output-mode=single --output-path="${api}" --log-level=ERROR >/dev/null
+  --max-depth=20 --renderer=markdown --output-mode=single --output-path="${api}" --log-level=ERROR >/dev/null
 {
   echo "# API reference"
   echo
