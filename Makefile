@@ -136,8 +136,8 @@ test: verify vulncheck control-plane tools test-unit ## Run every test.
 
 # The longest packages are named first, so that go test (two at a time on two
 # cores) starts them first and the short ones fill in beside them: ./... alone
-# would start pkg/operator last and add its minutes to the end.
-SLOW_TEST_PACKAGES := ./e2e ./pkg/operator ./e2e/isolated
+# would start e2e/integration last and add its minutes to the end.
+SLOW_TEST_PACKAGES := ./e2e ./e2e/integration ./e2e/isolated
 
 .PHONY: test-unit
 test-unit: control-plane tools ## Unit, integration and e2e tests (each package that needs a control plane starts its own).
@@ -146,7 +146,7 @@ test-unit: control-plane tools ## Unit, integration and e2e tests (each package 
 
 .PHONY: bench
 bench: control-plane ## Benchmarks: the simulator's throughput, 3,000 entities through the operator, the share of a 3,000/minute Konnect budget a cold create spends, both drift-detection modes side by side (N from KONNECT_BENCH_DRIFT_N, default 1,000; period KONNECT_BENCH_DRIFT_PERIOD, default 20s), the memory beside 10,000 unrelated Secrets, the live heap per object (KONNECT_HEAP_N, default 1,000), and kubectl konnect export of 1,000 entities (wall time, Konnect requests).
-	$(GO) test -run '^$$' -bench . -benchtime 1x -timeout 50m ./pkg/operator
+	$(GO) test -run '^$$' -bench . -benchtime 1x -timeout 50m ./e2e/integration
 	$(GO) test -run '^$$' -bench . ./pkg/konnectsim
 	$(GO) test -run '^$$' -bench . -benchtime 1x -timeout 10m ./pkg/export
 
@@ -221,7 +221,7 @@ test-stress: ## make test while CPU hogs keep every core busy (STRESS_HOGS, defa
 
 .PHONY: test-long
 test-long: control-plane tools ## The throughput measurements left out of make test (minutes each): the share of Konnect's budget a cold create spends under 429s, and the cost of stray 429s.
-	KONNECT_TEST_LONG=1 $(GO) test -timeout 30m -count=1 -run 'TestSustainedLimitIsSpentWithoutStalls|TestStrayBare429sSlowAColdCreateLittle' -v ./pkg/operator
+	KONNECT_TEST_LONG=1 $(GO) test -timeout 30m -count=1 -run 'TestSustainedLimitIsSpentWithoutStalls|TestStrayBare429sSlowAColdCreateLittle' -v ./e2e/integration
 
 # How long Konnect (and, separately, the API server) stays away in
 # make test-outages, and how many services (each with a route) the worlds hold.

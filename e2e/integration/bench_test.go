@@ -1,4 +1,4 @@
-package operator_test
+package integration
 
 import (
 	"context"
@@ -26,7 +26,7 @@ import (
 // status writes per entity, the Konnect calls of one idle sync period after
 // a restart, and memory. Run it with
 //
-//	go test ./pkg/operator -run '^$' -bench ThousandsOfEntities -benchtime 1x
+//	go test ./e2e/integration -run '^$' -bench ThousandsOfEntities -benchtime 1x
 func BenchmarkThousandsOfEntities(b *testing.B) {
 	const (
 		perKind    = 1000
@@ -240,7 +240,7 @@ type watchInterface = watch.Interface
 // share over the whole create, and the 429s served after the first 10
 // seconds (the warm-up). Run it with
 //
-//	go test ./pkg/operator -run '^$' -bench ColdCreateWithinKonnectsBudget -benchtime 1x
+//	go test ./e2e/integration -run '^$' -bench ColdCreateWithinKonnectsBudget -benchtime 1x
 func BenchmarkColdCreateWithinKonnectsBudget(b *testing.B) {
 	const (
 		perKind   = 1000

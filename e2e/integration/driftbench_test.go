@@ -1,4 +1,4 @@
-package operator_test
+package integration
 
 import (
 	"context"
@@ -33,7 +33,7 @@ import (
 // the figure is 10,000) and the sync period
 // KONNECT_BENCH_DRIFT_PERIOD (default 20s). Run it with
 //
-//	go test ./pkg/operator -run '^$' -bench DriftAtScale -benchtime 1x -v
+//	go test ./e2e/integration -run '^$' -bench DriftAtScale -benchtime 1x -v
 func BenchmarkDriftAtScale(b *testing.B) {
 	n := envInt("KONNECT_BENCH_DRIFT_N", 1000)
 	period := 20 * time.Second

@@ -1,4 +1,13 @@
-package operator_test
+// Package integration runs the operator in process (pkg/operator's New)
+// against a real API server and etcd and the Konnect simulator, one
+// namespace and one operator per test: every kind through the shared
+// per-kind harness (kindcase_test.go), and each behaviour of the loop,
+// references, Secrets, tenancy, drift, adoption, shards and rebuilds.
+//
+// The e2e package beside it runs the built binaries as a user does; these
+// tests drive the operator's Go API with a fake clock where time matters,
+// and hold the benchmarks that need a control plane (make bench).
+package integration
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-package operator_test
+package integration
 
 import (
 	"fmt"
@@ -26,7 +26,7 @@ import (
 // (go tool pprof -sample_index=inuse_space). It prints figures; it asserts
 // none.
 //
-//	KONNECT_HEAP_N=5000 go test ./pkg/operator -run '^$' -bench HeapPerObject -benchtime 1x
+//	KONNECT_HEAP_N=5000 go test ./e2e/integration -run '^$' -bench HeapPerObject -benchtime 1x
 func BenchmarkHeapPerObject(b *testing.B) {
 	n := 1000
 	if v, err := strconv.Atoi(os.Getenv("KONNECT_HEAP_N")); err == nil && v > 0 {

@@ -1,4 +1,4 @@
-package operator_test
+package integration
 
 import (
 	"context"
@@ -19,7 +19,7 @@ import (
 // controllers are idle, and prints the reconciles of each helper
 // controller per entity. Run it with
 //
-//	go test ./pkg/operator -run '^$' -bench HelperReconciles -benchtime 1x -v
+//	go test ./e2e/integration -run '^$' -bench HelperReconciles -benchtime 1x -v
 func BenchmarkHelperReconciles(b *testing.B) {
 	perKind := max(envInt("KONNECT_BENCH_HELPERS_N", 1000)/4, 1)
 	total := 4 * perKind

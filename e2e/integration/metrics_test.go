@@ -1,4 +1,4 @@
-package operator_test
+package integration
 
 import (
 	dto "github.com/prometheus/client_model/go"

@@ -1,4 +1,4 @@
-package operator_test
+package integration
 
 import (
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"

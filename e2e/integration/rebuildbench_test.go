@@ -1,4 +1,4 @@
-package operator_test
+package integration
 
 import (
 	"context"
@@ -17,7 +17,7 @@ import (
 // every object is Programmed with its old ID, and Konnect's requests by
 // method (writes must be 0). Run it with
 //
-//	go test ./pkg/operator -run '^$' -bench RebuildTakesEntitiesBack -benchtime 1x
+//	go test ./e2e/integration -run '^$' -bench RebuildTakesEntitiesBack -benchtime 1x
 func BenchmarkRebuildTakesEntitiesBack(b *testing.B) {
 	const perKind = 1000
 	for range b.N {

@@ -1,4 +1,4 @@
-package operator_test
+package integration
 
 import (
 	"bytes"
@@ -26,7 +26,7 @@ import (
 // informer caching every Secret of the namespace, as the operator's own
 // cache did before it selected them. It prints figures; it asserts none.
 //
-//	go test ./pkg/operator -run '^$' -bench UnrelatedSecrets -benchtime 1x
+//	go test ./e2e/integration -run '^$' -bench UnrelatedSecrets -benchtime 1x
 func BenchmarkUnrelatedSecretsInMemory(b *testing.B) {
 	const (
 		count   = 10000

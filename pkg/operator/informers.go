@@ -150,3 +150,10 @@ func (f *informerFactories) shutdown() {
 		factory.Shutdown()
 	}
 }
+
+// KonnectInformerFactory returns the factory of Konnect objects the
+// operator builds for namespace, its caches trimmed as the operator's are,
+// so that tests can look at what those caches hold.
+func KonnectInformerFactory(kube kubernetes.Interface, cs versioned.Interface, namespace string) externalversions.SharedInformerFactory {
+	return newInformerFactories(kube, cs, []string{namespace}, "").konnect[namespace]
+}
