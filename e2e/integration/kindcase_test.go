@@ -317,8 +317,8 @@ func (k kindCase[T]) run(t *testing.T, e *env, cpID string) {
 
 // testLifecycle: the object is created with its identity tags, a spec
 // change reaches Konnect at once (the sync period is an hour), a change
-// made in Konnect is overwritten within one short sync period, and deleting
-// the object deletes the entity.
+// made in Konnect is overwritten within one sync period, the next period
+// writes nothing, and deleting the object deletes the entity.
 func (k kindCase[T]) testLifecycle(t *testing.T, e *env, cpID string) {
 	name := k.objName(e, "obj")
 	k.create(e, k.object(e, name))
@@ -387,6 +387,19 @@ func (k kindCase[T]) testLifecycle(t *testing.T, e *env, cpID string) {
 		}
 		return k.changed(ent)
 	})
+	// Written only on a real difference: a sync period that finds every
+	// entity as its object says writes nothing.
+	before := e.sim.Calls()
+	e.step(period)
+	var wrote []string
+	for op, n := range e.sim.Calls() {
+		if !strings.HasPrefix(op, "GET ") && n != before[op] {
+			wrote = append(wrote, fmt.Sprintf("%s ×%d", op, n-before[op]))
+		}
+	}
+	if len(wrote) > 0 {
+		t.Errorf("a sync period with nothing changed wrote to Konnect: %v, want nothing", wrote)
+	}
 
 	obj = k.get(e, name)
 	k.deleteAndWait(e, name)

@@ -53,6 +53,8 @@ func CertificateKind(refs *Refs) controller.Kind[kongCertificate, components.Cer
 		remove:  deleteCertificate,
 		adopt:   func(c kongCertificate) *adoptOptions { return c.Spec.Adopt },
 		matches: certificateMatches,
+		// The KongSNIs of the certificate write its snis.
+		othersFields: []string{"snis"},
 	}.kind()
 }
 

@@ -242,6 +242,10 @@ type core[T controller.Entity, D, A any] struct {
 	// secretValues, when set, returns obj's secret material, which
 	// Konnect's answers are stripped of (controller.Kind.SecretValues).
 	secretValues func(obj T) []string
+	// othersFields name fields of the entity that other objects write (a
+	// certificate's snis, which its KongSNIs change): left out of its
+	// snapshots, so that their changes are not the entity's drift.
+	othersFields []string
 }
 
 // kind is the description the generic loop runs on.
@@ -309,7 +313,16 @@ func (c core[T, D, A]) snapshot(answer *A) controller.Snapshot {
 	if !c.calls.listable() {
 		return controller.Snapshot{}
 	}
-	return controller.MustSnapshot(answer)
+	return c.ownSnapshot(answer)
+}
+
+// ownSnapshot is the snapshot of an entity without othersFields.
+func (c core[T, D, A]) ownSnapshot(entity *A) controller.Snapshot {
+	s := controller.MustSnapshot(entity)
+	for _, field := range c.othersFields {
+		s = s.With(field, nil)
+	}
+	return s
 }
 
 // listed lists the kind's entities of one control plane for the drift
@@ -359,7 +372,7 @@ func (c core[T, D, A]) listed(ctx context.Context, api konnect.API, p controller
 func (c core[T, D, A]) listedOf(actual *A) controller.Listed[D] {
 	tags := c.calls.tags(actual)
 	l := controller.Listed[D]{
-		ID: deref(c.calls.id(actual)), Snapshot: controller.MustSnapshot(actual), Actual: actual,
+		ID: deref(c.calls.id(actual)), Snapshot: c.ownSnapshot(actual), Actual: actual,
 		Owner: controller.OwnerFromTags(tags), Object: controller.IdentityFromTags(tags),
 	}
 	if c.matches != nil {

@@ -31,11 +31,17 @@ type egSDK[C, U, R any] struct {
 	nested, parented bool
 	// path is the collection's path for p; paged says that Konnect answers
 	// it in pages ({data, meta}), not as one list.
-	path   func(p controller.Placement) string
-	paged  bool
-	create func(ctx context.Context, api konnect.API, p controller.Placement, body *C) (*R, error)
-	update func(ctx context.Context, api konnect.API, p controller.Placement, id string, body *U) (*R, error)
-	remove func(ctx context.Context, api konnect.API, p controller.Placement, id string) error
+	path  func(p controller.Placement) string
+	paged bool
+	// answerIncomplete: the SDK's type of a write's answer drops fields
+	// the entity holds (a policy's or a schema registry's config), so the
+	// entity is read again after each write: what the operator remembers
+	// of a write is then what the next listing shows, and an unchanged
+	// entity is not written again every sync period.
+	answerIncomplete bool
+	create           func(ctx context.Context, api konnect.API, p controller.Placement, body *C) (*R, error)
+	update           func(ctx context.Context, api konnect.API, p controller.Placement, id string, body *U) (*R, error)
+	remove           func(ctx context.Context, api konnect.API, p controller.Placement, id string) error
 }
 
 // calls are the collection's calls on egBody.
@@ -47,26 +53,18 @@ func (s egSDK[C, U, R]) calls() apiCalls[egBody, egBody] {
 			if err := sameAs(desired, &body); err != nil {
 				return nil, s.invalid("create", err)
 			}
-			return s.answer(s.create(ctx, api, p, &body))
+			written, err := s.answer(s.create(ctx, api, p, &body))
+			return s.complete(ctx, api, p, written, err)
 		},
 		update: func(ctx context.Context, api konnect.API, p controller.Placement, id string, desired egBody) (*egBody, error) {
 			var body U
 			if err := sameAs(desired, &body); err != nil {
 				return nil, s.invalid("update", err)
 			}
-			return s.answer(s.update(ctx, api, p, id, &body))
+			written, err := s.answer(s.update(ctx, api, p, id, &body))
+			return s.complete(ctx, api, p, written, err)
 		},
-		get: func(ctx context.Context, api konnect.API, p controller.Placement, id string) (*egBody, error) {
-			raw, err := s.read(ctx, api, s.path(p)+"/"+url.PathEscape(id), nil)
-			if err != nil {
-				return nil, err
-			}
-			var body egBody
-			if err := json.Unmarshal(raw, &body); err != nil {
-				return nil, fmt.Errorf("reading the %s Konnect answered: %w", s.entity, err)
-			}
-			return &body, nil
-		},
+		get:    s.get,
 		remove: s.remove,
 		list:   s.list,
 		id:     func(_ controller.Placement, a *egBody) string { id, _ := (*a)["id"].(string); return id },
@@ -129,6 +127,33 @@ func (s egSDK[C, U, R]) list(ctx context.Context, api konnect.API, p controller.
 		}
 		after = next
 	}
+}
+
+// get reads one entity as Konnect holds it.
+func (s egSDK[C, U, R]) get(ctx context.Context, api konnect.API, p controller.Placement, id string) (*egBody, error) {
+	raw, err := s.read(ctx, api, s.path(p)+"/"+url.PathEscape(id), nil)
+	if err != nil {
+		return nil, err
+	}
+	var body egBody
+	if err := json.Unmarshal(raw, &body); err != nil {
+		return nil, fmt.Errorf("reading the %s Konnect answered: %w", s.entity, err)
+	}
+	return &body, nil
+}
+
+// complete reads a written entity again when the SDK's answer leaves out
+// what it holds (answerIncomplete); a write that failed stays failed.
+func (s egSDK[C, U, R]) complete(ctx context.Context, api konnect.API, p controller.Placement, written *egBody, err error) (*egBody, error) {
+	if err != nil || written == nil || !s.answerIncomplete {
+		return written, err
+	}
+	id, _ := (*written)["id"].(string)
+	if id == "" {
+		return written, nil
+	}
+	op := konnect.Operation{Verb: "get", Entity: s.entity}
+	return konnect.Call(ctx, op, func(ctx context.Context) (*egBody, error) { return s.get(ctx, api, p, id) })
 }
 
 // answer is an SDK answer as a body.

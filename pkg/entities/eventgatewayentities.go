@@ -125,7 +125,8 @@ func EventGatewaySchemaRegistryKind(refs *Refs, objects EventGatewayObjects) con
 }
 
 var schemaRegistrySDK = egSDK[components.SchemaRegistryCreate, components.SchemaRegistryUpdate, components.SchemaRegistry]{
-	entity: "event_gateway_schema_registry", parented: true, path: egPath("/schema-registries"), paged: true,
+	answerIncomplete: true,
+	entity:           "event_gateway_schema_registry", parented: true, path: egPath("/schema-registries"), paged: true,
 	create: func(ctx context.Context, api konnect.API, p controller.Placement, body *components.SchemaRegistryCreate) (*components.SchemaRegistry, error) {
 		res, err := api.EventGatewaySchemaRegistries.CreateEventGatewaySchemaRegistry(ctx, p.ParentID, body)
 		return res.GetSchemaRegistry(), err

@@ -42,7 +42,8 @@ func EventGatewayListenerPolicyKind(refs *Refs, objects EventGatewayObjects) con
 }
 
 var listenerPolicySDK = egSDK[components.EventGatewayListenerPolicyCreate, components.EventGatewayListenerPolicyUpdate, components.EventGatewayListenerPolicy]{
-	entity: "event_gateway_listener_policy", nested: true, path: egPath("/listeners", "/policies"),
+	answerIncomplete: true,
+	entity:           "event_gateway_listener_policy", nested: true, path: egPath("/listeners", "/policies"),
 	create: func(ctx context.Context, api konnect.API, p controller.Placement, body *components.EventGatewayListenerPolicyCreate) (*components.EventGatewayListenerPolicy, error) {
 		res, err := api.EventGatewayListenerPolicies.CreateEventGatewayListenerPolicy(ctx, operations.CreateEventGatewayListenerPolicyRequest{
 			GatewayID: p.GrandparentID, ListenerID: p.ParentID, EventGatewayListenerPolicyCreate: *body,
@@ -83,7 +84,8 @@ func EventGatewayClusterPolicyKind(refs *Refs, objects EventGatewayObjects) cont
 }
 
 var clusterPolicySDK = egSDK[components.EventGatewayClusterPolicyModify, components.EventGatewayClusterPolicyModify, components.EventGatewayPolicy]{
-	entity: "event_gateway_cluster_policy", nested: true, path: egPath("/virtual-clusters", "/cluster-policies"),
+	answerIncomplete: true,
+	entity:           "event_gateway_cluster_policy", nested: true, path: egPath("/virtual-clusters", "/cluster-policies"),
 	create: func(ctx context.Context, api konnect.API, p controller.Placement, body *components.EventGatewayClusterPolicyModify) (*components.EventGatewayPolicy, error) {
 		res, err := api.EventGatewayClusterPolicies.CreateEventGatewayVirtualClusterClusterLevelPolicy(ctx, operations.CreateEventGatewayVirtualClusterClusterLevelPolicyRequest{
 			GatewayID: p.GrandparentID, VirtualClusterID: p.ParentID, EventGatewayClusterPolicyModify: body,
@@ -138,7 +140,8 @@ func EventGatewayConsumePolicyKind(refs *Refs, objects EventGatewayObjects) cont
 }
 
 var consumePolicySDK = egSDK[components.EventGatewayConsumePolicyCreate, components.EventGatewayConsumePolicyUpdate, components.EventGatewayPolicy]{
-	entity: "event_gateway_consume_policy", nested: true, path: egPath("/virtual-clusters", "/consume-policies"),
+	answerIncomplete: true,
+	entity:           "event_gateway_consume_policy", nested: true, path: egPath("/virtual-clusters", "/consume-policies"),
 	create: func(ctx context.Context, api konnect.API, p controller.Placement, body *components.EventGatewayConsumePolicyCreate) (*components.EventGatewayPolicy, error) {
 		res, err := api.EventGatewayConsumePolicies.CreateEventGatewayVirtualClusterConsumePolicy(ctx, operations.CreateEventGatewayVirtualClusterConsumePolicyRequest{
 			GatewayID: p.GrandparentID, VirtualClusterID: p.ParentID, EventGatewayConsumePolicyCreate: body,
@@ -174,7 +177,8 @@ func EventGatewayProducePolicyKind(refs *Refs, objects EventGatewayObjects) cont
 }
 
 var producePolicySDK = egSDK[components.EventGatewayProducePolicyCreate, components.EventGatewayProducePolicyUpdate, components.EventGatewayPolicy]{
-	entity: "event_gateway_produce_policy", nested: true, path: egPath("/virtual-clusters", "/produce-policies"),
+	answerIncomplete: true,
+	entity:           "event_gateway_produce_policy", nested: true, path: egPath("/virtual-clusters", "/produce-policies"),
 	create: func(ctx context.Context, api konnect.API, p controller.Placement, body *components.EventGatewayProducePolicyCreate) (*components.EventGatewayPolicy, error) {
 		res, err := api.EventGatewayProducePolicies.CreateEventGatewayVirtualClusterProducePolicy(ctx, operations.CreateEventGatewayVirtualClusterProducePolicyRequest{
 			GatewayID: p.GrandparentID, VirtualClusterID: p.ParentID, EventGatewayProducePolicyCreate: body,
