@@ -113,8 +113,8 @@ func (r *EntityReconciler[T, D]) deleteEntity(ctx context.Context, t *pass[T, D]
 // change can fix is not retried: that change enqueues the object.
 func (r *EntityReconciler[T, D]) reportUndeletable(ctx context.Context, t *pass[T, D]) error {
 	r.applyReferenceConditions(t.obj, t.res.Conditions)
-	var err error = &undeletableError{cause: falseConditionsMessage(t.obj.GetConditions()), hold: t.res.Hold}
-	if t.res.Hold != HoldWaiting {
+	var err error = &undeletableError{cause: falseConditionsMessage(t.obj.GetConditions()), refState: t.res.RefState}
+	if t.res.RefState != RefWaiting {
 		err = Permanent(err, r.timing.syncPeriod)
 	}
 	return r.failed(ctx, t, ReasonCannotDelete, err)
@@ -127,13 +127,13 @@ const ReasonCannotDelete = "CannotDelete"
 
 // undeletableError says why an entity cannot be deleted, and the ways on.
 type undeletableError struct {
-	cause string
-	hold  Hold
+	cause    string
+	refState RefState
 }
 
 func (e *undeletableError) Error() string {
 	fix := "it is deleted once what it refers to is usable again"
-	if e.hold == HoldRefused {
+	if e.refState == RefRefused {
 		fix = "restore what allowed it (a KongReferenceGrant, or the auth configuration as it was) and it is deleted"
 	}
 	return fmt.Sprintf("cannot delete the entity from Konnect, nothing is sent: %s; %s, or annotate the object %s=%s to leave the entity in Konnect and let the object go",

@@ -71,9 +71,10 @@ type Resolution struct {
 	// Waiting says, for ForSync, when an object that is not Ready may have
 	// nothing wrong with it yet: see Wait.
 	Waiting Wait
-	// Hold says, for ForSync, what an object that is not Ready needs to go
-	// on, and so the reason of its Programmed=False: see Hold.
-	Hold Hold
+	// RefState says, for ForSync, the state of the references of an object
+	// that is not Ready (what it needs to go on), and so the reason of its
+	// Programmed=False: see RefState.
+	RefState RefState
 	// Conditions are the reference conditions (True or False) to set on the
 	// object. Condition types of Kind.Conditions that are missing are
 	// removed from the status.
@@ -106,23 +107,24 @@ const (
 	WaitShard
 )
 
-// Hold says what an object whose references are not usable needs before
-// it can go on: nothing but time, a change of a reference, or a change of
-// its own. The more severe one wins when several references fail.
-type Hold int
+// RefState is the state of the references of an object when some are not
+// usable: it says what the object needs before it can go on, nothing but
+// time, a change of a reference, or a change of its own. The more severe
+// state wins when several references fail.
+type RefState int
 
 const (
-	// HoldWaiting: the references may still come right by themselves: they
+	// RefWaiting: the references may still come right by themselves: they
 	// do not exist yet, are on their way to Konnect, are being deleted, or
 	// fail for a while (their failures are retried).
-	HoldWaiting Hold = iota
-	// HoldBlocked: a reference failed and cannot progress without a change
+	RefWaiting RefState = iota
+	// RefBlocked: a reference failed and cannot progress without a change
 	// of its own (it is Stalled): a control plane whose auth configuration
 	// holds a token Konnect rejects.
-	HoldBlocked
-	// HoldRefused: a reference is refused or invalid as the object names
+	RefBlocked
+	// RefRefused: a reference is refused or invalid as the object names
 	// it: only a change of the object, or a KongReferenceGrant, fixes it.
-	HoldRefused
+	RefRefused
 )
 
 // ClientSource hands out Konnect's API, one client per server URL and

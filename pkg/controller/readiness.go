@@ -88,33 +88,34 @@ func dropSchemaDefault(obj conditionHolder, conditionType string) {
 }
 
 // Reason is the reason of Programmed=False for an object whose references
-// hold it so.
-func (h Hold) Reason() string {
-	switch h {
-	case HoldBlocked:
+// are in this state.
+func (s RefState) Reason() string {
+	switch s {
+	case RefBlocked:
 		return commonv1alpha1.ReasonBlockedByReference
-	case HoldRefused:
+	case RefRefused:
 		return commonv1alpha1.ReasonConditionWithStatusFalseExists
 	}
 	return commonv1alpha1.ReasonWaitingForReferences
 }
 
-// Standing is the standing of an object whose references hold it so.
-func (h Hold) Standing() Standing {
-	if h == HoldWaiting {
+// Standing is the standing of an object whose references are in this
+// state.
+func (s RefState) Standing() Standing {
+	if s == RefWaiting {
 		return Progressing
 	}
 	return Stalled
 }
 
-// HoldOf says what an object that refers to one with these conditions,
-// which cannot be used, is held by: blocked when that one is Stalled
+// RefStateOf is the state of a reference to an object with these
+// conditions, which cannot be used: blocked when that object is Stalled
 // itself, waiting while it may still come right.
-func HoldOf(conditions []metav1.Condition) Hold {
+func RefStateOf(conditions []metav1.Condition) RefState {
 	if IsConditionTrue(conditions, commonv1alpha1.ConditionStalled) {
-		return HoldBlocked
+		return RefBlocked
 	}
-	return HoldWaiting
+	return RefWaiting
 }
 
 // IsReferenceReason reports whether Programmed=False with this reason

@@ -73,21 +73,21 @@ func TestSetReadinessDropsTheSchemaDefaultsTransitionTime(t *testing.T) {
 	}
 }
 
-func TestHoldOfAReferenceFollowsItsStalledCondition(t *testing.T) {
+func TestRefStateOfAReferenceFollowsItsStalledCondition(t *testing.T) {
 	stalled := []metav1.Condition{TrueCondition(commonv1alpha1.ConditionStalled, commonv1alpha1.ReasonFailedToCreate, "")}
-	if got := HoldOf(stalled); got != HoldBlocked {
-		t.Errorf("a Stalled reference holds its referrers %v, want blocked", got)
+	if got := RefStateOf(stalled); got != RefBlocked {
+		t.Errorf("a Stalled reference leaves its referrers %v, want blocked", got)
 	}
-	if got := HoldOf(nil); got != HoldWaiting {
-		t.Errorf("a reference on its way holds its referrers %v, want waiting", got)
+	if got := RefStateOf(nil); got != RefWaiting {
+		t.Errorf("a reference on its way leaves its referrers %v, want waiting", got)
 	}
-	for hold, want := range map[Hold]string{
-		HoldWaiting: commonv1alpha1.ReasonWaitingForReferences,
-		HoldBlocked: commonv1alpha1.ReasonBlockedByReference,
-		HoldRefused: commonv1alpha1.ReasonConditionWithStatusFalseExists,
+	for refState, want := range map[RefState]string{
+		RefWaiting: commonv1alpha1.ReasonWaitingForReferences,
+		RefBlocked: commonv1alpha1.ReasonBlockedByReference,
+		RefRefused: commonv1alpha1.ReasonConditionWithStatusFalseExists,
 	} {
-		if got := hold.Reason(); got != want || !IsReferenceReason(got) {
-			t.Errorf("hold %v: reason %q (a reference reason: %v), want %q", hold, got, IsReferenceReason(got), want)
+		if got := refState.Reason(); got != want || !IsReferenceReason(got) {
+			t.Errorf("reference state %v: reason %q (a reference reason: %v), want %q", refState, got, IsReferenceReason(got), want)
 		}
 	}
 }

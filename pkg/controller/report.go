@@ -19,9 +19,9 @@ import (
 // references' own changes enqueue the object again; the wait is for the
 // Warning of a problem that lasts.
 func (r *EntityReconciler[T, D]) reportReferences(ctx context.Context, t *pass[T, D]) (Result, error) {
-	cause, hold := t.facts.problem, t.res.Hold
-	SetCondition(t.obj, FalseCondition(commonv1alpha1.ConditionProgrammed, hold.Reason(), cause))
-	t.stalled = hold.Standing() == Stalled
+	cause, refState := t.facts.problem, t.res.RefState
+	SetCondition(t.obj, FalseCondition(commonv1alpha1.ConditionProgrammed, refState.Reason(), cause))
+	t.stalled = refState.Standing() == Stalled
 	_, err := r.writeStatus(ctx, t)
 	if t.res.ParentGone {
 		r.reportGoneWithParent(t, cause)

@@ -78,9 +78,9 @@ type networkRef struct {
 	// delete, it holds a Konnect ID.
 	network network
 	// reason and problem say why it cannot be used, for a condition, and
-	// hold what the referrer needs before it can go on.
+	// refState what the referrer needs before it can go on.
 	reason, problem string
-	hold            controller.Hold
+	refState        controller.RefState
 	// gone is true, for delete, when the network, and what was attached
 	// to it, is gone from Konnect.
 	gone bool
@@ -93,7 +93,7 @@ func networkOf(networks *controller.Informer[network], own string, ref *commonv1
 	namespace := namespaceOr(ref.Namespace, own)
 	what := describe(kindNetwork, namespace, ref.Name)
 	if namespace != own {
-		return networkRef{reason: commonv1alpha1.ReasonRefNotPermitted, hold: controller.HoldRefused,
+		return networkRef{reason: commonv1alpha1.ReasonRefNotPermitted, refState: controller.RefRefused,
 			problem: fmt.Sprintf("%s is in another namespace: network references must stay in the namespace %s; create the network there", what, own)}
 	}
 	n, err := networks.Get(namespace, ref.Name)
@@ -107,9 +107,9 @@ func networkOf(networks *controller.Informer[network], own string, ref *commonv1
 	case isBeingDeleted(n):
 		return networkRef{reason: commonv1alpha1.ReasonInvalid, problem: what + " is being deleted"}
 	case n.Status.ID == "":
-		return networkRef{reason: commonv1alpha1.ReasonNotProgrammed, problem: what + " does not exist in Konnect yet", hold: controller.HoldOf(n.Status.Conditions)}
+		return networkRef{reason: commonv1alpha1.ReasonNotProgrammed, problem: what + " does not exist in Konnect yet", refState: controller.RefStateOf(n.Status.Conditions)}
 	case !controller.IsConditionTrue(n.Status.Conditions, commonv1alpha1.ConditionProgrammed):
-		return networkRef{reason: commonv1alpha1.ReasonNotProgrammed, hold: controller.HoldOf(n.Status.Conditions),
+		return networkRef{reason: commonv1alpha1.ReasonNotProgrammed, refState: controller.RefStateOf(n.Status.Conditions),
 			problem: fmt.Sprintf("%s is not ready in Konnect (state %s); waiting for it", what, orUnknown(n.Status.State))}
 	}
 	return networkRef{network: n}

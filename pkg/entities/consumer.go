@@ -127,9 +127,9 @@ func checkConsumerGroups(b *resolver, groups *controller.Informer[kongConsumerGr
 	if len(consumer.ConsumerGroups) == 0 {
 		return
 	}
-	if _, problems, hold := consumerGroupIDs(groups, consumer); len(problems) > 0 {
+	if _, problems, refState := consumerGroupIDs(groups, consumer); len(problems) > 0 {
 		b.invalid(commonv1alpha1.ConditionKongConsumerGroupRefsValid, commonv1alpha1.ReasonInvalid, "%s", strings.Join(problems, ", "))
-		b.holdAt(hold)
+		b.refStateAt(refState)
 		return
 	}
 	b.valid(commonv1alpha1.ConditionKongConsumerGroupRefsValid, "")
@@ -138,7 +138,7 @@ func checkConsumerGroups(b *resolver, groups *controller.Informer[kongConsumerGr
 // consumerGroupIDs returns the sorted Konnect IDs of the consumer's groups,
 // and a problem ("name: NotFound", "name: NotCreatedInKonnect") for each
 // group that cannot be used yet, with what the consumer needs to go on.
-func consumerGroupIDs(groups *controller.Informer[kongConsumerGroup], consumer kongConsumer) (ids, problems []string, hold controller.Hold) {
+func consumerGroupIDs(groups *controller.Informer[kongConsumerGroup], consumer kongConsumer) (ids, problems []string, refState controller.RefState) {
 	for _, name := range consumer.ConsumerGroups {
 		g, err := groups.Get(consumer.Namespace, name)
 		switch {
@@ -148,13 +148,13 @@ func consumerGroupIDs(groups *controller.Informer[kongConsumerGroup], consumer k
 			problems = append(problems, name+": BeingDeleted")
 		case g.KonnectStatus(false).GetKonnectID() == "" || !controller.IsConditionTrue(g.Status.Conditions, commonv1alpha1.ConditionProgrammed):
 			problems = append(problems, name+": NotCreatedInKonnect")
-			hold = max(hold, controller.HoldOf(g.Status.Conditions))
+			refState = max(refState, controller.RefStateOf(g.Status.Conditions))
 		default:
 			ids = append(ids, g.Status.Konnect.ID)
 		}
 	}
 	slices.Sort(ids)
-	return slices.Compact(ids), problems, hold
+	return slices.Compact(ids), problems, refState
 }
 
 // deleteConsumer deletes a consumer. Konnect refuses while it still has

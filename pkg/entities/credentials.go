@@ -26,8 +26,8 @@ import (
 // is not True: its own controller found the token unusable, or has not
 // checked it yet.
 type authConfigNotValidError struct {
-	message string
-	hold    controller.Hold
+	message  string
+	refState controller.RefState
 }
 
 func (e *authConfigNotValidError) Error() string { return e.message }
@@ -57,7 +57,7 @@ func (r *Refs) credentials(ctx context.Context, ac authConfig) (controller.Auth,
 			message = what + " is not valid: " + valid.Message
 		}
 		// A token Konnect rejects blocks everything that uses it.
-		return controller.Auth{}, &authConfigNotValidError{message: message, hold: controller.HoldOf(ac.Status.Conditions)}
+		return controller.Auth{}, &authConfigNotValidError{message: message, refState: controller.RefStateOf(ac.Status.Conditions)}
 	}
 	serverURL, err := r.allowedServer(ac.Spec.ServerURL)
 	if err != nil {
@@ -157,10 +157,10 @@ func reportCredentials(b *resolver, what string, err error) {
 	switch {
 	case errors.As(err, &notValid):
 		b.invalid(commonv1alpha1.ConditionAPIAuthValid, commonv1alpha1.ReasonInvalid, "%s", notValid.message)
-		b.holdAt(notValid.hold)
+		b.refStateAt(notValid.refState)
 	case errors.As(err, &rejected):
 		b.invalid(commonv1alpha1.ConditionAPIAuthValid, commonv1alpha1.ReasonInvalid, "%s: %v", what, err)
-		b.holdAt(controller.HoldBlocked)
+		b.refStateAt(controller.RefBlocked)
 	case errors.As(err, &notPermitted), errors.As(err, &notAllowed), konnect.IsInvalidInput(err):
 		// Only a change of the configuration, or a grant, helps.
 		b.refuse(commonv1alpha1.ConditionAPIAuthValid, commonv1alpha1.ReasonInvalid, "%s: %v", what, err)

@@ -189,8 +189,8 @@ func TestCredentialsAreGivenOnlyWhereAndWhileAllowed(t *testing.T) {
 			if got := falseMessages(res.Conditions); !strings.Contains(got, tc.message) {
 				t.Errorf("conditions say %q, want %q", got, tc.message)
 			}
-			if (res.Hold == controller.HoldRefused) != tc.refused {
-				t.Errorf("hold %v, refused=%v", res.Hold, tc.refused)
+			if (res.RefState == controller.RefRefused) != tc.refused {
+				t.Errorf("reference state %v, refused=%v", res.RefState, tc.refused)
 			}
 		})
 	}

@@ -169,7 +169,7 @@ func resolveNetworks(b *resolver, networks *controller.Informer[network], cfg dp
 		found := networkOf(networks, cfg.Namespace, ref.NamespacedRef, false)
 		if found.network == nil {
 			b.invalid(commonv1alpha1.ConditionKonnectNetworkRefsValid, found.reason, "spec.dataplane_groups[%d]: %s", i, found.problem)
-			b.holdAt(found.hold)
+			b.refStateAt(found.refState)
 			return
 		}
 		ready = append(ready, found.network.Name)

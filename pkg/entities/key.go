@@ -88,10 +88,10 @@ func keySetRef(b *resolver, keySets *controller.Informer[kongKeySet], k kongKey,
 	name := keySetName(k)
 	switch {
 	case name != "":
-		id, problem, hold := inControlPlane(b, keySets, commonv1alpha1.ConditionKeySetRefValid, kindKeySet, k.Namespace, name, controlPlaneID)
+		id, problem, refState := inControlPlane(b, keySets, commonv1alpha1.ConditionKeySetRefValid, kindKeySet, k.Namespace, name, controlPlaneID)
 		if problem != "" {
 			b.invalid(commonv1alpha1.ConditionKeySetRefValid, commonv1alpha1.ReasonInvalid, "%s", problem)
-			b.holdAt(hold)
+			b.refStateAt(refState)
 		}
 		if id == "" {
 			return ""

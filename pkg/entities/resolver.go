@@ -28,9 +28,10 @@ type resolver struct {
 	// reference on its way to Konnect, reads those of objects the operator
 	// is reading for the first time.
 	problems, missings, waits, reads int
-	// hold is what the unusable references need before the object can go
-	// on, the most severe of them (the Programmed reason says it).
-	hold controller.Hold
+	// refState is the state of the unusable references, what they need
+	// before the object can go on: the most severe of them (the
+	// Programmed reason says it).
+	refState controller.RefState
 	// elsewheres counts the references found in another shard.
 	elsewheres int
 	// err is a failure to tell where a missing reference is: the
@@ -75,12 +76,13 @@ func (r *resolver) invalid(conditionType, reason, format string, args ...any) {
 // names it: only a change of the object (or a KongReferenceGrant) fixes it.
 func (r *resolver) refuse(conditionType, reason, format string, args ...any) {
 	r.invalid(conditionType, reason, format, args...)
-	r.holdAt(controller.HoldRefused)
+	r.refStateAt(controller.RefRefused)
 }
 
-// holdAt records what an unusable reference needs, keeping the most severe.
-func (r *resolver) holdAt(h controller.Hold) {
-	r.hold = max(r.hold, h)
+// refStateAt records the state of an unusable reference (what it needs),
+// keeping the most severe.
+func (r *resolver) refStateAt(s controller.RefState) {
+	r.refState = max(r.refState, s)
 }
 
 // notReady stops Konnect calls without a condition of its own, for
@@ -152,7 +154,7 @@ func (r *resolver) summarize(conditionType, reason string, sub *resolver) {
 	r.missings += sub.missings
 	r.waits += sub.waits
 	r.reads += sub.reads
-	r.holdAt(sub.hold)
+	r.refStateAt(sub.refState)
 	r.elsewheres += sub.elsewheres
 	if r.err == nil {
 		r.err = sub.err
@@ -187,7 +189,7 @@ func (r *resolver) notProgrammed(conditionType, reason, what string, conditions 
 		return
 	}
 	r.invalid(conditionType, reason, "%s", notProgrammedMessage(what, conditions))
-	r.holdAt(controller.HoldOf(conditions))
+	r.refStateAt(controller.RefStateOf(conditions))
 }
 
 // notProgrammedMessage says that what is not Programmed and why, as its
@@ -217,7 +219,7 @@ func (r *resolver) crossNamespace(what string, permitted bool) bool {
 func (r *resolver) done() controller.Resolution {
 	switch {
 	case len(r.refused) > 0:
-		r.holdAt(controller.HoldRefused)
+		r.refStateAt(controller.RefRefused)
 		sort.Strings(r.refused)
 		r.set(controller.FalseCondition(commonv1alpha1.ConditionResolvedRefs, commonv1alpha1.ReasonRefNotPermitted,
 			"no KongReferenceGrant allows the reference to "+strings.Join(r.refused, ", ")))
@@ -225,7 +227,7 @@ func (r *resolver) done() controller.Resolution {
 		r.set(controller.TrueCondition(commonv1alpha1.ConditionResolvedRefs, commonv1alpha1.ReasonResolvedRefs, ""))
 	}
 	r.res.Waiting = r.waitOf()
-	r.res.Hold = r.hold
+	r.res.RefState = r.refState
 	return r.res
 }
 

@@ -65,11 +65,11 @@ func caCertificateRefs(b *resolver, r *Refs, caCerts *controller.Informer[kongCA
 			refused = true
 			continue
 		}
-		id, problem, hold := inControlPlane(elsewhere, caCerts, commonv1alpha1.ConditionKongCACertificateRefsValid, kindCACertificate, namespace, ref.Name, controlPlaneID)
+		id, problem, refState := inControlPlane(elsewhere, caCerts, commonv1alpha1.ConditionKongCACertificateRefsValid, kindCACertificate, namespace, ref.Name, controlPlaneID)
 		switch {
 		case problem != "":
 			problems = append(problems, problem)
-			b.holdAt(hold)
+			b.refStateAt(refState)
 		case id != "":
 			ids = append(ids, id)
 		}

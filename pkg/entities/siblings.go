@@ -19,26 +19,26 @@ import (
 //
 // A reference to an object of another shard is reported on the resolver
 // (as resolver.inOtherShard says) and answers problem "".
-func inControlPlane[P placedEntity](b *resolver, inf *controller.Informer[P], conditionType, kind, namespace, name, controlPlaneID string) (id, problem string, hold controller.Hold) {
+func inControlPlane[P placedEntity](b *resolver, inf *controller.Informer[P], conditionType, kind, namespace, name, controlPlaneID string) (id, problem string, refState controller.RefState) {
 	what := fmt.Sprintf("%s %s/%s", kind, namespace, name)
 	p, err := inf.Get(namespace, name)
 	if err != nil {
 		if other := otherShard(b, inf, namespace, name); other != nil {
 			b.inOtherShard(conditionType, what, other)
-			return "", "", controller.HoldWaiting
+			return "", "", controller.RefWaiting
 		}
-		return "", what + " not found", controller.HoldWaiting
+		return "", what + " not found", controller.RefWaiting
 	}
 	status := p.ControlPlaneStatus(false)
 	switch {
 	case isBeingDeleted(p):
-		return "", what + " is being deleted", controller.HoldWaiting
+		return "", what + " is being deleted", controller.RefWaiting
 	case status == nil || status.ID == "" || !controller.IsConditionTrue(p.GetConditions(), commonv1alpha1.ConditionProgrammed):
-		return "", notProgrammedMessage(what, p.GetConditions()), controller.HoldOf(p.GetConditions())
+		return "", notProgrammedMessage(what, p.GetConditions()), controller.RefStateOf(p.GetConditions())
 	case status.ControlPlaneID != controlPlaneID:
-		return "", fmt.Sprintf("%s is in control plane %s, not in %s", what, status.ControlPlaneID, controlPlaneID), controller.HoldRefused
+		return "", fmt.Sprintf("%s is in control plane %s, not in %s", what, status.ControlPlaneID, controlPlaneID), controller.RefRefused
 	}
-	return status.ID, "", controller.HoldWaiting
+	return status.ID, "", controller.RefWaiting
 }
 
 // certificateRef resolves a reference from a KongService or KongUpstream to
@@ -55,10 +55,10 @@ func (r *Refs) certificateRef(b *resolver, certs *controller.Informer[kongCertif
 		b.notReady()
 		return ""
 	}
-	id, problem, hold := inControlPlane(b, certs, commonv1alpha1.ConditionKongCertificateRefValid, kindCertificate, namespace, ref.Name, controlPlaneID)
+	id, problem, refState := inControlPlane(b, certs, commonv1alpha1.ConditionKongCertificateRefValid, kindCertificate, namespace, ref.Name, controlPlaneID)
 	if problem != "" {
 		b.invalid(commonv1alpha1.ConditionKongCertificateRefValid, commonv1alpha1.ReasonInvalid, "%s", problem)
-		b.holdAt(hold)
+		b.refStateAt(refState)
 	}
 	if id == "" {
 		return ""

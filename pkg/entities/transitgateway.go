@@ -47,7 +47,7 @@ func TransitGatewayKind(refs *Refs, networks *controller.Informer[network]) cont
 				return b.result()
 			case n == nil:
 				b.invalid(commonv1alpha1.ConditionKonnectNetworkRefsValid, found.reason, "%s", found.problem)
-				b.holdAt(found.hold)
+				b.refStateAt(found.refState)
 				return b.result()
 			}
 			if recorded := tg.Status.NetworkID; recorded != "" && recorded != n.Status.ID {
