@@ -14,17 +14,17 @@ import (
 	"github.com/konnect-operator/konnect-operator/pkg/konnect"
 )
 
-// TestOrganisationOnHoldDoesNotDelayAnother: one operator with a single
+// TestOrganisationPausedDoesNotDelayAnother: one operator with a single
 // worker per kind serves organisation A and organisation B (on a Konnect
 // of its own). B's Konnect refuses B's next request with a 429 whose
-// Retry-After holds B for ten minutes, and B's services and consumers are
+// Retry-After pauses B's limiter for ten minutes, and B's services and consumers are
 // created before A's. A's are all Programmed while the clock stands still;
 // B's wait, neither sent again nor reported as a failure, and are
-// Programmed once the clock has passed the hold.
-func TestOrganisationOnHoldDoesNotDelayAnother(t *testing.T) {
+// Programmed once the clock has passed the pause.
+func TestOrganisationPausedDoesNotDelayAnother(t *testing.T) {
 	t.Parallel()
 	const (
-		hold    = 10 * time.Minute
+		pause   = 10 * time.Minute
 		perKind = 3
 	)
 	e := newEnv(t, envOptions{neighbour: true, workers: 1})
@@ -34,7 +34,7 @@ func TestOrganisationOnHoldDoesNotDelayAnother(t *testing.T) {
 	e.eventually("B's control plane Programmed", func() error { return programmed(e.controlPlane("cp-b")) })
 	orgB := e.authConfig("auth-b").Status.OrganizationID
 
-	e.neighbour.Faults().Force429(1, hold)
+	e.neighbour.Faults().Force429(1, pause)
 	onB := func(svc *configurationv1alpha1.KongService) { svc.Spec.ControlPlaneRef = cpRef("cp-b") }
 	for i := range perKind {
 		e.createService(fmt.Sprintf("b-svc-%d", i), onB)
@@ -44,11 +44,11 @@ func TestOrganisationOnHoldDoesNotDelayAnother(t *testing.T) {
 		e.createService(fmt.Sprintf("a-svc-%d", i))
 		e.createConsumer(fmt.Sprintf("a-consumer-%d", i))
 	}
-	// The clock does not move: B's hold lasts throughout.
+	// The clock does not move: B's pause lasts throughout.
 	for i := range perKind {
 		svc, consumer := fmt.Sprintf("a-svc-%d", i), fmt.Sprintf("a-consumer-%d", i)
-		e.eventuallyWithin(0, "A's "+svc+" Programmed during B's hold", func() error { return programmed(e.service(svc)) })
-		e.eventuallyWithin(0, "A's "+consumer+" Programmed during B's hold", func() error { return programmed(e.consumer(consumer)) })
+		e.eventuallyWithin(0, "A's "+svc+" Programmed during B's pause", func() error { return programmed(e.service(svc)) })
+		e.eventuallyWithin(0, "A's "+consumer+" Programmed during B's pause", func() error { return programmed(e.consumer(consumer)) })
 	}
 	e.settle()
 	if got := e.neighbour.Served().RateLimited; got != 1 {
@@ -56,7 +56,7 @@ func TestOrganisationOnHoldDoesNotDelayAnother(t *testing.T) {
 	}
 	for i := range perKind {
 		if err := programmed(e.service(fmt.Sprintf("b-svc-%d", i))); err == nil {
-			t.Errorf("B's service %d is Programmed during B's hold", i)
+			t.Errorf("B's service %d is Programmed during B's pause", i)
 		}
 	}
 	if got := e.metricValue(konnect.MetricLimiterDeferrals, map[string]string{"organization": orgB, "reason": "hold"}); got < 2*perKind-1 {
@@ -67,14 +67,14 @@ func TestOrganisationOnHoldDoesNotDelayAnother(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, ev := range warnings.Items {
-		t.Errorf("Warning Event on %s %s during B's hold: %s: %s", ev.InvolvedObject.Kind, ev.InvolvedObject.Name, ev.Reason, ev.Message)
+		t.Errorf("Warning Event on %s %s during B's pause: %s: %s", ev.InvolvedObject.Kind, ev.InvolvedObject.Name, ev.Reason, ev.Message)
 	}
 
-	e.clock.Step(hold)
+	e.clock.Step(pause)
 	for i := range perKind {
 		svc, consumer := fmt.Sprintf("b-svc-%d", i), fmt.Sprintf("b-consumer-%d", i)
-		e.eventually("B's "+svc+" Programmed after the hold", func() error { return programmed(e.service(svc)) })
-		e.eventually("B's "+consumer+" Programmed after the hold", func() error { return programmed(e.consumer(consumer)) })
+		e.eventually("B's "+svc+" Programmed after the pause", func() error { return programmed(e.service(svc)) })
+		e.eventually("B's "+consumer+" Programmed after the pause", func() error { return programmed(e.consumer(consumer)) })
 	}
 }
 

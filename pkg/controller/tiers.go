@@ -30,7 +30,7 @@ import (
 // of every other call of every controller: a change waits for the calls
 // already under way and for other changes, not behind the backlog of
 // requests that the workers of all kinds have at the limiter. A change
-// whose call is deferred (its organisation is on hold) keeps that lane when
+// whose call is deferred (its organisation's limiter is paused) keeps that lane when
 // it comes back (see workers.go).
 
 // enqueueFresh adds an object new to the controller.

@@ -22,7 +22,7 @@ import (
 // What a kind's work needs is set by Konnect, not by the ceiling: every
 // reconcile calls Konnect with a context from konnect.WithDeferral, so that
 // no worker ever sleeps on an organisation's rate limiter. A call that
-// cannot be sent within konnect.MaxInlineWait (the organisation is on hold
+// cannot be sent within konnect.MaxInlineWait (its limiter is paused
 // after a 429, its window is spent, its pace or its requests in flight
 // allow no more now) is not sent: the reconcile ends with a
 // RateLimitedError, and the object is requeued for exactly the moment the
@@ -30,7 +30,7 @@ import (
 // When it comes back its reconcile calls Konnect with konnect.WithTurn,
 // ahead of work that has not waited, and a user's change keeps its
 // foreground lane. Meanwhile the worker is free for other objects, of that
-// organisation or of another: one organisation's hold or backlog never
+// organisation or of another: one organisation's pause or backlog never
 // holds the workers that another's work needs. The requests in flight per
 // organisation are then what its rate times Konnect's latency needs (see
 // pkg/konnect's inflight.go), whatever the mix of kinds, and a backlog

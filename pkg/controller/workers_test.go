@@ -37,7 +37,7 @@ import (
 
 // twoOrganisations stands in for Konnect: it answers GET
 // /v3/organizations/me for two tokens, refusing B's first request with a
-// 429 that holds B for a minute, and counts what each token sent.
+// 429 that pauses B for a minute, and counts what each token sent.
 type twoOrganisations struct {
 	srv *httptest.Server
 	mu  sync.Mutex
@@ -45,7 +45,7 @@ type twoOrganisations struct {
 	requests map[string]int
 }
 
-const holdOfB = time.Minute
+const pauseOfB = time.Minute
 
 func newTwoOrganisations(t *testing.T) *twoOrganisations {
 	k := &twoOrganisations{requests: map[string]int{}}
@@ -189,8 +189,8 @@ func (r *konnectRun) eventually(t *testing.T, what string, cond func() bool) {
 	}
 }
 
-// holdB has B's first request refused with the 429 that holds B.
-func (r *konnectRun) holdB(t *testing.T) {
+// pauseB has B's first request refused with the 429 that pauses B.
+func (r *konnectRun) pauseB(t *testing.T) {
 	t.Helper()
 	if _, err := r.reconcile(konnect.WithDeferral(r.ctx), cache.ObjectName{Namespace: "ns", Name: "b-warm-up"}); err == nil {
 		t.Fatal("B's first request was not refused")
@@ -200,15 +200,15 @@ func (r *konnectRun) holdB(t *testing.T) {
 	}
 }
 
-// TestOrganisationOnHoldDoesNotDelayAnothersReconciles: with a single
-// worker, B on hold for a minute (a 429's Retry-After) and B's objects
+// TestOrganisationPausedDoesNotDelayAnothersReconciles: with a single
+// worker, B's limiter paused for a minute (a 429's Retry-After) and B's objects
 // queued before A's, every object of A reaches Konnect while the clock
 // stands still; each of B's is reconciled once and waits for its turn,
 // off the worker, without a request and without the failure backoff; once
-// the hold is over, B's objects go, a token's spacing apart.
-func TestOrganisationOnHoldDoesNotDelayAnothersReconciles(t *testing.T) {
+// the pause is over, B's objects go, a token's spacing apart.
+func TestOrganisationPausedDoesNotDelayAnothersReconciles(t *testing.T) {
 	r := newKonnectRun(t, 1)
-	r.holdB(t)
+	r.pauseB(t)
 	bs, as := []string{"b-1", "b-2", "b-3"}, []string{"a-1", "a-2", "a-3", "a-4", "a-5"}
 	r.create(t, bs...)
 	r.create(t, as...)
@@ -217,25 +217,25 @@ func TestOrganisationOnHoldDoesNotDelayAnothersReconciles(t *testing.T) {
 	r.eventually(t, "A's objects to reach Konnect", func() bool { return r.konnect.sent("a") == len(as) })
 	r.eventually(t, "B's objects to be deferred", func() bool { return r.controller.Idle() })
 	if got := r.konnect.sent("b"); got != 1 {
-		t.Errorf("B sent %d requests during its hold, want only the one refused", got)
+		t.Errorf("B sent %d requests during its pause, want only the one refused", got)
 	}
 	for _, name := range bs {
 		if got := r.reconciled.count("ns/" + name); got != 1 {
-			t.Errorf("%s was reconciled %d times during the hold, want once (then it waits for its turn)", name, got)
+			t.Errorf("%s was reconciled %d times during the pause, want once (then it waits for its turn)", name, got)
 		}
 		if got := r.backoff.times("ns/" + name); got != 0 {
 			t.Errorf("%s was backed off %d times as a failure, want none", name, got)
 		}
 	}
 
-	// The hold ends at 60s; B's turns are 60s, 60.1s and 60.2s (10/s).
-	r.clock.Step(holdOfB - time.Millisecond)
+	// The pause ends at 60s; B's turns are 60s, 60.1s and 60.2s (10/s).
+	r.clock.Step(pauseOfB - time.Millisecond)
 	r.eventually(t, "the controller to settle", r.controller.Idle)
 	if got := r.konnect.sent("b"); got != 1 {
-		t.Fatalf("B sent %d requests before its hold ended, want 1", got)
+		t.Fatalf("B sent %d requests before its pause ended, want 1", got)
 	}
 	r.clock.Step(time.Millisecond)
-	r.eventually(t, "B's first object to go at the hold's end", func() bool { return r.konnect.sent("b") == 2 })
+	r.eventually(t, "B's first object to go at the pause's end", func() bool { return r.konnect.sent("b") == 2 })
 	r.clock.Step(200 * time.Millisecond)
 	r.eventually(t, "every object of B to reach Konnect", func() bool { return r.konnect.sent("b") == 1+len(bs) })
 	r.eventually(t, "the controller to settle", r.controller.Idle)
@@ -249,13 +249,14 @@ func TestOrganisationOnHoldDoesNotDelayAnothersReconciles(t *testing.T) {
 	}
 }
 
-// TestHeldRequestReleasesItsWorker: a reconcile whose Konnect call is held
-// ends at once and frees its worker: nothing of it waits on the clock but
-// the queue's timer for its turn, which brings it back no earlier than the
-// turn; a user's change deferred so comes back in the foreground lane.
-func TestHeldRequestReleasesItsWorker(t *testing.T) {
+// TestPausedRequestReleasesItsWorker: a reconcile whose Konnect call meets
+// the limiter's pause ends at once and frees its worker: nothing of it
+// waits on the clock but the queue's timer for its turn, which brings it
+// back no earlier than the turn; a user's change deferred so comes back in
+// the foreground lane.
+func TestPausedRequestReleasesItsWorker(t *testing.T) {
 	r := newKonnectRun(t, 1)
-	r.holdB(t)
+	r.pauseB(t)
 	r.run()
 	r.eventually(t, "the controller to start", r.controller.Idle)
 	idleWaiters := r.clock.Waiters() // the queues' heartbeats
@@ -272,7 +273,7 @@ func TestHeldRequestReleasesItsWorker(t *testing.T) {
 	if waiters := r.clock.Waiters() - idleWaiters; waiters != 1 {
 		t.Errorf("%d more waiters on the clock than when idle, want 1: the queue's timer for the turn", waiters)
 	}
-	r.clock.Step(holdOfB)
+	r.clock.Step(pauseOfB)
 	r.eventually(t, "the change to reach Konnect at its turn", func() bool { return r.konnect.sent("b") == 2 })
 	r.eventually(t, "the controller to settle", r.controller.Idle)
 	r.mu.Lock()
@@ -294,7 +295,7 @@ func TestHeldRequestReleasesItsWorker(t *testing.T) {
 // the earliest of an object's delays.
 func TestObjectBroughtEarlyWaitsForItsTurn(t *testing.T) {
 	r := newKonnectRun(t, 1)
-	r.holdB(t)
+	r.pauseB(t)
 	r.run()
 	r.eventually(t, "the controller to start", r.controller.Idle)
 	key := cache.ObjectName{Namespace: "ns", Name: "b-1"}
@@ -310,7 +311,7 @@ func TestObjectBroughtEarlyWaitsForItsTurn(t *testing.T) {
 	if got := r.reconciled.count(key.String()); got != 1 {
 		t.Fatalf("the object was reconciled %d times before its turn, want once (the deferral)", got)
 	}
-	r.clock.Step(holdOfB - 10*time.Second)
+	r.clock.Step(pauseOfB - 10*time.Second)
 	r.eventually(t, "the object to reach Konnect at its turn", func() bool { return r.konnect.sent("b") == 2 })
 	if got := r.reconciled.count(key.String()); got != 2 {
 		t.Errorf("the object was reconciled %d times, want twice (deferred, then at its turn)", got)

@@ -11,7 +11,9 @@ import (
 // Why a deferrable call was given a turn instead of being sent: the
 // reason label of MetricLimiterDeferrals.
 const (
-	deferredByHold     = "hold"      // a 429's delay, or a spent window
+	// deferredByPause: the limiter's pause, after a 429's delay or once
+	// the window is spent. The label value is "hold", as dashboards read it.
+	deferredByPause    = "hold"
 	deferredByPace     = "pace"      // its token is further away than MaxInlineWait
 	deferredByInFlight = "in_flight" // as many requests in flight as the latency needs
 )
@@ -58,8 +60,8 @@ func (l *limiter) acquire(ctx context.Context) (permit, time.Duration, error) {
 			return permit{}, l.clock.Since(start), err
 		}
 		// A 429 answered to someone else while this call waited for its
-		// token holds it too.
-		if err := l.deferWhileHeld(ctx); err != nil {
+		// token pauses it too.
+		if err := l.deferWhilePaused(ctx); err != nil {
 			a.reservation.CancelAt(l.clock.Now())
 			p.done(false)
 			return permit{}, l.clock.Since(start), err
@@ -85,7 +87,7 @@ type admission struct {
 // asked to wait inline and ask again, when that is within budget (work that
 // has waited its turn or begun, until its token is backgroundLead away; new
 // work, until its turn in line); or deferred, with a *RateLimitedError
-// naming its turn: during a hold, when the in-flight cap is reached, or
+// naming its turn: during the limiter's pause, when the in-flight cap is reached, or
 // when its wait would be longer than budget.
 func (l *limiter) admit(ctx context.Context, budget time.Duration) (admission, error) {
 	now := l.clock.Now()
@@ -93,8 +95,8 @@ func (l *limiter) admit(ctx context.Context, budget time.Duration) (admission, e
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.line.trim(now)
-	if l.holdUntil.After(now) {
-		return admission{}, l.deferLocked(now, l.holdUntil, lane, deferredByHold)
+	if l.pauseUntil.After(now) {
+		return admission{}, l.deferLocked(now, l.pauseUntil, lane, deferredByPause)
 	}
 	if lane < laneContinuation && l.inFlight >= l.inFlightLimitLocked() {
 		// A request in flight is answered within the latency, half of it
@@ -140,16 +142,16 @@ func (l *limiter) lineSpacingLocked() time.Duration {
 	return time.Duration(float64(time.Second) / l.baseLocked())
 }
 
-// deferWhileHeld defers a call that was admitted but finds the
-// organisation on hold when its token is due.
-func (l *limiter) deferWhileHeld(ctx context.Context) error {
+// deferWhilePaused defers a call that was admitted but finds the limiter
+// paused when its token is due.
+func (l *limiter) deferWhilePaused(ctx context.Context) error {
 	now := l.clock.Now()
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if !l.holdUntil.After(now) {
+	if !l.pauseUntil.After(now) {
 		return nil
 	}
-	return l.deferLocked(now, l.holdUntil, laneOf(ctx), deferredByHold)
+	return l.deferLocked(now, l.pauseUntil, laneOf(ctx), deferredByPause)
 }
 
 // deferLocked gives a call its turn, not before from: a user's change's is

@@ -23,12 +23,12 @@ func deferredTurn(t *testing.T, err error) time.Duration {
 	return limited.RetryAfter
 }
 
-// TestHeldRequestReturnsItsTurnAtOnce: while a 429's delay holds an
-// organisation, a deferrable call is not sent and does not wait: it returns
+// TestPausedRequestReturnsItsTurnAtOnce: while a 429's delay pauses an
+// organisation's limiter, a deferrable call is not sent and does not wait: it returns
 // at once with its turn. Background calls get turns in line, a token's
-// spacing apart from the hold's end; a user's change gets the hold's end
+// spacing apart from the pause's end; a user's change gets the pause's end
 // itself; and once the turn has come the call goes.
-func TestHeldRequestReturnsItsTurnAtOnce(t *testing.T) {
+func TestPausedRequestReturnsItsTurnAtOnce(t *testing.T) {
 	clk := clocktesting.NewFakeClock(epoch)
 	l := newLimiter(clk, 10, 10)
 	l.observe(http.StatusTooManyRequests, http.Header{"Retry-After": {"30"}})
@@ -42,7 +42,7 @@ func TestHeldRequestReturnsItsTurnAtOnce(t *testing.T) {
 			done <- err
 		}()
 		var err error
-		waitUntil(t, "the held call to return", func() bool {
+		waitUntil(t, "the paused call to return", func() bool {
 			select {
 			case err = <-done:
 				return true
@@ -54,12 +54,12 @@ func TestHeldRequestReturnsItsTurnAtOnce(t *testing.T) {
 	}
 	for i, want := range []time.Duration{30 * time.Second, 30*time.Second + 100*time.Millisecond, 30*time.Second + 200*time.Millisecond} {
 		if turns[i] != want {
-			t.Errorf("background call %d: turn in %v, want %v (in line behind the hold, a token apart)", i, turns[i], want)
+			t.Errorf("background call %d: turn in %v, want %v (in line behind the pause, a token apart)", i, turns[i], want)
 		}
 	}
 	_, _, err := l.acquire(WithForeground(WithDeferral(context.Background())))
 	if got := deferredTurn(t, err); got != 30*time.Second {
-		t.Errorf("a user's change: turn in %v, want the hold's end (30s), ahead of the line", got)
+		t.Errorf("a user's change: turn in %v, want the pause's end (30s), ahead of the line", got)
 	}
 	if got := l.state().waiting; got != 4 {
 		t.Errorf("%d calls waiting for their turn, want 4", got)

@@ -64,7 +64,9 @@ type limiter struct {
 	// below the base (0: no such limit).
 	spread     float64
 	congestion congestion
-	holdUntil  time.Time
+	// pauseUntil ends the limiter's pause: after a 429 that named a delay,
+	// or once the window's budget is spent, nobody sends before it.
+	pauseUntil time.Time
 	// applied is the rate the bucket was last set to.
 	applied float64
 	// inFlight counts the requests admitted and not answered yet; latency
@@ -98,7 +100,7 @@ func burstFor(r float64, configured int) int {
 // can requeue instead of failing with a timeout.
 func (l *limiter) wait(ctx context.Context) (time.Duration, error) {
 	start := l.clock.Now()
-	if err := l.waitForHold(ctx); err != nil {
+	if err := l.waitForPause(ctx); err != nil {
 		return l.clock.Since(start), err
 	}
 	reservation, now, err := l.reserve(ctx)
@@ -115,8 +117,8 @@ func (l *limiter) wait(ctx context.Context) (time.Duration, error) {
 			return l.clock.Since(start), err
 		}
 	}
-	// A 429 answered to someone else while this caller slept holds it too.
-	if err := l.waitForHold(ctx); err != nil {
+	// A 429 answered to someone else while this caller slept pauses it too.
+	if err := l.waitForPause(ctx); err != nil {
 		return l.clock.Since(start), err
 	}
 	return l.clock.Since(start), nil
@@ -160,11 +162,12 @@ func (l *limiter) reserve(ctx context.Context) (*rate.Reservation, time.Time, er
 	}
 }
 
-// waitForHold blocks while a 429's delay is running.
-func (l *limiter) waitForHold(ctx context.Context) error {
+// waitForPause blocks while the limiter's pause (a 429's delay, or a
+// spent window) is running.
+func (l *limiter) waitForPause(ctx context.Context) error {
 	for {
 		l.mu.Lock()
-		until := l.holdUntil
+		until := l.pauseUntil
 		l.mu.Unlock()
 		now := l.clock.Now()
 		remaining := until.Sub(now)
@@ -174,7 +177,7 @@ func (l *limiter) waitForHold(ctx context.Context) error {
 		if exceedsDeadline(ctx, remaining) {
 			return limiterDelayError(remaining)
 		}
-		// Loop: another 429 may have pushed the hold further meanwhile.
+		// Loop: another 429 may have pushed the pause further meanwhile.
 		if err := l.sleep(ctx, remaining); err != nil {
 			return err
 		}
@@ -195,11 +198,11 @@ func (l *limiter) sleep(ctx context.Context, d time.Duration) error {
 	}
 }
 
-// holdLocked closes the limiter for everyone until d from now (or later,
-// when an earlier hold already lasts longer).
-func (l *limiter) holdLocked(now time.Time, d time.Duration) {
-	if until := now.Add(d); until.After(l.holdUntil) {
-		l.holdUntil = until
+// pauseLocked pauses the limiter for everyone until d from now (or later,
+// when an earlier pause already lasts longer).
+func (l *limiter) pauseLocked(now time.Time, d time.Duration) {
+	if until := now.Add(d); until.After(l.pauseUntil) {
+		l.pauseUntil = until
 	}
 }
 
@@ -218,7 +221,7 @@ func (l *limiter) observe(statusCode int, header http.Header) {
 		delay, named := retryAfter(header, time.Now())
 		l.metrics.observeRateLimited(l.organization, named)
 		if named {
-			l.holdLocked(now, delay)
+			l.pauseLocked(now, delay)
 			kind = answerOther
 		} else {
 			kind = answerRefused
@@ -252,7 +255,7 @@ func (l *limiter) observeRemainingLocked(now time.Time, header http.Header) {
 		l.spread = 0
 	case remaining <= 0:
 		// The next request would be refused; wait for the window instead.
-		l.holdLocked(now, reset)
+		l.pauseLocked(now, reset)
 		l.spread = 0
 	default:
 		sustainable := float64(remaining) / reset.Seconds()

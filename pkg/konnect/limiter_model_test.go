@@ -102,19 +102,19 @@ func drive(l *limiter, clk *clocktesting.FakeClock, server modelServer, d time.D
 	end := epoch.Add(d)
 	for clk.Now().Before(end) {
 		l.mu.Lock()
-		hold := l.holdUntil.Sub(clk.Now())
+		pause := l.pauseUntil.Sub(clk.Now())
 		l.mu.Unlock()
-		if hold > 0 {
-			clk.Step(hold)
+		if pause > 0 {
+			clk.Step(pause)
 			continue
 		}
 		now := clk.Now()
 		clk.Step(l.bucket.ReserveN(now, 1).DelayFrom(now))
 		l.mu.Lock()
-		hold = l.holdUntil.Sub(clk.Now())
+		pause = l.pauseUntil.Sub(clk.Now())
 		l.mu.Unlock()
-		if hold > 0 {
-			clk.Step(hold)
+		if pause > 0 {
+			clk.Step(pause)
 		}
 		status, header := server.answer(clk.Now())
 		out = append(out, sent{at: clk.Since(epoch), status: status})
@@ -153,15 +153,15 @@ func TestLimiterSpendsTheStatedBudgetWithoutRefusals(t *testing.T) {
 	}
 }
 
-func TestLimiterHoldsUntilTheWindowResetsWhenTheBudgetIsGone(t *testing.T) {
+func TestLimiterPausesUntilTheWindowResetsWhenTheBudgetIsGone(t *testing.T) {
 	clk := clocktesting.NewFakeClock(epoch.Add(30 * time.Second))
 	l := newLimiter(clk, 0, DefaultBurst)
 	// Another client has spent the window: Konnect says so on a 429.
 	server := &fixedWindow{limit: 100, windowStart: epoch, used: 100}
 	status, header := server.answer(clk.Now())
 	l.observe(status, header)
-	if got := l.holdUntil.Sub(epoch); got != time.Minute {
-		t.Fatalf("held until %v into the window, want until it resets at 1m", got)
+	if got := l.pauseUntil.Sub(epoch); got != time.Minute {
+		t.Fatalf("paused until %v into the window, want until it resets at 1m", got)
 	}
 	if got := l.currentRate(); got != budgetShare*100/60 {
 		t.Fatalf("rate after the 429 = %v, want %v (the stated budget)", got, budgetShare*100/60)
@@ -177,8 +177,8 @@ func TestLimiterLoneBareRefusalCostsAboutASecond(t *testing.T) {
 	refusedAt := drive(probe, clocktesting.NewFakeClock(epoch), &strayRefusals{}, 10*time.Second)[199].at
 	log := drive(l, clk, &strayRefusals{at: map[time.Time]bool{epoch.Add(refusedAt): true}}, 20*time.Second)
 
-	if !l.holdUntil.IsZero() {
-		t.Fatalf("a 429 without a delay held the organisation until %v", l.holdUntil.Sub(epoch))
+	if !l.pauseUntil.IsZero() {
+		t.Fatalf("a 429 without a delay paused the limiter until %v", l.pauseUntil.Sub(epoch))
 	}
 	requests, accepted := between(log, refusedAt, refusedAt+10*time.Second)
 	if accepted != requests-1 {
@@ -211,8 +211,8 @@ func TestLimiterConvergesToALimitThatStatesNothing(t *testing.T) {
 	clk := clocktesting.NewFakeClock(epoch)
 	l := newLimiter(clk, 0, DefaultBurst) // starts at DefaultRequestsPerSecond, far above the limit
 	log := drive(l, clk, &headerlessBucket{perSecond: limit, burst: 5}, 2*time.Minute)
-	if !l.holdUntil.IsZero() {
-		t.Fatalf("429s without a delay held the organisation until %v", l.holdUntil.Sub(epoch))
+	if !l.pauseUntil.IsZero() {
+		t.Fatalf("429s without a delay paused the limiter until %v", l.pauseUntil.Sub(epoch))
 	}
 	// After a storm at the start, the limiter settles: the steady part is
 	// the last 100s.

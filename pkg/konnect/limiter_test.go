@@ -110,7 +110,7 @@ func TestLimiterBurstOfCallersStaysUnderTheRate(t *testing.T) {
 	}
 }
 
-func TestLimiter429HoldsEveryCaller(t *testing.T) {
+func TestLimiter429PausesEveryCaller(t *testing.T) {
 	clk := clocktesting.NewFakeClock(epoch)
 	l := newLimiter(clk, 1000, 100)
 	l.observe(http.StatusTooManyRequests, http.Header{"Retry-After": {"30"}})
@@ -120,19 +120,19 @@ func TestLimiter429HoldsEveryCaller(t *testing.T) {
 
 	clk.Step(10 * time.Second)
 	settle(t, c, clk, n)
-	// A later 429 with a shorter delay must not shorten the hold, a longer
+	// A later 429 with a shorter delay must not shorten the pause, a longer
 	// one extends it.
 	l.observe(http.StatusTooManyRequests, http.Header{"Retry-After": {"5"}})
 	l.observe(http.StatusTooManyRequests, http.Header{"Retry-After": {"25"}})
 
-	clk.Step(24 * time.Second) // t=34s: past the first hold, within the second
+	clk.Step(24 * time.Second) // t=34s: past the first pause, within the second
 	settle(t, c, clk, n)
 	if got := c.finished(); got != 0 {
-		t.Fatalf("%d callers got through at t=34s while a 429 held them until t=35s", got)
+		t.Fatalf("%d callers got through at t=34s while a 429 paused them until t=35s", got)
 	}
 	clk.Step(time.Second)
 	settle(t, c, clk, n)
-	waitUntil(t, "every caller to get through after the hold", func() bool { return c.finished() == n })
+	waitUntil(t, "every caller to get through after the pause", func() bool { return c.finished() == n })
 	for _, at := range c.times() {
 		if at != 35*time.Second {
 			t.Errorf("a caller got through at %v, want at 35s", at)
@@ -140,7 +140,7 @@ func TestLimiter429HoldsEveryCaller(t *testing.T) {
 	}
 }
 
-func TestLimiterHoldCaughtWhileWaitingForAToken(t *testing.T) {
+func TestLimiterPauseCaughtWhileWaitingForAToken(t *testing.T) {
 	clk := clocktesting.NewFakeClock(epoch)
 	l := newLimiter(clk, 1, 1)
 	if _, err := l.wait(context.Background()); err != nil { // takes the only token
@@ -148,13 +148,13 @@ func TestLimiterHoldCaughtWhileWaitingForAToken(t *testing.T) {
 	}
 	c := startCallers(context.Background(), l, clk, 1)
 	settle(t, c, clk, 1)
-	// The caller's token comes at t=1s; a 429 at t=0.5s holds it until 10.5s.
+	// The caller's token comes at t=1s; a 429 at t=0.5s pauses it until 10.5s.
 	clk.Step(500 * time.Millisecond)
 	l.observe(http.StatusTooManyRequests, http.Header{"Retry-After": {"10"}})
 	clk.Step(500 * time.Millisecond)
 	settle(t, c, clk, 1)
 	if c.finished() != 0 {
-		t.Fatal("caller got through during a 429 hold that began while it waited for a token")
+		t.Fatal("caller got through during a 429's pause that began while it waited for a token")
 	}
 	clk.Step(9500 * time.Millisecond)
 	waitUntil(t, "the caller", func() bool { return c.finished() == 1 })
@@ -170,29 +170,29 @@ func TestLimiterAdaptsToRateLimitHeaders(t *testing.T) {
 		status    int
 		header    http.Header
 		wantLimit rate.Limit
-		wantHold  time.Duration
+		wantPause time.Duration
 	}{
 		{name: "plenty remaining keeps the configured rate", status: 200,
 			header: http.Header{"Ratelimit-Remaining": {"2990"}, "Ratelimit-Reset": {"48"}}, wantLimit: base},
 		{name: "few remaining spreads them over the window", status: 200,
 			header: http.Header{"Ratelimit-Remaining": {"10"}, "Ratelimit-Reset": {"20"}}, wantLimit: 0.5},
-		{name: "none remaining holds until the window resets", status: 200,
-			header: http.Header{"Ratelimit-Remaining": {"0"}, "Ratelimit-Reset": {"7"}}, wantLimit: base, wantHold: 7 * time.Second},
+		{name: "none remaining pauses until the window resets", status: 200,
+			header: http.Header{"Ratelimit-Remaining": {"0"}, "Ratelimit-Reset": {"7"}}, wantLimit: base, wantPause: 7 * time.Second},
 		{name: "remaining without a reset keeps the configured rate", status: 201,
 			header: http.Header{"Ratelimit-Remaining": {"1"}}, wantLimit: base},
 		{name: "no headers change nothing", status: 200, header: http.Header{}, wantLimit: base},
-		{name: "429 holds for Retry-After", status: 429,
-			header: http.Header{"Retry-After": {"77"}, "Ratelimit-Reset": {"48"}}, wantLimit: base, wantHold: 77 * time.Second},
-		{name: "429 without Retry-After holds for RateLimit-Reset", status: 429,
-			header: http.Header{"Ratelimit-Reset": {"48"}}, wantLimit: base, wantHold: 48 * time.Second},
-		{name: "429 without headers holds nobody", status: 429,
+		{name: "429 pauses for Retry-After", status: 429,
+			header: http.Header{"Retry-After": {"77"}, "Ratelimit-Reset": {"48"}}, wantLimit: base, wantPause: 77 * time.Second},
+		{name: "429 without Retry-After pauses for RateLimit-Reset", status: 429,
+			header: http.Header{"Ratelimit-Reset": {"48"}}, wantLimit: base, wantPause: 48 * time.Second},
+		{name: "429 without headers pauses nobody", status: 429,
 			header: http.Header{}, wantLimit: base},
 		{name: "a stated budget above the ceiling keeps the ceiling", status: 200,
 			header: http.Header{"Ratelimit-Limit": {"3000"}, "Ratelimit-Remaining": {"2990"}, "Ratelimit-Reset": {"48"}}, wantLimit: base},
 		{name: "a stated budget below the ceiling is followed", status: 200,
 			header: http.Header{"X-Ratelimit-Limit-Minute": {"300"}, "Ratelimit-Remaining": {"290"}, "Ratelimit-Reset": {"48"}}, wantLimit: budgetShare * 300 / 60},
 		{name: "absurd delays are capped", status: 429,
-			header: http.Header{"Retry-After": {"99999999"}}, wantLimit: base, wantHold: maxHeaderDelay},
+			header: http.Header{"Retry-After": {"99999999"}}, wantLimit: base, wantPause: maxHeaderDelay},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -202,9 +202,9 @@ func TestLimiterAdaptsToRateLimitHeaders(t *testing.T) {
 			if got := l.bucket.Limit(); got != tt.wantLimit {
 				t.Errorf("limit = %v, want %v", got, tt.wantLimit)
 			}
-			hold := max(l.holdUntil.Sub(epoch), 0) // an unset holdUntil lies before epoch
-			if hold != tt.wantHold {
-				t.Errorf("hold = %v, want %v", hold, tt.wantHold)
+			pause := max(l.pauseUntil.Sub(epoch), 0) // an unset pauseUntil lies before epoch
+			if pause != tt.wantPause {
+				t.Errorf("pause = %v, want %v", pause, tt.wantPause)
 			}
 		})
 	}
@@ -229,7 +229,7 @@ func TestLimiterRefusesWaitsPastTheDeadline(t *testing.T) {
 		prepare   func(l *limiter)
 		wantDelay time.Duration
 	}{
-		{name: "429 hold longer than the deadline",
+		{name: "429 pause longer than the deadline",
 			prepare:   func(l *limiter) { l.observe(429, http.Header{"Retry-After": {"30"}}) },
 			wantDelay: 30 * time.Second},
 		{name: "token further away than the deadline",

@@ -17,11 +17,13 @@ const (
 	// RateLimit-Reset; "false": neither).
 	MetricRateLimitResponses = "konnect_operator_konnect_rate_limit_responses_total"
 	// MetricLimiterRate is the request rate, per second, that an
-	// organisation's limiter currently allows (outside of a 429's hold).
+	// organisation's limiter currently allows (outside of its pause after a
+	// 429).
 	MetricLimiterRate = "konnect_operator_konnect_rate_limiter_rate"
 	// MetricLimiterDeferrals counts the calls the limiter did not send but
-	// gave a turn (see WithDeferral), by organisation and reason: hold (a
-	// 429's delay or a spent window), pace (the next token further away
+	// gave a turn (see WithDeferral), by organisation and reason: hold (the
+	// limiter's pause: a 429's delay or a spent window; the value keeps
+	// its name, which dashboards read), pace (the next token further away
 	// than MaxInlineWait), in_flight (as many requests in flight as the
 	// latency needs).
 	MetricLimiterDeferrals = "konnect_operator_konnect_rate_limiter_deferrals_total"
@@ -100,7 +102,7 @@ func (m *Metrics) initDeferrals(organization string) {
 		return
 	}
 	m.whileReported(organization, func() {
-		for _, reason := range []string{deferredByHold, deferredByPace, deferredByInFlight} {
+		for _, reason := range []string{deferredByPause, deferredByPace, deferredByInFlight} {
 			m.limiter.deferrals.WithLabelValues(organization, reason)
 		}
 		m.limiter.deferral.WithLabelValues(organization)

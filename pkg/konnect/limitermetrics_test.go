@@ -71,7 +71,7 @@ func TestMetricsRecord429sAndTheLimiterRateByOrganisation(t *testing.T) {
 	}
 }
 
-// TestMetricsShowEachOrganisationsShare: with organisation B on hold and
+// TestMetricsShowEachOrganisationsShare: with organisation B's limiter paused and
 // organisation A sending, the metrics say, per organisation, how many
 // requests are in flight (and the cap), how many calls wait for their turn,
 // and how many were deferred and for how long.
@@ -94,7 +94,7 @@ func TestMetricsShowEachOrganisationsShare(t *testing.T) {
 	}
 	for range 2 {
 		if _, deferred := IsDeferred(sdkCalls(b).listControlPlanes(WithDeferral(ctx))); !deferred {
-			t.Fatal("B's call during its hold was not deferred")
+			t.Fatal("B's call during its limiter's pause was not deferred")
 		}
 	}
 	// One of A's requests held in flight by Konnect until the test lets go.

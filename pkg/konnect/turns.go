@@ -9,7 +9,7 @@ import (
 
 // No worker waits for an organisation's budget. The operator reconciles
 // from pools of workers shared by every organisation; a worker that slept
-// in one organisation's limiter (a 429's hold, a spent window, a slow pace)
+// in one organisation's limiter (a 429's pause, a spent window, a slow pace)
 // would be a worker the others lose. So a call made with a context from
 // WithDeferral is sent within MaxInlineWait, or not at all: it returns at
 // once a *RateLimitedError with Deferred set and RetryAfter naming the
@@ -18,7 +18,7 @@ import (
 // worker takes other work meanwhile, of this organisation or of another.
 //
 // Turns are handed out in line: the first call deferred comes back when the
-// organisation can send again (its hold ends, its next token is due), each
+// organisation can send again (its limiter's pause ends, its next token is due), each
 // next one a token's spacing (1/rate) later, so that a backlog comes back at
 // the pace it can be sent at instead of all at once, and each object is
 // reconciled about once for nothing; when it comes back (WithTurn), it
