@@ -65,7 +65,7 @@ func newLimiterMetrics() *limiterMetrics {
 		}, []string{"organization", "headers"}),
 		rate: prometheus.NewGaugeVec(prometheus.GaugeOpts{
 			Name: MetricLimiterRate,
-			Help: "Requests per second the client-side rate limiter currently allows to an organisation (outside of a 429's hold).",
+			Help: "Requests per second the client-side rate limiter currently allows to an organisation (outside of its pause after a 429).",
 		}, []string{"organization"}),
 		deferrals: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: MetricLimiterDeferrals,
