@@ -137,7 +137,7 @@ test: verify vulncheck control-plane tools test-unit ## Run every test.
 # The longest packages are named first, so that go test (two at a time on two
 # cores) starts them first and the short ones fill in beside them: ./... alone
 # would start e2e/integration last and add its minutes to the end.
-SLOW_TEST_PACKAGES := ./e2e ./e2e/integration ./e2e/isolated
+SLOW_TEST_PACKAGES := ./e2e ./e2e/maketargets ./e2e/integration ./e2e/isolated
 
 .PHONY: test-unit
 test-unit: control-plane tools ## Unit, integration and e2e tests (each package that needs a control plane starts its own).

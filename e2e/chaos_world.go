@@ -184,37 +184,7 @@ func (w *chaosWorld) writesSince(ctx context.Context, t time.Time) int {
 // custom_id, so that Konnect shows which version it holds.
 func (w *chaosWorld) manifest(v int) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, `apiVersion: v1
-kind: Secret
-metadata:
-  name: konnect-token
-  labels:
-    konghq.com/credential: konnect
-stringData:
-  token: %s
----
-apiVersion: konnect.konghq.com/v1alpha1
-kind: KonnectAPIAuthConfiguration
-metadata:
-  name: auth
-spec:
-  type: secretRef
-  secretRef:
-    name: konnect-token
-  serverURL: %s
----
-apiVersion: konnect.konghq.com/v1alpha2
-kind: KonnectGatewayControlPlane
-metadata:
-  name: cp
-spec:
-  createControlPlaneRequest:
-    name: %s
-    cluster_type: CLUSTER_TYPE_CONTROL_PLANE
-  konnect:
-    authRef:
-      name: auth
-`, w.sim.token, w.sim.url, w.ns)
+	b.WriteString(controlPlaneWorld(w.sim.token, w.sim.url, w.ns))
 	cpRef := "  controlPlaneRef:\n    type: konnectNamespacedRef\n    konnectNamespacedRef:\n      name: cp\n"
 	for i := range w.n {
 		fmt.Fprintf(&b, "---\napiVersion: configuration.konghq.com/v1alpha1\nkind: KongService\nmetadata:\n  name: svc-%d\nspec:\n  name: svc-%d\n  host: %s\n%s",
@@ -519,4 +489,41 @@ func (w *chaosWorld) cleanUp() {
 			_, _ = w.c.kube.CoreV1().Secrets(w.ns).Update(ctx, &secrets.Items[i], metav1.UpdateOptions{})
 		}
 	}
+}
+
+// controlPlaneWorld is what the chaos and outage worlds declare first: a
+// token Secret, the auth configuration "auth" that names it and serverURL,
+// and the control plane "cp" (named name in Konnect).
+func controlPlaneWorld(token, serverURL, name string) string {
+	return fmt.Sprintf(`apiVersion: v1
+kind: Secret
+metadata:
+  name: konnect-token
+  labels:
+    konghq.com/credential: konnect
+stringData:
+  token: %s
+---
+apiVersion: konnect.konghq.com/v1alpha1
+kind: KonnectAPIAuthConfiguration
+metadata:
+  name: auth
+spec:
+  type: secretRef
+  secretRef:
+    name: konnect-token
+  serverURL: %s
+---
+apiVersion: konnect.konghq.com/v1alpha2
+kind: KonnectGatewayControlPlane
+metadata:
+  name: cp
+spec:
+  createControlPlaneRequest:
+    name: %s
+    cluster_type: CLUSTER_TYPE_CONTROL_PLANE
+  konnect:
+    authRef:
+      name: auth
+`, token, serverURL, name)
 }

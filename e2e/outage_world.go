@@ -221,37 +221,7 @@ func routePathOf(i, v int) string   { return fmt.Sprintf("/svc-%d/v%d", i, v) }
 // route.
 func (w *outageWorld) manifest() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, `apiVersion: v1
-kind: Secret
-metadata:
-  name: konnect-token
-  labels:
-    konghq.com/credential: konnect
-stringData:
-  token: %s
----
-apiVersion: konnect.konghq.com/v1alpha1
-kind: KonnectAPIAuthConfiguration
-metadata:
-  name: auth
-spec:
-  type: secretRef
-  secretRef:
-    name: konnect-token
-  serverURL: %s
----
-apiVersion: konnect.konghq.com/v1alpha2
-kind: KonnectGatewayControlPlane
-metadata:
-  name: cp
-spec:
-  createControlPlaneRequest:
-    name: %s
-    cluster_type: CLUSTER_TYPE_CONTROL_PLANE
-  konnect:
-    authRef:
-      name: auth
-`, w.token, w.sim.url, w.ns)
+	b.WriteString(controlPlaneWorld(w.token, w.sim.url, w.ns))
 	for _, i := range w.indices() {
 		v := w.versions[i]
 		fmt.Fprintf(&b, "---\napiVersion: configuration.konghq.com/v1alpha1\nkind: KongService\nmetadata:\n  name: svc-%d\nspec:\n  name: svc-%d\n  host: %s\n  controlPlaneRef:\n    type: konnectNamespacedRef\n    konnectNamespacedRef:\n      name: cp\n",
