@@ -143,7 +143,10 @@ func (s egSDK[C, U, R]) get(ctx context.Context, api konnect.API, p controller.P
 }
 
 // complete reads a written entity again when the SDK's answer leaves out
-// what it holds (answerIncomplete); a write that failed stays failed.
+// what it holds (answerIncomplete); a write that failed stays failed. A
+// read that fails leaves the write done, with the answer it had: a create
+// reported as failed would be tried again, and the next listing shows the
+// entity whole anyway (at worst one more write of it).
 func (s egSDK[C, U, R]) complete(ctx context.Context, api konnect.API, p controller.Placement, written *egBody, err error) (*egBody, error) {
 	if err != nil || written == nil || !s.answerIncomplete {
 		return written, err
@@ -153,7 +156,11 @@ func (s egSDK[C, U, R]) complete(ctx context.Context, api konnect.API, p control
 		return written, nil
 	}
 	op := konnect.Operation{Verb: "get", Entity: s.entity}
-	return konnect.Call(ctx, op, func(ctx context.Context) (*egBody, error) { return s.get(ctx, api, p, id) })
+	read, err := konnect.Call(ctx, op, func(ctx context.Context) (*egBody, error) { return s.get(ctx, api, p, id) })
+	if err != nil {
+		return written, nil
+	}
+	return read, nil
 }
 
 // answer is an SDK answer as a body.
