@@ -22,19 +22,22 @@ type operatorFlag struct {
 // operatorFlags builds the operator with the flagsjson tag and reads the
 // flag set it prints. KUBECONFIG is left out of its environment: it is the
 // default of --kubeconfig, and the page must not depend on who runs it.
+// It is built as make build builds it (no cgo, -trimpath), so that its
+// packages come from the build cache, wherever the repository lies.
 func operatorFlags(root string) ([]operatorFlag, error) {
-	cmd := exec.Command("go", "run", "-tags", "flagsjson", "./cmd/konnect-operator")
+	cmd := exec.Command("go", "run", "-trimpath", "-tags", "flagsjson", "./cmd/konnect-operator")
 	cmd.Dir = root
 	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "KUBECONFIG=") {
+		if !strings.HasPrefix(kv, "KUBECONFIG=") && !strings.HasPrefix(kv, "CGO_ENABLED=") {
 			cmd.Env = append(cmd.Env, kv)
 		}
 	}
+	cmd.Env = append(cmd.Env, "CGO_ENABLED=0")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		return nil, fmt.Errorf("go run -tags flagsjson ./cmd/konnect-operator: %w\n%s", err, stderr.String())
+		return nil, fmt.Errorf("go run -trimpath -tags flagsjson ./cmd/konnect-operator: %w\n%s", err, stderr.String())
 	}
 	var flags []operatorFlag
 	if err := json.Unmarshal(out, &flags); err != nil {
