@@ -134,8 +134,8 @@ type apiKind[T controller.Entity, D, A any] struct {
 	keyOf     func(a *A) string
 	singleton bool
 
-	// heldBy: see controller.Kind.HeldBy.
-	heldBy []string
+	// usedBy: see controller.Kind.UsedBy.
+	usedBy []string
 	// record, when set, records what Konnect answered in obj's status.
 	record func(obj T, a *A)
 }
@@ -171,7 +171,7 @@ func (k apiKind[T, D, A]) kind() controller.Kind[T, D] {
 		FindByUID:    k.findByUID,
 		Dependencies: k.placed.allDependencies(),
 		Managed:      k.placed.managed,
-		HeldBy:       k.heldBy,
+		UsedBy:       k.usedBy,
 		List: func(ctx context.Context, api konnect.API, p controller.Placement, all bool) ([]controller.Listed[D], error) {
 			found, err := k.calls.doList(ctx, api, p)
 			if err != nil {
