@@ -117,7 +117,7 @@ func (r *EntityReconciler[T, D]) orphan(ctx context.Context, t *pass[T, D]) (Res
 	}
 	// Its entity stays: an object that comes back under its name takes it
 	// back.
-	t.remember(finalized, holding(t.facts.id))
+	t.remember(finalized, knownEntity(t.facts.id))
 	why := "deletion-policy orphan"
 	switch {
 	case t.action.owner != "":

@@ -244,8 +244,8 @@ func (r *EntityReconciler[T, D]) act(ctx context.Context, t *pass[T, D]) (Result
 	if t.facts.id != "" && t.rec.createdID != "" {
 		t.remember(forgetCreated) // the status carries the ID now
 	}
-	if t.facts.id != "" && t.rec.holds != t.facts.id {
-		t.remember(holding(t.facts.id))
+	if t.facts.id != "" && t.rec.knownID != t.facts.id {
+		t.remember(knownEntity(t.facts.id))
 	}
 	if !t.action.assumeSyncedAt.IsZero() {
 		t.remember(assumeSynced(t.facts.fingerprint, t.action.assumeSyncedAt))

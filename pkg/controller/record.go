@@ -36,10 +36,10 @@ type record struct {
 	// finalized: this process removed the cleanup finalizer; a reconcile
 	// that still sees it (the cache lags) must not delete again.
 	finalized bool
-	// holds is the ID of the entity this process last knew the object by,
-	// "" when none or once it deleted it: an object that goes while holding
-	// one leaves it in Konnect, for its successor to take back.
-	holds string
+	// knownID is the ID of the entity this process last knew the object
+	// by, "" when none or once it deleted it: an object that goes while it
+	// has one leaves the entity in Konnect, for its successor to take back.
+	knownID string
 	// refusal is why the last create took no entity (another cluster's,
 	// or a conflict); nil when none.
 	refusal *refusal
@@ -221,7 +221,7 @@ func (m *memory) forget(key cache.ObjectName) (leftBehind bool) {
 	defer m.mu.Unlock()
 	if rec, ok := m.records[key]; ok {
 		m.leaveLocked(key, rec)
-		leftBehind = rec.holds != ""
+		leftBehind = rec.knownID != ""
 	}
 	delete(m.records, key)
 	return leftBehind
@@ -234,10 +234,10 @@ func (m *memory) vacated(key cache.ObjectName, uid types.UID) bool {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	rec, ok := m.records[key]
-	if !ok || rec.uid == uid || rec.holds == "" {
+	if !ok || rec.uid == uid || rec.knownID == "" {
 		return false
 	}
-	rec.holds = ""
+	rec.knownID = ""
 	return true
 }
 
@@ -363,8 +363,8 @@ func (m *memory) relisted(key cache.ObjectName, seen member, change func(*listin
 // The edits the executor makes.
 
 // forgetAll empties the record: the object no longer needs anything of it.
-// The entity it held, if any, stays in Konnect.
-func forgetAll(rec *record) { *rec = record{uid: rec.uid, holds: rec.holds} }
+// The entity it knew, if any, stays in Konnect.
+func forgetAll(rec *record) { *rec = record{uid: rec.uid, knownID: rec.knownID} }
 
 // forgetCreated drops a remembered ID once the status carries it, or the
 // entity is gone.
@@ -471,9 +471,9 @@ func goneReportedOf(id string) edit {
 // drops the rest.
 func finalized(rec *record) { *rec = record{uid: rec.uid, finalized: true} }
 
-// holding records the ID of the entity the object stands for now.
-func holding(id string) edit {
-	return func(rec *record) { rec.holds, rec.refusal = id, nil }
+// knownEntity records the ID of the entity the object stands for now.
+func knownEntity(id string) edit {
+	return func(rec *record) { rec.knownID, rec.refusal = id, nil }
 }
 
 // refused records why a create took no entity.
