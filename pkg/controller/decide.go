@@ -111,9 +111,9 @@ type action struct {
 	// the object's kind, namespace and name before creating, or before
 	// deleting when id is unknown.
 	byIdentity bool
-	// holder is the ID of the entity that the last create found in the
+	// inTheWay is the ID of the entity that the last create found in the
 	// object's way: read again before creating.
-	holder string
+	inTheWay string
 	// mark is the lister's request the update answers, if any.
 	mark *driftMark
 	// changed: the write carries a change of the spec or metadata, not

@@ -41,8 +41,8 @@ func TestDecide(t *testing.T) {
 		return f
 	}
 	byIdentity := func(f facts) facts { f.find = findByIdentity; return f }
-	refusedBy := func(holder string, fp uint64, at time.Time) record {
-		return record{uid: "u", refusal: &refusal{fingerprint: fp, scope: scopeOf(Placement{}), holder: holder, at: at}}
+	refusedBy := func(inTheWay string, fp uint64, at time.Time) record {
+		return record{uid: "u", refusal: &refusal{fingerprint: fp, scope: scopeOf(Placement{}), inTheWay: inTheWay, at: at}}
 	}
 	deleting := func(f facts) facts {
 		f.deleting, f.deletionAt, f.finalizer = true, now.Add(-time.Second), true
@@ -117,8 +117,8 @@ func TestDecide(t *testing.T) {
 		{"an entity found in the way is reported without a call within the period", byIdentity(fresh), ready, refusedBy("h1", 1, now.Add(-10*time.Second)),
 			action{op: opReportRefusal, wait: 50 * time.Second}},
 		{"once the period has passed the entity in the way is read again, not created over", byIdentity(fresh), ready, refusedBy("h1", 1, now.Add(-period)),
-			action{op: opCreate, holder: "h1"}},
-		{"a conflict whose holder cannot be read waits for a change", byIdentity(fresh), ready, refusedBy("", 1, now.Add(-time.Hour)),
+			action{op: opCreate, inTheWay: "h1"}},
+		{"a conflict whose entity in the way cannot be read waits for a change", byIdentity(fresh), ready, refusedBy("", 1, now.Add(-time.Hour)),
 			action{op: opReportRefusal}},
 		{"a changed spec tries to create again at once", byIdentity(fresh), ready, refusedBy("h1", 2, now.Add(-time.Second)),
 			action{op: opCreate, byIdentity: true}},
@@ -221,7 +221,7 @@ func TestDecide(t *testing.T) {
 			got := tm.decide(tt.f, tt.res, tt.rec, now)
 			if got.op != tt.want.op || got.wait != tt.want.wait || got.id != tt.want.id || got.lookFirst != tt.want.lookFirst ||
 				got.mark != tt.want.mark || got.changed != tt.want.changed || !got.assumeSyncedAt.Equal(tt.want.assumeSyncedAt) || got.warn != tt.want.warn ||
-				got.owner != tt.want.owner || got.checkOwner != tt.want.checkOwner || got.byIdentity != tt.want.byIdentity || got.holder != tt.want.holder {
+				got.owner != tt.want.owner || got.checkOwner != tt.want.checkOwner || got.byIdentity != tt.want.byIdentity || got.inTheWay != tt.want.inTheWay {
 				t.Errorf("decide = %+v (%s)\n want %+v (%s)", got, got.op, tt.want, tt.want.op)
 			}
 		})

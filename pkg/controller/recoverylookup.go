@@ -100,17 +100,17 @@ func (r *EntityReconciler[T, D]) findMode(obj T) findMode {
 // decideCreate decides for an object with no entity known: a create that
 // first looks for the entity it may have, or, when the last one found
 // another entity in the way and nothing changed since, the report of it:
-// read again once a sync period (a conflict without a known holder waits
-// for a change), never a create tried again blindly.
+// read again once a sync period (a conflict whose entity in the way cannot
+// be read waits for a change), never a create tried again blindly.
 func (tm timing) decideCreate(f facts, res Resolution, rec record, now time.Time) action {
 	if why := rec.refusal; why != nil && why.fingerprint == f.fingerprint && why.scope == scopeOf(res.Placement) {
-		if why.holder == "" {
+		if why.inTheWay == "" {
 			return action{op: opReportRefusal}
 		}
 		if wait := why.at.Add(tm.syncPeriod).Sub(now); wait > 0 {
 			return action{op: opReportRefusal, wait: wait}
 		}
-		return action{op: opCreate, holder: why.holder}
+		return action{op: opCreate, inTheWay: why.inTheWay}
 	}
 	switch f.find {
 	case findByIdentity:
@@ -132,24 +132,24 @@ func ownedHere(owner, cluster string) bool {
 }
 
 // listForRecovery lists the kind's entities of p's listing scope and
-// indexes those that no object of this cluster holds by the namespace and
-// name they were written for.
+// indexes those that no object of this cluster stands for by the namespace
+// and name they were written for.
 func (r *EntityReconciler[T, D]) listForRecovery(ctx context.Context, api konnect.API, p Placement) (map[string][]Listed[D], error) {
 	listed, err := r.kind.List(ctx, api, p, false)
 	if err != nil {
 		return nil, err
 	}
 	r.metrics.EntityOperation(r.kind.KindName(), "list")
-	held := map[string]bool{}
+	standing := map[string]bool{}
 	for _, obj := range r.informer.List() {
 		if id := obj.KonnectStatus(false).GetKonnectID(); id != "" {
-			held[id] = true
+			standing[id] = true
 		}
 	}
 	entries := map[string][]Listed[D]{}
 	for i := range listed {
 		l := &listed[i]
-		if held[l.ID] {
+		if standing[l.ID] {
 			continue // undecoded: the entities of a running cluster cost nothing
 		}
 		if err := l.decoded(); err != nil {
