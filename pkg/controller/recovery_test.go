@@ -22,7 +22,7 @@ import (
 // by identity: the listed entities, and what the reconciler asked of them.
 type konnectEntities struct {
 	entities []Listed[string]
-	// inTheWay is what Recovery.Holder answers after a conflict.
+	// inTheWay is what Recovery.FindByKey answers after a conflict.
 	inTheWay              *Listed[string]
 	lists, reads, lookups int
 }
@@ -61,7 +61,7 @@ func recoveryFixture(t *testing.T, inKonnect *konnectEntities, objects ...runtim
 			}
 			return Listed[string]{}, &konnect.NotFoundError{Operation: "get service", Message: "not found"}
 		},
-		Holder: func(context.Context, konnect.API, svc, Placement, string) (*Listed[string], error) {
+		FindByKey: func(context.Context, konnect.API, svc, Placement, string) (*Listed[string], error) {
 			inKonnect.lookups++
 			return inKonnect.inTheWay, nil
 		},

@@ -70,8 +70,8 @@ func (r *EntityReconciler[T, D]) findFirst(ctx context.Context, t *pass[T, D], a
 			}
 		}
 	}
-	if rec := r.kind.Recover; lookFirst && rec != nil && rec.ByKey && rec.Holder != nil {
-		found, err := rec.Holder(ctx, api, t.obj, t.res.Placement, t.desired)
+	if rec := r.kind.Recover; lookFirst && rec != nil && rec.ByKey && rec.FindByKey != nil {
+		found, err := rec.FindByKey(ctx, api, t.obj, t.res.Placement, t.desired)
 		if err != nil {
 			return written{}, true, err
 		}
@@ -112,12 +112,12 @@ func (r *EntityReconciler[T, D]) standsForAnother(id string, obj T) bool {
 	return false
 }
 
-// explainConflict looks up the entity that holds the unique name a create
+// explainConflict looks up the entity that has the unique name a create
 // was refused for, and takes it back when it was written for this object,
 // or says what it is (a refusedError).
 func (r *EntityReconciler[T, D]) explainConflict(ctx context.Context, t *pass[T, D], api konnect.API, conflict error) (written, error) {
-	if rec := r.kind.Recover; rec != nil && rec.Holder != nil {
-		inTheWay, err := rec.Holder(ctx, api, t.obj, t.res.Placement, t.desired)
+	if rec := r.kind.Recover; rec != nil && rec.FindByKey != nil {
+		inTheWay, err := rec.FindByKey(ctx, api, t.obj, t.res.Placement, t.desired)
 		if err != nil && !konnect.IsNotFound(err) {
 			return written{}, err
 		}
@@ -138,7 +138,7 @@ func (r *EntityReconciler[T, D]) explainConflict(ctx context.Context, t *pass[T,
 // false when the entity went since it was found: the create goes ahead.
 func (r *EntityReconciler[T, D]) takeBack(ctx context.Context, t *pass[T, D], api konnect.API, found Listed[D], by foundBy) (w written, took bool, err error) {
 	kind := r.kind.KindName()
-	// An entity without identity that holds the object's key is the
+	// An entity without identity that has the object's key is the
 	// object's, for a kind whose entities carry none.
 	keyed := r.kind.Recover != nil && r.kind.Recover.ByKey && found.Object == ObjectIdentity{}
 	same := keyed || found.Object.Names(kind, t.obj)
