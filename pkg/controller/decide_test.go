@@ -181,7 +181,7 @@ func TestDecide(t *testing.T) {
 		{"an unknown policy holds a deletion too", with(deleting(existing), func(f *facts) { f.policies.Invalid = "bad" }), ready, record{}, action{op: opReportPolicy}},
 		{"pause makes no call, whatever changed", with(existing, func(f *facts) { f.policies.Reconcile = pause }), ready, func() record { r := writtenAt(now, 2); r.mark = mark; return r }(),
 			action{op: opPause}},
-		{"pause holds a deletion", with(deleting(existing), func(f *facts) { f.policies.Reconcile = pause }), ready, record{}, action{op: opPause}},
+		{"pause keeps a deletion waiting", with(deleting(existing), func(f *facts) { f.policies.Reconcile = pause }), ready, record{}, action{op: opPause}},
 		{"report: drift found is reported, not written", reporting(existing), ready, func() record { r := writtenAt(now, 1); r.mark = mark; return r }(),
 			action{op: opReportDrift, id: "e1", mark: mark}},
 		{"report: an entity missing is reported, not created", reporting(existing), ready, func() record { r := writtenAt(now, 1); r.mark = missingMark; return r }(),

@@ -15,7 +15,8 @@ import (
 
 // Event reasons of the day-2 controls.
 const (
-	// EventPaused: the reconcile policy pause holds the object's changes.
+	// EventPaused: the reconcile policy pause keeps the object's changes
+	// from Konnect.
 	EventPaused = "Paused"
 	// EventDriftReported: under the report policy, the entity was found
 	// changed or missing in Konnect and left as it is.
