@@ -98,11 +98,11 @@ func (e *env) eventuallyGone(what string, get func() error) {
 	})
 }
 
-// TestTokenSecretIsHeldWhileAnAuthConfigurationReadsIt: the token Secret
+// TestTokenSecretIsKeptWhileAnAuthConfigurationReadsIt: the token Secret
 // carries the in-use finalizer exactly while a configuration reads it: it
 // follows a change of secretRef, survives its own deletion while in use,
 // and is released when the configuration goes or the label is removed.
-func TestTokenSecretIsHeldWhileAnAuthConfigurationReadsIt(t *testing.T) {
+func TestTokenSecretIsKeptWhileAnAuthConfigurationReadsIt(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, envOptions{})
 	secrets := e.kube.CoreV1().Secrets(e.ns)

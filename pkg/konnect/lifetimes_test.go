@@ -94,10 +94,10 @@ func TestForgetReleasesTheClientItsLimiterAndItsOrganisationsSeries(t *testing.T
 	}
 }
 
-// TestAServerClaimingOrganisationAfterOrganisationHoldsOneLimiter: a
+// TestAServerClaimingOrganisationAfterOrganisationLeavesOneLimiter: a
 // server that answers Me with a new organisation every time leaves the
 // client one limiter, and series of the last organisation alone.
-func TestAServerClaimingOrganisationAfterOrganisationHoldsOneLimiter(t *testing.T) {
+func TestAServerClaimingOrganisationAfterOrganisationLeavesOneLimiter(t *testing.T) {
 	var claimed []string
 	h := organizationServer(t, func() string {
 		claimed = append(claimed, uuid.NewString())

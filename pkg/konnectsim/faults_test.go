@@ -79,9 +79,9 @@ func TestFaultHangsUntilClientGivesUp(t *testing.T) {
 	c.do("GET", "/v3/organizations/me", nil).must(t, http.StatusGatewayTimeout)
 }
 
-// TestFaultHoldsUntilReleased: a request meeting a fault with Until is
+// TestFaultGatesUntilReleased: a request meeting a fault with Until is
 // answered only once the test closes the channel, and then as usual.
-func TestFaultHoldsUntilReleased(t *testing.T) {
+func TestFaultGatesUntilReleased(t *testing.T) {
 	ts, c := startSim(t, Options{})
 	release := make(chan struct{})
 	ts.Faults().Set("get-organizations-me", Fault{Until: release})
