@@ -59,7 +59,7 @@ var (
 // control plane of its own: install the chart (with an auth configuration
 // and its token Secret, a NetworkPolicy and a PodDisruptionBudget), run two replicas out of cluster as the release's
 // ServiceAccount, serving /metrics to Prometheus's ServiceAccount alone and
-// holding the token Secret with their finalizer, and reconcile a control
+// keeping the token Secret with their finalizer, and reconcile a control
 // plane and a service; upgrade to one replica watching one namespace with
 // the ServiceMonitor, the alerts and the dashboard, and reconcile a change
 // with the narrower RBAC; upgrade to two shards, then three, each leading
@@ -163,9 +163,9 @@ func HelmChartInstallUpgradeUninstall(t *testing.T) {
 		}
 		// The auth configuration is the one the operator made at start.
 		waitReady(ctx, t, c, authConfigKind, "konnect-auth", controlPlaneKind, "helm-cp", serviceKind, "orders")
-		// The chart's RBAC and admission policy let the operator hold the
+		// The chart's RBAC and admission policy let the operator keep the
 		// token Secret while the configuration reads it.
-		if err := eventually(ctx, patience, tokenSecretHeld(c, true)); err != nil {
+		if err := eventually(ctx, patience, tokenSecretKept(c, true)); err != nil {
 			t.Fatal(err)
 		}
 	})
@@ -293,9 +293,9 @@ metrics:
 		if err != nil {
 			t.Fatal(err)
 		}
-		// Watching team-a alone, it holds its rights there while team-a
-		// holds its objects.
-		if err := eventually(ctx, patience, rightsBindingHeld(c, true)); err != nil {
+		// Watching team-a alone, it keeps its rights there while team-a
+		// has its objects.
+		if err := eventually(ctx, patience, rightsBindingKept(c, true)); err != nil {
 			t.Fatal(err)
 		}
 	})
@@ -311,8 +311,8 @@ metrics:
 		}
 		for _, shard := range shards {
 			checkShardReconciles(ctx, t, c, shard)
-			// Each shard holds the namespace's rights for its own objects.
-			if err := eventually(ctx, 30*time.Second, shardRightsHeld(c, shard, true)); err != nil {
+			// Each shard keeps the namespace's rights for its own objects.
+			if err := eventually(ctx, 30*time.Second, shardRightsKept(c, shard, true)); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -365,16 +365,16 @@ metrics:
 		if _, err := c.kubectl(ctx, "", "delete", "konnectapiauthconfiguration", "konnect-auth", "-n", "team-a", "--timeout="+patience.String()); err != nil {
 			t.Fatal(err)
 		}
-		if err := eventually(ctx, patience, tokenSecretHeld(c, false)); err != nil {
+		if err := eventually(ctx, patience, tokenSecretKept(c, false)); err != nil {
 			t.Fatal(err)
 		}
 		// With nothing left in team-a the operator lets go of its
 		// RoleBinding there, so that the uninstall deletes it at once.
-		if err := eventually(ctx, patience, rightsBindingHeld(c, false)); err != nil {
+		if err := eventually(ctx, patience, rightsBindingKept(c, false)); err != nil {
 			t.Fatal(err)
 		}
 		for _, shard := range shards {
-			if err := eventually(ctx, 30*time.Second, shardRightsHeld(c, shard, false)); err != nil {
+			if err := eventually(ctx, 30*time.Second, shardRightsKept(c, shard, false)); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -408,15 +408,15 @@ metrics:
 	})
 }
 
-// tokenSecretHeld checks whether the token Secret of the chart's auth
+// tokenSecretKept checks whether the token Secret of the chart's auth
 // configuration carries the operator's finalizer as wanted.
-func tokenSecretHeld(c *clusterEnv, want bool) func(context.Context) error {
+func tokenSecretKept(c *clusterEnv, want bool) func(context.Context) error {
 	return func(ctx context.Context) error {
 		secret, err := c.kube.CoreV1().Secrets("team-a").Get(ctx, "konnect-auth-token", metav1.GetOptions{})
 		if err != nil {
 			return err
 		}
-		if held := slices.Contains(secret.Finalizers, commonv1alpha1.FinalizerSecretInUse); held != want {
+		if kept := slices.Contains(secret.Finalizers, commonv1alpha1.FinalizerSecretInUse); kept != want {
 			return fmt.Errorf("the token Secret's finalizers are %v; want %s there: %v", secret.Finalizers, commonv1alpha1.FinalizerSecretInUse, want)
 		}
 		return nil
@@ -456,15 +456,15 @@ func checkCRDsInstalled(ctx context.Context, t *testing.T, c *clusterEnv) {
 	}
 }
 
-// rightsBindingHeld checks whether the operator's RoleBinding in team-a
+// rightsBindingKept checks whether the operator's RoleBinding in team-a
 // carries its namespace-rights finalizer as wanted.
-func rightsBindingHeld(c *clusterEnv, want bool) func(context.Context) error {
+func rightsBindingKept(c *clusterEnv, want bool) func(context.Context) error {
 	return func(ctx context.Context) error {
 		b, err := c.kube.RbacV1().RoleBindings("team-a").Get(ctx, "konnect-operator-namespaced", metav1.GetOptions{})
 		if err != nil {
 			return err
 		}
-		if held := slices.Contains(b.Finalizers, commonv1alpha1.FinalizerNamespaceRights); held != want {
+		if kept := slices.Contains(b.Finalizers, commonv1alpha1.FinalizerNamespaceRights); kept != want {
 			return fmt.Errorf("the RoleBinding's finalizers are %v; want %s there: %v", b.Finalizers, commonv1alpha1.FinalizerNamespaceRights, want)
 		}
 		return nil

@@ -112,17 +112,17 @@ func deleteShardObjects(ctx context.Context, t *testing.T, c *clusterEnv, shard 
 	}
 }
 
-// shardRightsHeld checks whether a shard's operator holds the RoleBinding
-// of team-a with its own finalizer, as wanted: each shard holds it while
-// the namespace holds objects of its shard.
-func shardRightsHeld(c *clusterEnv, shard string, want bool) func(context.Context) error {
+// shardRightsKept checks whether a shard's operator keeps the RoleBinding
+// of team-a with its own finalizer, as wanted: each shard keeps it while
+// the namespace has objects of its shard.
+func shardRightsKept(c *clusterEnv, shard string, want bool) func(context.Context) error {
 	finalizer := commonv1alpha1.ShardFinalizer(commonv1alpha1.FinalizerNamespaceRights, shard)
 	return func(ctx context.Context) error {
 		b, err := c.kube.RbacV1().RoleBindings("team-a").Get(ctx, "konnect-operator-namespaced", metav1.GetOptions{})
 		if err != nil {
 			return err
 		}
-		if held := slices.Contains(b.Finalizers, finalizer); held != want {
+		if kept := slices.Contains(b.Finalizers, finalizer); kept != want {
 			return fmt.Errorf("the RoleBinding's finalizers are %v; want %s there: %v", b.Finalizers, finalizer, want)
 		}
 		return nil

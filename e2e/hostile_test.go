@@ -114,7 +114,7 @@ func TestHostileServerAgainstTheBuiltOperator(t *testing.T) {
 	}
 	t.Logf("both tenants ready; RSS %s (peak so far %s)", mebibytes(atStart.rss), mebibytes(atStart.peakRSS))
 
-	table := "| Phase | Other tenant's 10 services Programmed in | Pages made up | Bytes streamed | Requests held | Highest RSS in the phase |\n|---|---:|---:|---:|---:|---:|"
+	table := "| Phase | Other tenant's 10 services Programmed in | Pages made up | Bytes streamed | Requests stalled | Highest RSS in the phase |\n|---|---:|---:|---:|---:|---:|"
 	programmedB := 0
 	for i, p := range hostilePhases {
 		var before hostileServed

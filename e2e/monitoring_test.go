@@ -45,7 +45,7 @@ func readYAML(t *testing.T, path string, into any) {
 
 // TestAlertRules checks the shipped alerts with promtool and runs their unit
 // tests, and checks that those tests show every alert both firing and
-// holding back.
+// staying quiet.
 func TestAlertRules(t *testing.T) {
 	needTools(t)
 	dir := filepath.Join(suite.root, "manifests", "monitoring")

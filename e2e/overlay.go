@@ -50,7 +50,7 @@ func NamespacedOverlay(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !hasFlag(args, "--watch-namespaces=team-a,team-b") || !hasFlag(args, "--namespace-rights-binding="+rightsBinding) {
-		t.Fatalf("the overlay's Deployment does not watch team-a and team-b, holding its RoleBinding %s there: %v", rightsBinding, args)
+		t.Fatalf("the overlay's Deployment does not watch team-a and team-b, keeping its RoleBinding %s there: %v", rightsBinding, args)
 	}
 	const cfg = "configuration.konghq.com"
 	checkAccess(ctx, t, c, []access{

@@ -725,11 +725,11 @@ func (f *requestFollower) listedEverything(from time.Time, controlPlaneIDs []str
 	defer f.mu.Unlock()
 	var done time.Time
 	for i, id := range controlPlaneIDs {
-		held := pairs / len(controlPlaneIDs)
+		perPlane := pairs / len(controlPlaneIDs)
 		if i < pairs%len(controlPlaneIDs) {
-			held++
+			perPlane++
 		}
-		pages := max(1, int(math.Ceil(float64(held)/scaleListPage)))
+		pages := max(1, int(math.Ceil(float64(perPlane)/scaleListPage)))
 		for _, collection := range collections {
 			var reads []time.Time
 			for _, l := range f.lists {

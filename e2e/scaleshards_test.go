@@ -407,7 +407,7 @@ func TestScaleShards(t *testing.T) {
 		"  shard a: the standby led %s after the kill and created again %s after it; from then: %s\n"+
 		"idle %s in both: %d Konnect writes, %d reads, %v status writes\n"+
 		"RSS: shard b peak %s, idle %s; shard a's standby peak %s, idle %s; shard a's first leader %s when killed\n"+
-		"move of %v objects (an auth configuration, %d control planes, %s) from shard a to b: kubectl label took %s; shard b held them all, reconciled, %s after it began; "+
+		"move of %v objects (an auth configuration, %d control planes, %s) from shard a to b: kubectl label took %s; shard b had taken and reconciled them all %s after it began; "+
 		"%d Konnect writes and %d reads in the next %s; %v status writes by b; organisation c holds %d entities, %d before",
 		n, mode.objects(oa.groups), simRateLimitPerMinute, mode.answering(), mode.load,
 		a1Window, a1Minutes, b1Window, b1Minutes, round1,

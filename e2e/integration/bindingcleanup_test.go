@@ -117,7 +117,7 @@ func TestDeletingABindingTargetDeletesTheBindingsThatTargetIt(t *testing.T) {
 		return nil
 	})
 	all := []string{"s=s", "s=s2", "s=lonely", "r=r", "c=c", "g=g"}
-	e.eventually("the targets, and only they, hold the finalizer", func() error {
+	e.eventually("the targets, and only they, carry the finalizer", func() error {
 		want := map[string]bool{"s=s": true, "s=s2": true, "s=lonely": false, "r=r": true, "c=c": true, "g=g": true}
 		if got := e.bindingTargetFinalizers(all...); !maps.Equal(got, want) {
 			return fmt.Errorf("finalizers %v, want %v", got, want)

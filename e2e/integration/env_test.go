@@ -187,7 +187,7 @@ type envOptions struct {
 // neighbourToken is the token of env.neighbour's organisation.
 const neighbourToken = "kpat_neighbourTestToken000000000000000000000000000000"
 
-// sharedNamespaces is held by a test whose operator watches a namespace
+// sharedNamespaces is locked by a test whose operator watches a namespace
 // that other tests' operators may watch too (watchAlso default).
 var sharedNamespaces sync.Mutex
 

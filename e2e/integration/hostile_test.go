@@ -129,13 +129,13 @@ func TestAHostileServerCostsOnlyItsOwnNamespace(t *testing.T) {
 		t.Fatalf("the hostile server streamed %d bytes, want some and less than one whole body", streamed)
 	}
 
-	// A stall: A's requests are held unanswered.
+	// A stall: A's requests are kept unanswered.
 	hostile.SetHostile(konnectsim.Hostile{Stall: true})
 	stallsBefore := hostile.HostileServed().Stalls
 	createA("a-stalled")
-	e.eventuallyWithin(0, "A's server to hold a request", func() error {
+	e.eventuallyWithin(0, "A's server to stall a request", func() error {
 		if hostile.HostileServed().Stalls == stallsBefore {
-			return fmt.Errorf("no request held yet")
+			return fmt.Errorf("no request stalled yet")
 		}
 		return nil
 	})

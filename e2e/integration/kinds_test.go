@@ -276,7 +276,7 @@ func TestDeletionInAnyOrderFinishes(t *testing.T) {
 				return e.kube.CoreV1().Secrets(e.ns).Delete(e.ctx, "token", metav1.DeleteOptions{})
 			},
 			then: func(e *env) {
-				// Held by its finalizer while the auth configuration reads it.
+				// Kept by its finalizer while the auth configuration reads it.
 				s, err := e.kube.CoreV1().Secrets(e.ns).Get(e.ctx, "token", metav1.GetOptions{})
 				if err != nil || s.DeletionTimestamp == nil || !slices.Contains(s.Finalizers, commonv1alpha1.FinalizerSecretInUse) {
 					e.t.Fatalf("the token Secret should wait for its auth configuration: %v", err)
@@ -289,7 +289,7 @@ func TestDeletionInAnyOrderFinishes(t *testing.T) {
 				return e.cs.KonnectV1alpha1().KonnectAPIAuthConfigurations(e.ns).Delete(e.ctx, "auth", metav1.DeleteOptions{})
 			},
 			then: func(e *env) {
-				// Held by its finalizer while the control plane uses it.
+				// Kept by its finalizer while the control plane uses it.
 				ac, err := e.cs.KonnectV1alpha1().KonnectAPIAuthConfigurations(e.ns).Get(e.ctx, "auth", metav1.GetOptions{})
 				if err != nil || ac.DeletionTimestamp == nil || !slices.Contains(ac.Finalizers, commonv1alpha1.FinalizerAPIAuthInUse) {
 					e.t.Fatalf("the auth configuration should wait for its control plane: %v", err)

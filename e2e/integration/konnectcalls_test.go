@@ -87,9 +87,9 @@ func retryAfterIgnored(calls []konnectCall) (asked int, ignored [][2]konnectCall
 			continue
 		}
 		asked++
-		heldUntil := limited.began.Add(limited.retryAfter)
+		pausedUntil := limited.began.Add(limited.retryAfter)
 		for _, c := range calls {
-			if !c.deferred && c.began.After(limited.ended) && c.ended.Before(heldUntil) {
+			if !c.deferred && c.began.After(limited.ended) && c.ended.Before(pausedUntil) {
 				ignored = append(ignored, [2]konnectCall{limited, c})
 			}
 		}

@@ -361,7 +361,7 @@ func TestRateLimitStormConvergesWithoutFailures(t *testing.T) {
 		t.Fatalf("the operator's client saw %d 429s that asked for a wait, want the %d forced", asked, storm)
 	}
 	// The objects queued behind a refused one were not sent during the
-	// hold, nor did their workers wait it out: their calls returned at once
+	// pause, nor did their workers wait it out: their calls returned at once
 	// with a later turn.
 	if !slices.ContainsFunc(calls, func(c konnectCall) bool { return c.deferred }) {
 		t.Error("no call was deferred to a later turn during the holds")

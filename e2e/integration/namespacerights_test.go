@@ -27,16 +27,16 @@ import (
 
 // TestTheOperatorKeepsItsRightsUntilTheNamespaceIsEmpty runs an operator
 // that watches one namespace and keeps its RoleBinding there. The binding
-// carries no finalizer while the namespace holds nothing of the operator's,
+// carries no finalizer while the namespace has nothing of the operator's,
 // gets it once an object appears, and, when the whole namespace is deleted,
 // stays (Terminating, still granting) as long as an object does: here a
-// KongReferenceGrant held by a finalizer of the test, which stands for an
+// KongReferenceGrant kept by a finalizer of the test, which stands for an
 // object whose Konnect entity the operator still has to delete. Once it
 // goes, the binding and the namespace go too. It needs no Konnect: what it
 // checks is the binding's finalizer.
 func TestTheOperatorKeepsItsRightsUntilTheNamespaceIsEmpty(t *testing.T) {
 	t.Parallel()
-	const binding, testFinalizer = "konnect-operator", "test.konnect-operator/hold"
+	const binding, testFinalizer = "konnect-operator", "test.konnect-operator/keep"
 	logger, _ := ktesting.NewTestContext(t)
 	ctx, cancel := context.WithCancel(klog.NewContext(context.Background(), logger))
 	defer cancel()
@@ -78,7 +78,7 @@ func TestTheOperatorKeepsItsRightsUntilTheNamespaceIsEmpty(t *testing.T) {
 	}()
 	defer func() { cancel(); <-done }()
 
-	held := func(name string) (bool, *rbacv1.RoleBinding, error) {
+	kept := func(name string) (bool, *rbacv1.RoleBinding, error) {
 		b, err := kube.RbacV1().RoleBindings(ns).Get(ctx, name, metav1.GetOptions{})
 		if err != nil {
 			return false, nil, err
@@ -98,7 +98,7 @@ func TestTheOperatorKeepsItsRightsUntilTheNamespaceIsEmpty(t *testing.T) {
 		}
 	}
 	grant := &configurationv1alpha1.KongReferenceGrant{
-		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "hold", Finalizers: []string{testFinalizer}},
+		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "kept", Finalizers: []string{testFinalizer}},
 		Spec: configurationv1alpha1.KongReferenceGrantSpec{
 			From: []configurationv1alpha1.ReferenceGrantFrom{{Group: "konnect.konghq.com", Kind: "KonnectGatewayControlPlane", Namespace: "elsewhere"}},
 			To:   []configurationv1alpha1.ReferenceGrantTo{{Group: "konnect.konghq.com", Kind: "KonnectAPIAuthConfiguration"}},
@@ -107,14 +107,14 @@ func TestTheOperatorKeepsItsRightsUntilTheNamespaceIsEmpty(t *testing.T) {
 	if _, err := cs.ConfigurationV1alpha1().KongReferenceGrants(ns).Create(ctx, grant, metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	waitFor("the RoleBinding to be held while the namespace holds an object", func() error {
-		if ok, b, err := held(binding); err != nil || !ok {
+	waitFor("the RoleBinding to be kept while the namespace has an object", func() error {
+		if ok, b, err := kept(binding); err != nil || !ok {
 			return fmt.Errorf("finalizers %v, %w", b.GetFinalizers(), err)
 		}
 		return nil
 	})
-	if ok, _, err := held("someone-else"); err != nil || ok {
-		t.Errorf("another RoleBinding of the namespace was held too (%v)", err)
+	if ok, _, err := kept("someone-else"); err != nil || ok {
+		t.Errorf("another RoleBinding of the namespace was kept too (%v)", err)
 	}
 
 	if err := kube.CoreV1().Namespaces().Delete(ctx, ns, metav1.DeleteOptions{}); err != nil {
@@ -124,17 +124,17 @@ func TestTheOperatorKeepsItsRightsUntilTheNamespaceIsEmpty(t *testing.T) {
 		if _, err := kube.RbacV1().RoleBindings(ns).Get(ctx, "someone-else", metav1.GetOptions{}); !apierrors.IsNotFound(err) {
 			return fmt.Errorf("the other RoleBinding is still there (%w)", err)
 		}
-		if _, b, err := held(binding); err != nil || b.DeletionTimestamp == nil {
+		if _, b, err := kept(binding); err != nil || b.DeletionTimestamp == nil {
 			return fmt.Errorf("the operator's RoleBinding is not being deleted yet (%w)", err)
 		}
 		return nil
 	})
-	if ok, _, err := held(binding); err != nil || !ok {
+	if ok, _, err := kept(binding); err != nil || !ok {
 		t.Fatalf("the operator's RoleBinding lost its finalizer while the grant is still there (%v)", err)
 	}
 
 	patch := []byte(`{"metadata":{"finalizers":null}}`)
-	if _, err := cs.ConfigurationV1alpha1().KongReferenceGrants(ns).Patch(ctx, "hold", types.MergePatchType, patch, metav1.PatchOptions{}); err != nil {
+	if _, err := cs.ConfigurationV1alpha1().KongReferenceGrants(ns).Patch(ctx, "kept", types.MergePatchType, patch, metav1.PatchOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	waitFor("the RoleBinding and the namespace to go once the namespace is empty", func() error {

@@ -284,7 +284,7 @@ func TestPluginAnnotations(t *testing.T) {
 		})
 	})
 
-	t.Run("a plugin in use is held while it is", func(t *testing.T) {
+	t.Run("a plugin in use is kept while it is", func(t *testing.T) {
 		e := e.with(t)
 		if err := e.cs.ConfigurationV1().KongPlugins(e.ns).Delete(e.ctx, "consumers", metav1.DeleteOptions{}); err != nil {
 			t.Fatal(err)
@@ -293,7 +293,7 @@ func TestPluginAnnotations(t *testing.T) {
 		e.annotate("KongConsumer", "c2", "groups-ignored")
 		e.eventuallyBindings(cpID, "consumers")
 		if p := e.plugin("consumers"); p.DeletionTimestamp == nil || !slices.Contains(p.Finalizers, commonv1alpha1.FinalizerPluginInUse) {
-			t.Fatalf("the plugin a user's binding uses was not held: %v", p.Finalizers)
+			t.Fatalf("the plugin a user's binding uses was not kept: %v", p.Finalizers)
 		}
 		// The user's binding went through every change above untouched.
 		if now := e.binding("users"); now.Generation != 1 || now.DeletionTimestamp != nil || len(now.OwnerReferences) != 0 || programmed(now) != nil {

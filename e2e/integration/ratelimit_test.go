@@ -182,7 +182,7 @@ func (e *env) bare429sSeen() float64 {
 // The two runs, each with its own simulator, organisation and operator,
 // start their creates together and keep their objects until both have
 // finished, so that a loaded machine slows both alike and neither's
-// cleanup loads the other. The operator is held to 20 requests/s so that
+// cleanup loads the other. The operator is kept to 20 requests/s so that
 // the runs last long enough (about 15s) for the organisation's rate, which
 // the 429s slow down, to decide the time rather than the second or so the
 // last objects refused wait on their own.
@@ -313,7 +313,7 @@ func TestSustainedLimitIsSpentWithoutStalls(t *testing.T) {
 			e := newEnv(t, envOptions{rateLimitPerMinute: perMinute, omitRetryAfter: omitRetryAfter, operatorDefaults: true})
 			cpID := e.ready()
 			// Warm-up: Konnect refuses a few requests for 2s, which must
-			// hold the organisation that long and no longer.
+			// pause the organisation's limiter that long and no longer.
 			warmUp := time.Now()
 			e.sim.Faults().Force429(forced, 2*time.Second)
 			e.warmUp()

@@ -168,7 +168,7 @@ func TestRebuildWithANewIdentityNamesTheOwnerUntilItIsGiven(t *testing.T) {
 // taken back whatever the cluster.
 func (e *env) namingTheOwner(owner string) error {
 	for _, o := range e.worldObjects() {
-		if !o.holdsEntity() || o.gvr.Resource == "konnectcloudgatewaynetworks" || o.gvr.Resource == "konnectcloudgatewaytransitgateways" {
+		if !o.standsForEntity() || o.gvr.Resource == "konnectcloudgatewaynetworks" || o.gvr.Resource == "konnectcloudgatewaytransitgateways" {
 			continue
 		}
 		c := programmedConditionOf(o.obj)

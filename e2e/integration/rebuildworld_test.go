@@ -112,8 +112,8 @@ func (o worldObject) entityID() string {
 	return id
 }
 
-// holdsEntity reports whether the object stands for a Konnect entity.
-func (o worldObject) holdsEntity() bool { return !slices.Contains(unprogrammed, o.gvr.Resource) }
+// standsForEntity reports whether the object stands for a Konnect entity.
+func (o worldObject) standsForEntity() bool { return !slices.Contains(unprogrammed, o.gvr.Resource) }
 
 // worldObjects lists the objects of the operator's kinds in the test's
 // namespace, and the world's vault.
@@ -149,7 +149,7 @@ func (e *env) worldObjects() []worldObject {
 func (e *env) worldIDs() (map[string]string, error) {
 	ids := map[string]string{}
 	for _, o := range e.worldObjects() {
-		if !o.holdsEntity() {
+		if !o.standsForEntity() {
 			continue
 		}
 		if err := programmedObject(o.obj); err != nil {

@@ -17,9 +17,9 @@ import (
 	konnectv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/konnect/v1alpha1"
 )
 
-// secretHeld reports whether the operator's in-use finalizer is on a
+// secretKept reports whether the operator's in-use finalizer is on a
 // Secret of the env's namespace.
-func (e *env) secretHeld(name string) (bool, error) {
+func (e *env) secretKept(name string) (bool, error) {
 	s, err := e.kube.CoreV1().Secrets(e.ns).Get(e.ctx, name, metav1.GetOptions{})
 	if err != nil {
 		return false, err
@@ -27,11 +27,11 @@ func (e *env) secretHeld(name string) (bool, error) {
 	return slices.Contains(s.Finalizers, commonv1alpha1.FinalizerSecretInUse), nil
 }
 
-// An auth configuration naming another namespace's token Secret holds it
+// An auth configuration naming another namespace's token Secret keeps it
 // only while a grant of that namespace allows it to read it: one that was
 // never allowed, being deleted or not, never keeps the Secret (nor its
 // namespace) from going.
-func TestAnotherNamespacesSecretIsHeldOnlyUnderAGrant(t *testing.T) {
+func TestAnotherNamespacesSecretIsKeptOnlyUnderAGrant(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, envOptions{otherNamespace: true})
 	victim, tenant := e, e.in(e.other)
@@ -40,40 +40,40 @@ func TestAnotherNamespacesSecretIsHeldOnlyUnderAGrant(t *testing.T) {
 	tenant.eventually("the tenant's configuration refused", func() error {
 		return conditionIs(tenant.authConfig("auth"), commonv1alpha1.ConditionResolvedRefs, metav1.ConditionFalse, commonv1alpha1.ReasonRefNotPermitted)
 	})
-	notHeld := func() error {
-		held, err := victim.secretHeld("token")
+	notKept := func() error {
+		kept, err := victim.secretKept("token")
 		if err != nil {
 			return err
 		}
-		if held {
-			return fmt.Errorf("the victim's Secret is held")
+		if kept {
+			return fmt.Errorf("the victim's Secret is kept")
 		}
 		return nil
 	}
-	victim.stays("the Secret is not held without a grant", notHeld)
+	victim.stays("the Secret is not kept without a grant", notKept)
 
-	// Under a grant, it is held while the configuration reads it; the
+	// Under a grant, it is kept while the configuration reads it; the
 	// grant revoked, it is let go.
 	victim.createGrant("allow", kindAuth, tenant.ns, kindSecret, "token")
-	victim.eventually("the Secret held under the grant", func() error {
-		if held, err := victim.secretHeld("token"); err != nil || !held {
-			return fmt.Errorf("held=%v, %w", held, err)
+	victim.eventually("the Secret kept under the grant", func() error {
+		if kept, err := victim.secretKept("token"); err != nil || !kept {
+			return fmt.Errorf("kept=%v, %w", kept, err)
 		}
 		return nil
 	})
 	victim.deleteGrant("allow")
-	victim.eventually("the Secret let go once the grant is revoked", notHeld)
+	victim.eventually("the Secret let go once the grant is revoked", notKept)
 	tenant.eventually("the tenant's configuration refused again", func() error {
 		return conditionIs(tenant.authConfig("auth"), commonv1alpha1.ConditionResolvedRefs, metav1.ConditionFalse, commonv1alpha1.ReasonRefNotPermitted)
 	})
 
 	// Used by a control plane of its own namespace (which, refused, never
 	// reaches Konnect), deleting the configuration waits: being deleted is
-	// what once let a configuration hold a Secret it was never allowed.
+	// what once let a configuration keep a Secret it was never allowed.
 	tenant.createControlPlane("cp", "auth")
 
 	// The configuration being deleted (its control plane keeps it) still
-	// holds nothing of the victim's, and the victim's Secret goes at once.
+	// keeps nothing of the victim's, and the victim's Secret goes at once.
 	if err := tenant.cs.KonnectV1alpha1().KonnectAPIAuthConfigurations(tenant.ns).Delete(e.ctx, "auth", metav1.DeleteOptions{}); err != nil {
 		t.Fatal(err)
 	}
@@ -84,7 +84,7 @@ func TestAnotherNamespacesSecretIsHeldOnlyUnderAGrant(t *testing.T) {
 		}
 		return conditionIs(ac, "DeletionBlocked", metav1.ConditionTrue, "InUse")
 	})
-	victim.stays("the Secret is not held by a configuration being deleted", notHeld)
+	victim.stays("the Secret is not kept by a configuration being deleted", notKept)
 	if err := victim.kube.CoreV1().Secrets(victim.ns).Delete(e.ctx, "token", metav1.DeleteOptions{}); err != nil {
 		t.Fatal(err)
 	}

@@ -98,11 +98,11 @@ func (e *env) eventuallyGone(what string, get func() error) {
 	})
 }
 
-// TestTokenSecretIsHeldWhileAnAuthConfigurationReadsIt: the token Secret
+// TestTokenSecretIsKeptWhileAnAuthConfigurationReadsIt: the token Secret
 // carries the in-use finalizer exactly while a configuration reads it: it
 // follows a change of secretRef, survives its own deletion while in use,
 // and is released when the configuration goes or the label is removed.
-func TestTokenSecretIsHeldWhileAnAuthConfigurationReadsIt(t *testing.T) {
+func TestTokenSecretIsKeptWhileAnAuthConfigurationReadsIt(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, envOptions{})
 	secrets := e.kube.CoreV1().Secrets(e.ns)
@@ -140,7 +140,7 @@ func TestTokenSecretIsHeldWhileAnAuthConfigurationReadsIt(t *testing.T) {
 		}
 		s, err := secrets.Get(e.ctx, "second", metav1.GetOptions{})
 		if err != nil || s.DeletionTimestamp == nil {
-			t.Fatalf("the Secret should be held while being deleted: %v", err)
+			t.Fatalf("the Secret should be kept while being deleted: %v", err)
 		}
 		// Still read: a token Secret being deleted is a token all the same.
 		e.stays("configuration stays valid", func() error {
@@ -210,7 +210,7 @@ func TestNamespaceDeletionWithTheTokenInASecretFinishesAfterARestart(t *testing.
 	if err := e.kube.CoreV1().Namespaces().Delete(ctx, e.ns, metav1.DeleteOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	e.eventually("the token Secret deleted but held", func() error {
+	e.eventually("the token Secret deleted but kept", func() error {
 		s, err := e.kube.CoreV1().Secrets(e.ns).Get(ctx, "token", metav1.GetOptions{})
 		if err != nil {
 			return err

@@ -64,8 +64,8 @@ func TestExportAppliedWritesNothing(t *testing.T) {
 	e2e.ExportAppliedWritesNothing(t)
 }
 
-// suiteSimulator is held by the tests that use the suite's simulator: each
-// checks that it leaves the simulator holding what it held before.
+// suiteSimulator is locked by the tests that use the suite's simulator:
+// each checks that it leaves the simulator with what it had before.
 var suiteSimulator sync.Mutex
 
 func TestHelmChartInstallUpgradeUninstall(t *testing.T) {

@@ -23,7 +23,7 @@ var constantKinds = []struct{ prefix, heading, intro string }{
 	{"Condition", "Condition types", "The conditions the operator writes in `status.conditions`. Every object also carries `Ready`, `Reconciling` and `Stalled` (kstatus's conventions), derived from `Programmed` (`APIAuthValid` on an auth configuration)."},
 	{"Reason", "Condition reasons", "The reasons of those conditions. A Warning Event of the same reason comes with a condition that turns False (see [Troubleshooting](../troubleshooting.md))."},
 	{"Event", "Event reasons", "The reasons of the Events the operator records (`kubectl get events --field-selector reason=…`)."},
-	{"Finalizer", "Finalizers", "The finalizers the operator puts on objects, and what each one holds back."},
+	{"Finalizer", "Finalizers", "The finalizers the operator puts on objects, and what each one keeps."},
 	{"Annotation", "Annotations", "The annotations the operator reads."},
 	{"Label", "Labels", "The labels the operator reads or writes."},
 }

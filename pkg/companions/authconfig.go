@@ -59,7 +59,7 @@ const (
 
 // AuthConfigReconciler validates the token of each
 // KonnectAPIAuthConfiguration with Konnect (GET /v3/organizations/me),
-// records the organisation and the normalised server URL, and holds the
+// records the organisation and the normalised server URL, and keeps the
 // configuration with a finalizer until no control plane or cloud-gateway
 // network uses it, so that
 // their entities can still be deleted from Konnect. The finalizer is put on
@@ -135,7 +135,7 @@ func NewAuthConfigController(r *AuthConfigReconciler, opts controller.Options) (
 		},
 		networkUsers(r.Refs),
 		// Grants of the Secret's namespace decide whether the token can be
-		// read; those of its own, which users of other namespaces hold it.
+		// read; those of its own, which users of other namespaces keep it.
 		entities.GrantDependency(r.Refs, func(ac authConfig) []string {
 			namespaces := []string{ac.Namespace}
 			if ref := ac.Spec.SecretRef; ref != nil {
@@ -262,7 +262,7 @@ func authVerdict(obj authConfig, w *warning) controller.Verdict {
 // (portals) that use the configuration with key k and are allowed to (its
 // namespace, or a KongReferenceGrant of it), "(being deleted)" after those
 // on their way out. One of another namespace that no grant allows never
-// holds the configuration, nor so its namespace: it could not use the token
+// keeps the configuration, nor so its namespace: it could not use the token
 // anyway.
 func (r *AuthConfigReconciler) users(k cache.ObjectName) ([]string, error) {
 	cps, err := r.Refs.ControlPlanes.ByIndex(indexControlPlanesByAuthConfig, k.String())

@@ -42,7 +42,7 @@ type BindingCleanupReconciler[T controller.Entity] struct {
 
 // NewBindingCleanupController returns the controller of the
 // cleanup-plugin-binding finalizer of one kind. Its queue holds objects of
-// that kind: those that bindings target or that hold the finalizer, not
+// that kind: those that bindings target or that carry the finalizer, not
 // the many others. Bindings bring their targets to it when they come,
 // change what they target, start being deleted or go; their status writes
 // do not.
@@ -70,7 +70,7 @@ func NewBindingCleanupController[T controller.Entity](r *BindingCleanupReconcile
 }
 
 // concerns reports whether obj has anything for the controller: bindings
-// target it, or it holds the finalizer (put there before a restart, say,
+// target it, or it carries the finalizer (put there before a restart, say,
 // by bindings gone since).
 func (r *BindingCleanupReconciler[T]) concerns(obj T) bool {
 	if slices.Contains(obj.GetFinalizers(), commonv1alpha1.FinalizerCleanupPluginBinding) {
@@ -127,7 +127,7 @@ func (r *BindingCleanupReconciler[T]) Reconcile(ctx context.Context, k cache.Obj
 		return controller.Result{}, err
 	}
 	if len(bindings) > 0 {
-		// Held until the bindings are gone, so that they can still reach
+		// Kept until the bindings are gone, so that they can still reach
 		// their plugins in Konnect through this object; their deletion
 		// brings this object back to the queue.
 		return controller.Result{}, nil

@@ -5,8 +5,8 @@
 //
 // AuthConfigReconciler proves each KonnectAPIAuthConfiguration's token
 // with Konnect (through entities.Validations, which every use of the token
-// consults) and holds the configuration while control planes, networks or
-// portals use it; TokenSecretReconciler holds the token Secrets they read.
+// consults) and keeps the configuration while control planes, networks or
+// portals use it; TokenSecretReconciler keeps the token Secrets they read.
 // CredentialSecretReconciler turns a consumer's credential Secrets into
 // KongCredential objects, PluginAnnotationReconciler turns konghq.com/plugins
 // annotations into KongPluginBindings, BindingCleanupReconciler deletes the

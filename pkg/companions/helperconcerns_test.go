@@ -37,7 +37,7 @@ func bindingOn(name string, targets configurationv1alpha1.KongPluginBindingTarge
 	}
 }
 
-func TestBindingCleanupConcernsTargetsAndFinalizerHolders(t *testing.T) {
+func TestBindingCleanupConcernsTargetsAndObjectsWithItsFinalizer(t *testing.T) {
 	r := &BindingCleanupReconciler[kongService]{
 		Kind:     serviceKindForCleanup{},
 		Targets:  cacheOf[kongService]("kongservices"),

@@ -23,16 +23,16 @@ import (
 // the namespace). Deleting the namespace deletes that RoleBinding in no
 // fixed order with the Kong objects; without it the operator could neither
 // read the token nor remove its finalizers, and entities would stay in
-// Konnect while the objects stay Terminating. So the operator holds its
-// RoleBinding with FinalizerNamespaceRights while the namespace holds
-// objects of its kinds, or token Secrets it holds itself, and lets it go once
-// they are all gone. The finalizer is there only while needed: a RoleBinding
+// Konnect while the objects stay Terminating. So the operator keeps its
+// RoleBinding with FinalizerNamespaceRights while the namespace has
+// objects of its kinds, or token Secrets it keeps itself, and lets it go
+// once they are all gone. The finalizer is there only while needed: a RoleBinding
 // of an empty namespace (an uninstall after the objects were deleted, as
 // the README asks) is deleted at once, operator or not.
 
-// NamespaceHolders counts, for one kind, the objects of a namespace that
-// keep the operator's rights there.
-type NamespaceHolders struct {
+// RightsKeepers lists, for one kind, the objects of a namespace that keep
+// the operator's rights there.
+type RightsKeepers struct {
 	// Resource names the objects (kongservices, secrets) in the Event that
 	// says what the RoleBinding waits for.
 	Resource string
@@ -40,13 +40,13 @@ type NamespaceHolders struct {
 	// adds, deletes and the updates it lets through enqueue the namespace's
 	// RoleBinding.
 	Source controller.EventSource
-	// Names lists the holders in a namespace, from the cache.
+	// Names lists the keepers in a namespace, from the cache.
 	Names func(namespace string) ([]string, error)
 }
 
-// ByNamespace is objects as the Source of NamespaceHolders: each stands for
+// ByNamespace is objects as the Source of RightsKeepers: each stands for
 // its namespace. updates, when not nil, lets through only the updates that
-// may change whether an object holds (a Secret's finalizers); with nil only
+// may change whether an object keeps the rights (a Secret's finalizers); with nil only
 // adds and deletes count.
 func ByNamespace[S controller.Object](objects *controller.Informer[S], updates func(oldObj, newObj S) bool) controller.SourceOf[S] {
 	if updates == nil {
@@ -62,17 +62,17 @@ type RoleBindingFinalizers interface {
 }
 
 // NamespaceRightsReconciler keeps FinalizerNamespaceRights on the
-// operator's RoleBindings while their namespaces hold its objects.
+// operator's RoleBindings while their namespaces have its objects.
 type NamespaceRightsReconciler struct {
 	// Bindings caches the operator's RoleBinding in each watched namespace
 	// (selected by name).
 	Bindings *controller.Informer[*rbacv1.RoleBinding]
-	Holders  []NamespaceHolders
+	Keepers  []RightsKeepers
 	Writer   RoleBindingFinalizers
 	Recorder record.EventRecorder
 	// Finalizer is this shard's finalizer (commonv1alpha1.ShardFinalizer of
 	// FinalizerNamespaceRights; empty means that one). Each shard sees its
-	// own objects only, so each holds the RoleBinding for them with a
+	// own objects only, so each keeps the RoleBinding for them with a
 	// finalizer of its own: the namespace keeps the rights until every
 	// shard has cleaned up.
 	Finalizer string
@@ -93,9 +93,9 @@ func NewNamespaceRightsController(r *NamespaceRightsReconciler, opts controller.
 		return nil, err
 	}
 	byNamespace := func(b *rbacv1.RoleBinding) []string { return []string{b.Namespace} }
-	for _, h := range r.Holders {
+	for _, h := range r.Keepers {
 		err := c.Watch(controller.Dependency[*rbacv1.RoleBinding]{
-			Name:   "namespaceHolders:" + h.Resource,
+			Name:   "rightsKeepers:" + h.Resource,
 			Source: h.Source,
 			Keys:   byNamespace,
 		})
@@ -115,19 +115,19 @@ func (r *NamespaceRightsReconciler) Reconcile(ctx context.Context, key cache.Obj
 	if err != nil {
 		return controller.Result{}, err
 	}
-	holders, err := r.holders(binding.Namespace)
+	keepers, err := r.keepers(binding.Namespace)
 	if err != nil {
 		return controller.Result{}, err
 	}
 	finalizer := r.finalizer()
-	held := slices.Contains(binding.Finalizers, finalizer)
-	needed := len(holders) > 0
+	present := slices.Contains(binding.Finalizers, finalizer)
+	needed := len(keepers) > 0
 	if needed && isBeingDeleted(binding) {
 		r.Recorder.Eventf(binding, corev1.EventTypeNormal, EventDeletionBlocked,
-			"kept by the finalizer %s until the operator has cleaned up %s", finalizer, summarize(holders))
+			"kept by the finalizer %s until the operator has cleaned up %s", finalizer, summarize(keepers))
 	}
 	// A RoleBinding being deleted can take no new finalizer.
-	if held == needed || (needed && isBeingDeleted(binding)) {
+	if present == needed || (needed && isBeingDeleted(binding)) {
 		return controller.Result{}, nil
 	}
 	finalizers := slices.DeleteFunc(slices.Clone(binding.Finalizers), func(f string) bool { return f == finalizer })
@@ -137,15 +137,15 @@ func (r *NamespaceRightsReconciler) Reconcile(ctx context.Context, key cache.Obj
 	if err := r.Writer.SetFinalizers(ctx, binding, finalizers); err != nil {
 		return controller.Result{}, fmt.Errorf("setting the finalizers of RoleBinding %s/%s: %w", binding.Namespace, binding.Name, err)
 	}
-	klog.FromContext(ctx).V(2).Info("Set the finalizer of the operator's RoleBinding", "roleBinding", klog.KObj(binding), "present", needed, "holders", len(holders))
+	klog.FromContext(ctx).V(2).Info("Set the finalizer of the operator's RoleBinding", "roleBinding", klog.KObj(binding), "present", needed, "keepers", len(keepers))
 	return controller.Result{}, nil
 }
 
-// holders lists what keeps the operator's rights in namespace, as
+// keepers lists what keeps the operator's rights in namespace, as
 // "resource/name".
-func (r *NamespaceRightsReconciler) holders(namespace string) ([]string, error) {
+func (r *NamespaceRightsReconciler) keepers(namespace string) ([]string, error) {
 	var out []string
-	for _, h := range r.Holders {
+	for _, h := range r.Keepers {
 		names, err := h.Names(namespace)
 		if err != nil {
 			return nil, err
@@ -158,18 +158,18 @@ func (r *NamespaceRightsReconciler) holders(namespace string) ([]string, error) 
 	return out, nil
 }
 
-// summarize names the first few holders and counts the rest.
-func summarize(holders []string) string {
+// summarize names the first few keepers and counts the rest.
+func summarize(keepers []string) string {
 	const shown = 5
-	if len(holders) <= shown {
-		return strings.Join(holders, ", ")
+	if len(keepers) <= shown {
+		return strings.Join(keepers, ", ")
 	}
-	return fmt.Sprintf("%s and %d more", strings.Join(holders[:shown], ", "), len(holders)-shown)
+	return fmt.Sprintf("%s and %d more", strings.Join(keepers[:shown], ", "), len(keepers)-shown)
 }
 
-// ObjectsIn lists the names of the cached objects of a namespace that hold
-// satisfies (every object when holds is nil).
-func ObjectsIn[T controller.Object](objects *controller.Informer[T], holds func(T) bool) func(namespace string) ([]string, error) {
+// ObjectsIn lists the names of the cached objects of a namespace that keep
+// the rights: those keeps accepts (every object when keeps is nil).
+func ObjectsIn[T controller.Object](objects *controller.Informer[T], keeps func(T) bool) func(namespace string) ([]string, error) {
 	return func(namespace string) ([]string, error) {
 		cached, err := objects.ByIndex(cache.NamespaceIndex, namespace)
 		if err != nil {
@@ -177,7 +177,7 @@ func ObjectsIn[T controller.Object](objects *controller.Informer[T], holds func(
 		}
 		var names []string
 		for _, obj := range cached {
-			if holds == nil || holds(obj) {
+			if keeps == nil || keeps(obj) {
 				names = append(names, obj.GetName())
 			}
 		}
@@ -185,9 +185,9 @@ func ObjectsIn[T controller.Object](objects *controller.Informer[T], holds func(
 	}
 }
 
-// HoldsTokenSecret reports whether a Secret carries the operator's in-use
+// TokenSecretInUse reports whether a Secret carries the operator's in-use
 // finalizer, which only the operator can remove.
-func HoldsTokenSecret(s *corev1.Secret) bool {
+func TokenSecretInUse(s *corev1.Secret) bool {
 	return slices.Contains(s.Finalizers, commonv1alpha1.FinalizerSecretInUse)
 }
 

@@ -32,7 +32,7 @@ var pluginGVK = schema.GroupVersionKind{Group: configurationv1.GroupVersion.Grou
 // KongConsumers and KongConsumerGroups ask for. The bindings belong to the
 // KongPlugin (a controller ownerReference); those that no longer match an
 // annotation are deleted, and bindings without that owner are never
-// touched. It also holds each KongPlugin with the plugin-in-use finalizer
+// touched. It also keeps each KongPlugin with the plugin-in-use finalizer
 // while a binding or an annotation uses it.
 type PluginAnnotationReconciler struct {
 	Plugins        *controller.Informer[kongPlugin]
@@ -112,7 +112,7 @@ func pluginsAnnotatedOn[S controller.Object](objects *controller.Informer[S]) co
 }
 
 // concerns reports whether a plugin has anything for the controller: it
-// holds the plugin-in-use finalizer, bindings use it or belong to it, or
+// carries the plugin-in-use finalizer, bindings use it or belong to it, or
 // annotations name it. A plugin nothing uses yet is left alone until a
 // binding or an annotation names it (a dependency).
 func (r *PluginAnnotationReconciler) concerns(p kongPlugin) bool {

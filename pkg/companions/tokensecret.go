@@ -38,7 +38,7 @@ const indexAuthConfigsByTokenSecret = "byTokenSecret"
 type TokenSecretReconciler struct {
 	Refs *entities.Refs
 	// AuthConfigs are the configurations of every shard (nil: those of
-	// Refs). Every shard reads the same token Secrets and holds them with
+	// Refs). Every shard reads the same token Secrets and keeps them with
 	// the same finalizer, so each must see every configuration that may
 	// use one: else a shard whose configurations let a Secret go would take
 	// the finalizer off while another shard's still need the token.
@@ -75,7 +75,7 @@ func NewTokenSecretController(r *TokenSecretReconciler, opts controller.Options)
 			Keys: func(s *corev1.Secret) []string { return []string{key(s.Namespace, s.Name)} },
 		},
 		// A grant decides whether a configuration of another namespace may
-		// use (and so hold) the Secret.
+		// use (and so keep) the Secret.
 		entities.GrantDependency(r.Refs, func(s *corev1.Secret) []string { return []string{s.Namespace} }),
 	}
 	for _, dep := range deps {
@@ -87,7 +87,7 @@ func NewTokenSecretController(r *TokenSecretReconciler, opts controller.Options)
 }
 
 // concerns reports whether a Secret has anything for the controller: it
-// holds the in-use finalizer, or configurations name it. The credential and
+// carries the in-use finalizer, or configurations name it. The credential and
 // TLS Secrets that share its cache are left alone.
 func (r *TokenSecretReconciler) concerns(s *corev1.Secret) bool {
 	if slices.Contains(s.Finalizers, commonv1alpha1.FinalizerSecretInUse) {
@@ -105,7 +105,7 @@ func (r *TokenSecretReconciler) Reconcile(ctx context.Context, k cache.ObjectNam
 			return controller.Result{}, nil
 		}
 		// Gone, or no longer labelled: a Secret without the label is no
-		// token (its configurations say so), and nothing may hold it.
+		// token (its configurations say so), and nothing may keep it.
 		meta, err := r.Refs.SecretClient.Metadata(ctx, k.Namespace, k.Name)
 		if apierrors.IsNotFound(err) {
 			return controller.Result{}, nil
@@ -133,8 +133,8 @@ func (r *TokenSecretReconciler) Reconcile(ctx context.Context, k cache.ObjectNam
 
 // users names the configurations that read the Secret's token and are
 // allowed to (same namespace, or a KongReferenceGrant), being deleted or
-// not. One that no grant allows holds nothing: it could not read the
-// token, and holding the Secret would let it keep another namespace from
+// not. One that no grant allows keeps nothing: it could not read the
+// token, and keeping the Secret would let it keep another namespace from
 // being deleted.
 func (r *TokenSecretReconciler) users(secret *corev1.Secret) ([]string, error) {
 	configs, err := r.configs().ByIndex(indexAuthConfigsByTokenSecret, key(secret.Namespace, secret.Name))

@@ -104,16 +104,16 @@ func TestTheRecoveryIndexKeepsWhatCreatesUseAndNoMore(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	held := func(wantScopes, wantEntries int) {
+	sized := func(wantScopes, wantEntries int) {
 		t.Helper()
-		if scopes, entries := x.held(); scopes != wantScopes || entries != wantEntries {
+		if scopes, entries := x.size(); scopes != wantScopes || entries != wantEntries {
 			t.Fatalf("the index holds %d scopes of %d entities, want %d of %d", scopes, entries, wantScopes, wantEntries)
 		}
 	}
 
 	index("a", 2)
 	index("b", 2)
-	held(2, 4)
+	sized(2, 4)
 	clk.Step(40 * time.Second)
 	index("a", 2) // used again: kept
 	if lists != 2 {
@@ -121,13 +121,13 @@ func TestTheRecoveryIndexKeepsWhatCreatesUseAndNoMore(t *testing.T) {
 	}
 	clk.Step(30 * time.Second)
 	x.sweep()
-	held(1, 2) // b unused for 70 s goes; a, used 30 s ago, stays
+	sized(1, 2) // b unused for 70 s goes; a, used 30 s ago, stays
 
 	index("c", 2)
 	clk.Step(time.Second)
 	index("a", 2)
 	index("d", 3) // 2 + 2 + 3 > 5: c, used least recently, goes first
-	held(2, 5)
+	sized(2, 5)
 	x.mu.Lock()
 	_, keptA := x.scopes["a"]
 	_, keptC := x.scopes["c"]
@@ -136,7 +136,7 @@ func TestTheRecoveryIndexKeepsWhatCreatesUseAndNoMore(t *testing.T) {
 		t.Fatalf("a kept %v, c kept %v: want the scope used least recently (c) dropped", keptA, keptC)
 	}
 	x.take("a-a")
-	held(2, 4)
+	sized(2, 4)
 }
 
 // TestAWorkerComesBackRatherThanWaitForAnotherListing: while one create

@@ -228,7 +228,7 @@ func (c *Controller[T]) HasSynced() bool {
 }
 
 // Run waits for the caches, runs the workers until ctx is cancelled, then
-// shuts the queue down and waits for the workers to finish what they hold.
+// shuts the queue down and waits for the workers to finish what they took.
 func (c *Controller[T]) Run(ctx context.Context) error {
 	logger := klog.FromContext(ctx).WithValues("controller", c.kind)
 	ctx = klog.NewContext(ctx, logger)

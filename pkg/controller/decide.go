@@ -45,9 +45,9 @@ const (
 	opAwaitCache
 	// opWaitForDeletion: the deletion timestamp lies ahead.
 	opWaitForDeletion
-	// opHold keeps the object, and its entity, until the objects that use
-	// it are gone.
-	opHold
+	// opWaitForDependents keeps the object, and its entity, until the
+	// objects that use it (its dependents) are gone.
+	opWaitForDependents
 	// opRelease lets a borrowed entity go without a Konnect call.
 	opRelease
 	// opDropWithParent: Konnect deleted the entity with its control plane
@@ -85,7 +85,7 @@ const (
 var opNames = map[op]string{
 	opWaitQuietly: "WaitQuietly", opReportReferences: "ReportReferences", opCreate: "Create",
 	opAdopt: "Adopt", opUpdate: "Update", opKeep: "Keep", opRefresh: "Refresh", opSettle: "Settle",
-	opForget: "Forget", opAwaitCache: "AwaitCache", opWaitForDeletion: "WaitForDeletion", opHold: "Hold",
+	opForget: "Forget", opAwaitCache: "AwaitCache", opWaitForDeletion: "WaitForDeletion", opWaitForDependents: "WaitForDependents",
 	opRelease: "Release", opDropWithParent: "DropWithParent", opReportUndeletable: "ReportUndeletable", opDelete: "Delete",
 	opPause: "Pause", opReportPolicy: "ReportPolicy", opReportDrift: "ReportDrift", opReportForeign: "ReportForeign", opOrphan: "Orphan",
 	opReportRefusal: "ReportRefusal",
@@ -111,9 +111,9 @@ type action struct {
 	// the object's kind, namespace and name before creating, or before
 	// deleting when id is unknown.
 	byIdentity bool
-	// holder is the ID of the entity that the last create found in the
+	// inTheWay is the ID of the entity that the last create found in the
 	// object's way: read again before creating.
-	holder string
+	inTheWay string
 	// mark is the lister's request the update answers, if any.
 	mark *driftMark
 	// changed: the write carries a change of the spec or metadata, not
@@ -170,9 +170,9 @@ type facts struct {
 	fingerprint uint64
 	// problem says what is wrong with its references (when not ready).
 	problem string
-	// holders name the objects that still use its entity (when deleting and
-	// the kind holds objects for their users).
-	holders []string
+	// dependents name the objects that still use its entity (when deleting
+	// and the kind keeps objects for their dependents, Kind.UsedBy).
+	dependents []string
 	// policies are its day-2 controls; takeOver says that spec.adopt
 	// overrides the entity deliberately, even one another cluster owns.
 	policies commonv1alpha1.Policies
@@ -301,8 +301,8 @@ func (tm timing) decideDeletion(f facts, res Resolution, rec record, now time.Ti
 		return action{op: opOrphan}
 	case rec.foreignOwner() != "" && !f.takeOver:
 		return action{op: opOrphan, owner: rec.foreignOwner()}
-	case len(f.holders) > 0:
-		return action{op: opHold}
+	case len(f.dependents) > 0:
+		return action{op: opWaitForDependents}
 	case f.borrowed:
 		return action{op: opRelease}
 	case res.Gone:

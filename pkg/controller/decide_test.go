@@ -41,8 +41,8 @@ func TestDecide(t *testing.T) {
 		return f
 	}
 	byIdentity := func(f facts) facts { f.find = findByIdentity; return f }
-	refusedBy := func(holder string, fp uint64, at time.Time) record {
-		return record{uid: "u", refusal: &refusal{fingerprint: fp, scope: scopeOf(Placement{}), holder: holder, at: at}}
+	refusedBy := func(inTheWay string, fp uint64, at time.Time) record {
+		return record{uid: "u", refusal: &refusal{fingerprint: fp, scope: scopeOf(Placement{}), inTheWay: inTheWay, at: at}}
 	}
 	deleting := func(f facts) facts {
 		f.deleting, f.deletionAt, f.finalizer = true, now.Add(-time.Second), true
@@ -117,8 +117,8 @@ func TestDecide(t *testing.T) {
 		{"an entity found in the way is reported without a call within the period", byIdentity(fresh), ready, refusedBy("h1", 1, now.Add(-10*time.Second)),
 			action{op: opReportRefusal, wait: 50 * time.Second}},
 		{"once the period has passed the entity in the way is read again, not created over", byIdentity(fresh), ready, refusedBy("h1", 1, now.Add(-period)),
-			action{op: opCreate, holder: "h1"}},
-		{"a conflict whose holder cannot be read waits for a change", byIdentity(fresh), ready, refusedBy("", 1, now.Add(-time.Hour)),
+			action{op: opCreate, inTheWay: "h1"}},
+		{"a conflict whose entity in the way cannot be read waits for a change", byIdentity(fresh), ready, refusedBy("", 1, now.Add(-time.Hour)),
 			action{op: opReportRefusal}},
 		{"a changed spec tries to create again at once", byIdentity(fresh), ready, refusedBy("h1", 2, now.Add(-time.Second)),
 			action{op: opCreate, byIdentity: true}},
@@ -164,8 +164,8 @@ func TestDecide(t *testing.T) {
 		{"a finalizer removed already waits for the cache", deleting(existing), ready, record{finalized: true}, action{op: opAwaitCache}},
 		{"a deletion timestamp ahead is waited for", with(deleting(existing), func(f *facts) { f.deletionAt = now.Add(time.Minute) }), ready, record{},
 			action{op: opWaitForDeletion, wait: time.Minute}},
-		{"an entity still used by other objects is held", with(deleting(existing), func(f *facts) { f.holders = []string{"KongRoute ns/r"} }), ready, record{}, action{op: opHold}},
-		{"a borrowed entity still used is held", with(deleting(existing), func(f *facts) { f.borrowed, f.holders = true, []string{"KongService ns/s"} }), ready, record{}, action{op: opHold}},
+		{"an entity still used by other objects waits for them", with(deleting(existing), func(f *facts) { f.dependents = []string{"KongRoute ns/r"} }), ready, record{}, action{op: opWaitForDependents}},
+		{"a borrowed entity still used waits for its dependents", with(deleting(existing), func(f *facts) { f.borrowed, f.dependents = true, []string{"KongService ns/s"} }), ready, record{}, action{op: opWaitForDependents}},
 		{"a borrowed entity is released", with(deleting(existing), func(f *facts) { f.borrowed = true }), Resolution{}, record{}, action{op: opRelease}},
 		{"an entity gone with its parent leaves only the finalizer", deleting(existing), Resolution{Gone: true}, record{}, action{op: opDropWithParent}},
 		{"what the delete needs being unusable is reported", deleting(existing), Resolution{}, record{}, action{op: opReportUndeletable}},
@@ -181,7 +181,7 @@ func TestDecide(t *testing.T) {
 		{"an unknown policy holds a deletion too", with(deleting(existing), func(f *facts) { f.policies.Invalid = "bad" }), ready, record{}, action{op: opReportPolicy}},
 		{"pause makes no call, whatever changed", with(existing, func(f *facts) { f.policies.Reconcile = pause }), ready, func() record { r := writtenAt(now, 2); r.mark = mark; return r }(),
 			action{op: opPause}},
-		{"pause holds a deletion", with(deleting(existing), func(f *facts) { f.policies.Reconcile = pause }), ready, record{}, action{op: opPause}},
+		{"pause keeps a deletion waiting", with(deleting(existing), func(f *facts) { f.policies.Reconcile = pause }), ready, record{}, action{op: opPause}},
 		{"report: drift found is reported, not written", reporting(existing), ready, func() record { r := writtenAt(now, 1); r.mark = mark; return r }(),
 			action{op: opReportDrift, id: "e1", mark: mark}},
 		{"report: an entity missing is reported, not created", reporting(existing), ready, func() record { r := writtenAt(now, 1); r.mark = missingMark; return r }(),
@@ -221,7 +221,7 @@ func TestDecide(t *testing.T) {
 			got := tm.decide(tt.f, tt.res, tt.rec, now)
 			if got.op != tt.want.op || got.wait != tt.want.wait || got.id != tt.want.id || got.lookFirst != tt.want.lookFirst ||
 				got.mark != tt.want.mark || got.changed != tt.want.changed || !got.assumeSyncedAt.Equal(tt.want.assumeSyncedAt) || got.warn != tt.want.warn ||
-				got.owner != tt.want.owner || got.checkOwner != tt.want.checkOwner || got.byIdentity != tt.want.byIdentity || got.holder != tt.want.holder {
+				got.owner != tt.want.owner || got.checkOwner != tt.want.checkOwner || got.byIdentity != tt.want.byIdentity || got.inTheWay != tt.want.inTheWay {
 				t.Errorf("decide = %+v (%s)\n want %+v (%s)", got, got.op, tt.want, tt.want.op)
 			}
 		})

@@ -20,11 +20,12 @@
 // finalizers (finalize.go), entities Konnect provisions in the background
 // (async.go), the day-2 policies of the deletion-policy, reconcile-policy
 // and protected annotations (policies.go). One record per object
-// (record.go) holds what the controller remembers between passes.
+// (record.go), kept in the controller's memory (memory.go), holds what the
+// controller remembers between passes.
 //
 // An object whose status holds no ID looks for the entity it may already
 // have before it creates one (recoverylookup.go), in the listed entities
-// no object holds (recoveryindex.go); what it finds it takes back or, when
+// no object stands for (recoveryindex.go); what it finds it takes back or, when
 // the entity is another's, refuses with a message that says whose
 // (takebackorrefuse.go). spec.adopt takes an entity over on purpose
 // (specadopt.go).
@@ -33,7 +34,8 @@
 // each listing scope once per sync period (lister.go), with credentials its
 // members resolve to at that moment (listerplacement.go), one listing per
 // organisation at a time (listerorgs.go), and compares the entities with
-// the snapshots of the operator's last writes (snapshot.go).
+// the snapshots of the operator's last writes (snapshot.go); the memory
+// indexes the records by listing scope for it (listerrecords.go).
 //
 // What differs per kind is data: a Kind (kind.go) says how its spec becomes
 // a Konnect entity, which calls create, update, list and delete it, and how

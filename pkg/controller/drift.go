@@ -25,7 +25,7 @@ const (
 var DriftModes = []string{DriftList, DriftUpdate}
 
 // EventDriftCorrected is the reason of the Event that reports an entity
-// written again because Konnect held something else.
+// written again because Konnect had something else.
 const EventDriftCorrected = "DriftCorrected"
 
 // ReasonListingRefused is the reason of the condition Drifted=Unknown, and

@@ -27,7 +27,7 @@ func NewEntityController[T Entity, D any](
 			return nil, err
 		}
 	}
-	if kind.Borrows != nil || len(kind.HeldBy) > 0 {
+	if kind.Borrows != nil || len(kind.UsedBy) > 0 {
 		// An object being deleted waits for its referrers.
 		informer.OnReferrersChanged(func(key string) {
 			if name, err := cache.ParseObjectName(key); err == nil {

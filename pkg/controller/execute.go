@@ -85,7 +85,7 @@ func (r *EntityReconciler[T, D]) write(ctx context.Context, t *pass[T, D]) (Resu
 		rec.driftReported, rec.foreign, rec.ownerKnown = nil, "", true
 		// Known again; the next listing tells whether it still is.
 		rec.listingRefused = ""
-	}, holding(w.id))
+	}, knownEntity(w.id))
 	r.policyConditions(t, true)
 	if t.facts.lists {
 		// Without a snapshot (an entity adopted in match mode, nothing

@@ -140,10 +140,10 @@ func (e *undeletableError) Error() string {
 		e.cause, fix, commonv1alpha1.AnnotationDeletionPolicy, commonv1alpha1.DeletionPolicyOrphan)
 }
 
-// reportHolders says which objects keep the object being deleted; their
+// reportDependents says which objects keep the object being deleted; their
 // own changes enqueue it again (see NewEntityController).
-func (r *EntityReconciler[T, D]) reportHolders(t *pass[T, D]) {
-	waiting := strings.Join(t.facts.holders, ", ")
+func (r *EntityReconciler[T, D]) reportDependents(t *pass[T, D]) {
+	waiting := strings.Join(t.facts.dependents, ", ")
 	if t.facts.borrowed {
 		r.recorder.Eventf(t.obj, corev1.EventTypeNormal, EventWaitingForDependents,
 			"Kept until these objects have deleted their entities from the %s in Konnect: %s", r.kind.KindName(), waiting)
@@ -153,23 +153,23 @@ func (r *EntityReconciler[T, D]) reportHolders(t *pass[T, D]) {
 		"Kept, with its entity in Konnect, until these objects that use it are deleted: %s", waiting)
 }
 
-// holdsFor reports whether obj, being deleted, waits for the objects that
-// use its entity (Kind.HeldBy). A kind that borrows holds only its borrowed
-// objects: an owned control plane goes first, and Konnect deletes its
-// entities with it.
-func (r *EntityReconciler[T, D]) holdsFor(obj T) bool {
-	if len(r.kind.HeldBy) == 0 {
+// waitsForDependents reports whether obj, being deleted, waits for the
+// objects that use its entity (Kind.UsedBy). In a kind that borrows, only
+// borrowed objects wait: an owned control plane goes first, and Konnect
+// deletes its entities with it.
+func (r *EntityReconciler[T, D]) waitsForDependents(obj T) bool {
+	if len(r.kind.UsedBy) == 0 {
 		return false
 	}
 	return r.kind.Borrows == nil || r.kind.borrows(obj)
 }
 
-// holders names, sorted, the objects that refer to the object with key
-// through one of the kind's HeldBy dependencies and still hold the cleanup
+// dependents names, sorted, the objects that refer to the object with key
+// through one of the kind's UsedBy dependencies and still carry the cleanup
 // finalizer.
-func (r *EntityReconciler[T, D]) holders(key cache.ObjectName) ([]string, error) {
+func (r *EntityReconciler[T, D]) dependents(key cache.ObjectName) ([]string, error) {
 	var waiting []string
-	for _, dependency := range r.kind.HeldBy {
+	for _, dependency := range r.kind.UsedBy {
 		found, err := r.informer.Referrers(key.String(), dependency)
 		if err != nil {
 			return nil, err

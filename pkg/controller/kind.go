@@ -67,15 +67,17 @@ type Kind[T Entity, D any] struct {
 	// operator reads but does not own (a mirrored control plane): creating it
 	// only reads it, and deleting obj never deletes it.
 	Borrows func(obj T) bool
-	// HeldBy names dependencies (Dependency.Name, registered by other
-	// controllers with this kind's informer as Source): while being deleted,
+	// UsedBy names the dependencies (Dependency.Name, registered by other
+	// controllers with this kind's informer as Source) through which
+	// objects of other kinds use this kind's objects: while being deleted,
 	// an object is kept, and its entity left alone, until no object that
-	// refers to it through one of them still holds the cleanup finalizer.
+	// refers to it through one of them (a dependent) still carries the
+	// cleanup finalizer.
 	// A borrowed control plane waits so, as Konnect does not delete what
 	// other objects created inside it; a network waits for the data-plane
 	// groups deployed on it. For a kind with Borrows, only borrowed objects
 	// wait.
-	HeldBy []string
+	UsedBy []string
 	// Owner, when set, reads the identity of the cluster whose operator
 	// wrote the entity with the given ID (its k8s-cluster tag or label; ""
 	// when none): before the first write or delete of an entity this

@@ -95,8 +95,8 @@ func (r *EntityReconciler[T, D]) listLoop(ctx context.Context, enqueue func(cach
 	}
 }
 
-// Idle reports whether the lister is neither listing nor holding a
-// listing that is due.
+// Idle reports whether the lister is neither listing nor has a listing
+// due.
 func (r *EntityReconciler[T, D]) Idle() bool {
 	return r.scopes == nil || r.scopes.Len() == 0 && r.listingNow.Load() == 0
 }

@@ -15,7 +15,8 @@ import (
 
 // Event reasons of the day-2 controls.
 const (
-	// EventPaused: the reconcile policy pause holds the object's changes.
+	// EventPaused: the reconcile policy pause keeps the object's changes
+	// from Konnect.
 	EventPaused = "Paused"
 	// EventDriftReported: under the report policy, the entity was found
 	// changed or missing in Konnect and left as it is.
@@ -117,7 +118,7 @@ func (r *EntityReconciler[T, D]) orphan(ctx context.Context, t *pass[T, D]) (Res
 	}
 	// Its entity stays: an object that comes back under its name takes it
 	// back.
-	t.remember(finalized, holding(t.facts.id))
+	t.remember(finalized, knownEntity(t.facts.id))
 	why := "deletion-policy orphan"
 	switch {
 	case t.action.owner != "":

@@ -244,8 +244,8 @@ func (r *EntityReconciler[T, D]) act(ctx context.Context, t *pass[T, D]) (Result
 	if t.facts.id != "" && t.rec.createdID != "" {
 		t.remember(forgetCreated) // the status carries the ID now
 	}
-	if t.facts.id != "" && t.rec.holds != t.facts.id {
-		t.remember(holding(t.facts.id))
+	if t.facts.id != "" && t.rec.knownID != t.facts.id {
+		t.remember(knownEntity(t.facts.id))
 	}
 	if !t.action.assumeSyncedAt.IsZero() {
 		t.remember(assumeSynced(t.facts.fingerprint, t.action.assumeSyncedAt))
@@ -263,8 +263,8 @@ func (r *EntityReconciler[T, D]) act(ctx context.Context, t *pass[T, D]) (Result
 		return Result{}, nil
 	case opReportReferences:
 		return r.reportReferences(ctx, t)
-	case opHold:
-		r.reportHolders(t)
+	case opWaitForDependents:
+		r.reportDependents(t)
 		return Result{}, nil
 	case opRelease, opDropWithParent, opDelete:
 		return r.delete(ctx, t)
@@ -349,8 +349,8 @@ func (r *EntityReconciler[T, D]) observe(ctx context.Context, t *pass[T, D]) (re
 		IsConditionTrue(obj.GetConditions(), commonv1alpha1.ConditionStalled)
 	if deleted := obj.GetDeletionTimestamp(); deleted != nil {
 		f.deleting, f.deletionAt = true, deleted.Time
-		if f.finalizer && r.holdsFor(obj) {
-			f.holders, err = r.holders(t.key)
+		if f.finalizer && r.waitsForDependents(obj) {
+			f.dependents, err = r.dependents(t.key)
 		}
 		return nil, err
 	}

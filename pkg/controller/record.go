@@ -1,11 +1,9 @@
 package controller
 
 import (
-	"sync"
 	"time"
 
 	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/client-go/tools/cache"
 )
 
 // record is everything a controller remembers of one object between
@@ -36,10 +34,10 @@ type record struct {
 	// finalized: this process removed the cleanup finalizer; a reconcile
 	// that still sees it (the cache lags) must not delete again.
 	finalized bool
-	// holds is the ID of the entity this process last knew the object by,
-	// "" when none or once it deleted it: an object that goes while holding
-	// one leaves it in Konnect, for its successor to take back.
-	holds string
+	// knownID is the ID of the entity this process last knew the object
+	// by, "" when none or once it deleted it: an object that goes while it
+	// has one leaves the entity in Konnect, for its successor to take back.
+	knownID string
 	// refusal is why the last create took no entity (another cluster's,
 	// or a conflict); nil when none.
 	refusal *refusal
@@ -117,254 +115,11 @@ func (rec record) foreignOwner() string {
 // edit is one change to an object's record.
 type edit func(*record)
 
-// listingScope is one listing scope whose entities of the kind are listed. It
-// keeps no credentials: each listing takes them from a member resolved at
-// that moment (see currentPlacement).
-type listingScope struct {
-	// org is the organisation of the members' latest listing
-	// (listing.org), "" until one is known.
-	org     string
-	members map[cache.ObjectName]struct{}
-}
-
-// memory holds a controller's records, and indexes those whose entities
-// the lister checks by listing scope.
-type memory struct {
-	mu      sync.Mutex
-	records map[cache.ObjectName]*record
-	scopes  map[string]*listingScope
-	// marks numbers the lister's marks, so that a reconcile clears only the
-	// mark it acted on, never one given while it ran.
-	marks uint64
-	// schedule is called once for each listing scope that gains its first
-	// member.
-	schedule func(scope string)
-}
-
-func newMemory(schedule func(string)) *memory {
-	return &memory{records: map[cache.ObjectName]*record{}, scopes: map[string]*listingScope{}, schedule: schedule}
-}
-
-// get returns a copy of the record of the object with uid: an empty one
-// when nothing is remembered of it (or of an object that had its name
-// before).
-func (m *memory) get(key cache.ObjectName, uid types.UID) record {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if rec, ok := m.records[key]; ok && rec.uid == uid {
-		return *rec
-	}
-	return record{uid: uid}
-}
-
-// update applies edits to the record of the object with uid, starting from
-// an empty record when the one stored is of another object, and keeps the
-// listing scopes in step with its listing.
-func (m *memory) update(key cache.ObjectName, uid types.UID, edits ...edit) {
-	if len(edits) == 0 {
-		return
-	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	rec, ok := m.records[key]
-	if !ok || rec.uid != uid {
-		if ok {
-			m.leaveLocked(key, rec)
-		}
-		rec = &record{uid: uid}
-		m.records[key] = rec
-	}
-	before := rec.listing
-	for _, e := range edits {
-		e(rec)
-	}
-	m.relistLocked(key, before, rec.listing)
-}
-
-// relistLocked moves key between listing scopes after its listing changed.
-func (m *memory) relistLocked(key cache.ObjectName, before, after *listing) {
-	if before != nil && (after == nil || after.scope != before.scope) {
-		if pl, ok := m.scopes[before.scope]; ok {
-			delete(pl.members, key)
-		}
-	}
-	if after == nil {
-		return
-	}
-	pl, ok := m.scopes[after.scope]
-	if !ok {
-		pl = &listingScope{members: map[cache.ObjectName]struct{}{}}
-		m.scopes[after.scope] = pl
-		if m.schedule != nil {
-			m.schedule(after.scope)
-		}
-	}
-	pl.members[key] = struct{}{}
-	if after.org != "" {
-		pl.org = after.org // a token may have been replaced
-	}
-}
-
-func (m *memory) leaveLocked(key cache.ObjectName, rec *record) {
-	if rec.listing == nil {
-		return
-	}
-	if pl, ok := m.scopes[rec.listing.scope]; ok {
-		delete(pl.members, key)
-	}
-}
-
-// forget drops the record of an object that no longer exists, and
-// reports whether it left its entity in Konnect.
-func (m *memory) forget(key cache.ObjectName) (leftBehind bool) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if rec, ok := m.records[key]; ok {
-		m.leaveLocked(key, rec)
-		leftBehind = rec.holds != ""
-	}
-	delete(m.records, key)
-	return leftBehind
-}
-
-// vacated reports whether the record under key is of another object than
-// uid's (one gone, whose name uid's object now has) that left its entity in
-// Konnect. It reports so once.
-func (m *memory) vacated(key cache.ObjectName, uid types.UID) bool {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	rec, ok := m.records[key]
-	if !ok || rec.uid == uid || rec.holds == "" {
-		return false
-	}
-	rec.holds = ""
-	return true
-}
-
-// member is one entity of a listing scope, as the lister reads it.
-type member struct {
-	uid types.UID
-	listing
-	// foreign is the other cluster the entity was last found to belong
-	// to; reported says that its drift is reported (report policy);
-	// listingRefused that the refusal of the last listing is.
-	foreign        string
-	reported       bool
-	listingRefused bool
-}
-
-// scopeOrganization names the organisation a listing scope's listing waits
-// for (listingOrganization); ok is false when the scope has no members.
-func (m *memory) scopeOrganization(scope string) (org string, ok bool) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	pl, ok := m.scopes[scope]
-	if !ok || len(pl.members) == 0 {
-		return "", false
-	}
-	if pl.org == "" {
-		return "scope " + scope, true
-	}
-	return pl.org, true
-}
-
-// scopeMembers returns a listing scope's members as they are now; ok is
-// false (and the scope is dropped) when it has none left.
-func (m *memory) scopeMembers(scope string) (map[cache.ObjectName]member, bool) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	pl, ok := m.scopes[scope]
-	if !ok {
-		return nil, false
-	}
-	if len(pl.members) == 0 {
-		delete(m.scopes, scope)
-		return nil, false
-	}
-	out := make(map[cache.ObjectName]member, len(pl.members))
-	for key := range pl.members {
-		if rec := m.records[key]; rec != nil && rec.listing != nil {
-			out[key] = member{uid: rec.uid, listing: *rec.listing, foreign: rec.foreign, reported: rec.driftReported != nil, listingRefused: rec.listingRefused != ""}
-		}
-	}
-	return out, true
-}
-
-// mark records the lister's request to write the entity of the object
-// with the mark's uid again.
-func (m *memory) mark(key cache.ObjectName, mark driftMark) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	rec, ok := m.records[key]
-	if !ok || rec.uid != mark.uid {
-		return
-	}
-	m.marks++
-	mark.seq = m.marks
-	rec.mark = &mark
-}
-
-// refuseListing records why the listing of the entity of the object with
-// uid was refused ("": it no longer is), and reports whether that changed.
-func (m *memory) refuseListing(key cache.ObjectName, uid types.UID, why string) bool {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	rec, ok := m.records[key]
-	if !ok || rec.uid != uid || rec.listingRefused == why {
-		return false
-	}
-	rec.listingRefused = why
-	return true
-}
-
-// adoptListed makes a listed entity the snapshot of key's entity, when
-// nothing was written for it since seen was read.
-func (m *memory) adoptListed(key cache.ObjectName, seen member, snapshot Snapshot, sum uint64) {
-	m.relisted(key, seen, func(l *listing) bool {
-		if l.snapshot.Known() {
-			return false
-		}
-		l.snapshot, l.listedSum = snapshot, sum
-		return true
-	})
-}
-
-// inSync records that a listing found key's entity, with sum, equal to its
-// snapshot, when nothing was written for it since seen was read.
-func (m *memory) inSync(key cache.ObjectName, seen member, sum uint64) {
-	m.relisted(key, seen, func(l *listing) bool {
-		if !l.snapshot.Known() || l.listedSum == sum {
-			return false
-		}
-		l.listedSum = sum
-		return true
-	})
-}
-
-// relisted replaces the listing of key's entity with a copy that change
-// edits (reconciles read the listing they copied without the lock), when
-// the entity is still the one seen and nothing was written for it since.
-func (m *memory) relisted(key cache.ObjectName, seen member, change func(*listing) bool) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	rec, ok := m.records[key]
-	if !ok || rec.uid != seen.uid || rec.listing == nil {
-		return
-	}
-	if l := rec.listing; l.id != seen.id || !l.writtenAt.Equal(seen.writtenAt) {
-		return
-	}
-	l := *rec.listing
-	if change(&l) {
-		rec.listing = &l
-	}
-}
-
 // The edits the executor makes.
 
 // forgetAll empties the record: the object no longer needs anything of it.
-// The entity it held, if any, stays in Konnect.
-func forgetAll(rec *record) { *rec = record{uid: rec.uid, holds: rec.holds} }
+// The entity it knew, if any, stays in Konnect.
+func forgetAll(rec *record) { *rec = record{uid: rec.uid, knownID: rec.knownID} }
 
 // forgetCreated drops a remembered ID once the status carries it, or the
 // entity is gone.
@@ -471,9 +226,9 @@ func goneReportedOf(id string) edit {
 // drops the rest.
 func finalized(rec *record) { *rec = record{uid: rec.uid, finalized: true} }
 
-// holding records the ID of the entity the object stands for now.
-func holding(id string) edit {
-	return func(rec *record) { rec.holds, rec.refusal = id, nil }
+// knownEntity records the ID of the entity the object stands for now.
+func knownEntity(id string) edit {
+	return func(rec *record) { rec.knownID, rec.refusal = id, nil }
 }
 
 // refused records why a create took no entity.

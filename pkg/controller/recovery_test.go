@@ -18,13 +18,13 @@ import (
 	"github.com/konnect-operator/konnect-operator/pkg/konnect"
 )
 
-// konnectHolds stands in for what a control plane holds for a kind found
+// konnectEntities stands in for a control plane's entities of a kind found
 // by identity: the listed entities, and what the reconciler asked of them.
-type konnectHolds struct {
+type konnectEntities struct {
 	entities []Listed[string]
-	// holder is what Recovery.Holder answers after a conflict.
-	holder                *Listed[string]
-	lists, reads, holders int
+	// inTheWay is what Recovery.FindByKey answers after a conflict.
+	inTheWay              *Listed[string]
+	lists, reads, lookups int
 }
 
 // entityFor is an entity written for the service ns/name by the operator
@@ -43,27 +43,27 @@ func entityFor(id, name, cluster, host string) Listed[string] {
 
 // recoveryFixture is a reconciler over a kind found by identity, in cluster
 // "cluster-a".
-func recoveryFixture(t *testing.T, holds *konnectHolds, objects ...runtime.Object) *reconcilerFixture {
+func recoveryFixture(t *testing.T, inKonnect *konnectEntities, objects ...runtime.Object) *reconcilerFixture {
 	f := newReconcilerFixture(t, objects...)
 	k := f.reconciler.kind
 	k.List = func(context.Context, konnect.API, Placement, bool) ([]Listed[string], error) {
-		holds.lists++
-		return append([]Listed[string](nil), holds.entities...), nil
+		inKonnect.lists++
+		return append([]Listed[string](nil), inKonnect.entities...), nil
 	}
 	k.Recover = &Recovery[svc, string]{
 		ByIdentity: true,
 		Read: func(_ context.Context, _ konnect.API, _ svc, _ Placement, id string) (Listed[string], error) {
-			holds.reads++
-			for _, l := range holds.entities {
+			inKonnect.reads++
+			for _, l := range inKonnect.entities {
 				if l.ID == id {
 					return l, nil
 				}
 			}
 			return Listed[string]{}, &konnect.NotFoundError{Operation: "get service", Message: "not found"}
 		},
-		Holder: func(context.Context, konnect.API, svc, Placement, string) (*Listed[string], error) {
-			holds.holders++
-			return holds.holder, nil
+		FindByKey: func(context.Context, konnect.API, svc, Placement, string) (*Listed[string], error) {
+			inKonnect.lookups++
+			return inKonnect.inTheWay, nil
 		},
 	}
 	f.reconciler.cluster = "cluster-a"
@@ -89,31 +89,31 @@ func (f *reconcilerFixture) statusID(t *testing.T, name string) string {
 // for their names, listed once for all of them: no create, and no write
 // when Konnect holds what they declare.
 func TestObjectsTakeBackTheirEntitiesByIdentity(t *testing.T) {
-	holds := &konnectHolds{entities: []Listed[string]{
+	inKonnect := &konnectEntities{entities: []Listed[string]{
 		entityFor("e-same", "same", "cluster-a", "a.example.com"),
 		entityFor("e-changed", "changed", "", "old.example.com"), // no cluster tag: Kong Operator's
-		entityFor("e-held", "held-by-other", "cluster-a", "a.example.com"),
+		entityFor("e-taken", "taken", "cluster-a", "a.example.com"),
 	}}
-	held := serviceNamed("holder", "uid-holder")
-	held.KonnectStatus(true).ID = "e-held"
-	f := recoveryFixture(t, holds, serviceNamed("same", "new-1"), serviceNamed("changed", "new-2"), serviceNamed("fresh", "new-3"),
-		serviceNamed("held-by-other", "new-4"), held)
+	other := serviceNamed("other", "uid-other")
+	other.KonnectStatus(true).ID = "e-taken"
+	f := recoveryFixture(t, inKonnect, serviceNamed("same", "new-1"), serviceNamed("changed", "new-2"), serviceNamed("fresh", "new-3"),
+		serviceNamed("taken", "new-4"), other)
 	_, ctx := ktesting.NewTestContext(t)
-	for _, name := range []string{"same", "changed", "fresh", "held-by-other"} {
+	for _, name := range []string{"same", "changed", "fresh", "taken"} {
 		if _, err := f.reconciler.Reconcile(ctx, cache.NewObjectName("ns", name)); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
 	}
-	if holds.lists != 1 {
-		t.Errorf("the control plane was listed %d times, want once for every object", holds.lists)
+	if inKonnect.lists != 1 {
+		t.Errorf("the control plane was listed %d times, want once for every object", inKonnect.lists)
 	}
-	for name, want := range map[string]string{"same": "e-same", "changed": "e-changed", "fresh": "entity-1", "held-by-other": "entity-1"} {
+	for name, want := range map[string]string{"same": "e-same", "changed": "e-changed", "fresh": "entity-1", "taken": "entity-1"} {
 		if got := f.statusID(t, name); got != want {
 			t.Errorf("%s: status ID %q, want %q", name, got, want)
 		}
 	}
 	// One create each for the object without an entity and the one whose
-	// entity another object holds (by its status); one write for the
+	// entity another object stands for (by its status); one write for the
 	// entity that differs.
 	if f.counts.creates != 2 || f.counts.updates != 1 {
 		t.Errorf("%d creates and %d updates, want 2 and 1", f.counts.creates, f.counts.updates)
@@ -127,8 +127,8 @@ func TestObjectsTakeBackTheirEntitiesByIdentity(t *testing.T) {
 // alone: the object says whose it is and how to take it over, and reads it
 // again once a sync period instead of creating.
 func TestAnotherClustersEntityIsReportedNotCreatedOver(t *testing.T) {
-	holds := &konnectHolds{entities: []Listed[string]{entityFor("e-b", "svc", "cluster-b", "a.example.com")}}
-	f := recoveryFixture(t, holds, serviceNamed("svc", "new-1"))
+	inKonnect := &konnectEntities{entities: []Listed[string]{entityFor("e-b", "svc", "cluster-b", "a.example.com")}}
+	f := recoveryFixture(t, inKonnect, serviceNamed("svc", "new-1"))
 	_, ctx := ktesting.NewTestContext(t)
 	key := cache.NewObjectName("ns", "svc")
 	result, err := f.reconciler.Reconcile(ctx, key)
@@ -145,18 +145,18 @@ func TestAnotherClustersEntityIsReportedNotCreatedOver(t *testing.T) {
 	if _, err := f.reconciler.Reconcile(ctx, key); err != nil {
 		t.Fatal(err)
 	}
-	if f.counts.creates != 0 || holds.reads != 0 || holds.lists != 1 {
-		t.Fatalf("within the period: %d creates, %d reads, %d listings; want none but the first listing", f.counts.creates, holds.reads, holds.lists)
+	if f.counts.creates != 0 || inKonnect.reads != 0 || inKonnect.lists != 1 {
+		t.Fatalf("within the period: %d creates, %d reads, %d listings; want none but the first listing", f.counts.creates, inKonnect.reads, inKonnect.lists)
 	}
 	f.clock.Step(time.Minute)
 	if _, err := f.reconciler.Reconcile(ctx, key); err != nil {
 		t.Fatal(err)
 	}
-	if f.counts.creates != 0 || holds.reads != 1 {
-		t.Fatalf("after the period: %d creates, %d reads; want the entity read again and nothing created", f.counts.creates, holds.reads)
+	if f.counts.creates != 0 || inKonnect.reads != 1 {
+		t.Fatalf("after the period: %d creates, %d reads; want the entity read again and nothing created", f.counts.creates, inKonnect.reads)
 	}
 	// The other cluster's entity goes: the object creates its own.
-	holds.entities = nil
+	inKonnect.entities = nil
 	f.clock.Step(time.Minute)
 	f.refresh(t, "svc")
 	if _, err := f.reconciler.Reconcile(ctx, key); err != nil {
@@ -167,13 +167,13 @@ func TestAnotherClustersEntityIsReportedNotCreatedOver(t *testing.T) {
 	}
 }
 
-// A create refused as a conflict finds the entity that holds the name,
+// A create refused as a conflict finds the entity that has the name,
 // says what it is and how to adopt it, and is not tried again while the
 // spec stays the same.
 func TestConflictIsExplainedNotRetried(t *testing.T) {
 	ui := Listed[string]{ID: "e-ui"} // made in Konnect's UI: no identity tags
-	holds := &konnectHolds{entities: []Listed[string]{ui}, holder: &ui}
-	f := recoveryFixture(t, holds, serviceNamed("svc", "new-1"))
+	inKonnect := &konnectEntities{entities: []Listed[string]{ui}, inTheWay: &ui}
+	f := recoveryFixture(t, inKonnect, serviceNamed("svc", "new-1"))
 	f.reconciler.kind.Adopt = &Adoption[svc, string]{Options: func(svc) *commonv1alpha1.AdoptOptions { return nil }}
 	f.counts.createErr = &konnect.ConflictError{Operation: "create service", StatusCode: 400, Message: "data constraint error"}
 	_, ctx := ktesting.NewTestContext(t)
@@ -195,26 +195,26 @@ func TestConflictIsExplainedNotRetried(t *testing.T) {
 	if f.counts.creates != 1 {
 		t.Fatalf("the create was tried %d times over three sync periods, want once", f.counts.creates)
 	}
-	if holds.reads != 3 {
-		t.Fatalf("the entity in the way was read %d times, want once a period", holds.reads)
+	if inKonnect.reads != 3 {
+		t.Fatalf("the entity in the way was read %d times, want once a period", inKonnect.reads)
 	}
 }
 
 // An object that goes while its entity stays (its finalizer removed by
 // hand) makes the next create list again: the entity it left is shown.
 func TestAnObjectGoneWithItsEntityInKonnectListsAgain(t *testing.T) {
-	holds := &konnectHolds{}
-	f := recoveryFixture(t, holds, serviceNamed("first", "uid-1"))
+	inKonnect := &konnectEntities{}
+	f := recoveryFixture(t, inKonnect, serviceNamed("first", "uid-1"))
 	_, ctx := ktesting.NewTestContext(t)
 	if _, err := f.reconciler.Reconcile(ctx, cache.NewObjectName("ns", "first")); err != nil {
 		t.Fatal(err)
 	}
-	if holds.lists != 1 || f.counts.creates != 1 {
-		t.Fatalf("%d listings, %d creates", holds.lists, f.counts.creates)
+	if inKonnect.lists != 1 || f.counts.creates != 1 {
+		t.Fatalf("%d listings, %d creates", inKonnect.lists, f.counts.creates)
 	}
 	// Restored under the same name, with a new UID and no status, while
 	// the entity stays in Konnect.
-	holds.entities = []Listed[string]{entityFor("entity-1", "first", "cluster-a", "a.example.com")}
+	inKonnect.entities = []Listed[string]{entityFor("entity-1", "first", "cluster-a", "a.example.com")}
 	if err := f.client.ConfigurationV1alpha1().KongServices("ns").Delete(ctx, "first", metav1.DeleteOptions{}); err != nil {
 		t.Fatal(err)
 	}
@@ -231,7 +231,7 @@ func TestAnObjectGoneWithItsEntityInKonnectListsAgain(t *testing.T) {
 	if _, err := f.reconciler.Reconcile(ctx, cache.NewObjectName("ns", "first")); err != nil {
 		t.Fatal(err)
 	}
-	if holds.lists != 2 || f.counts.creates != 1 || f.statusID(t, "first") != "entity-1" {
-		t.Fatalf("%d listings, %d creates, status ID %q; want a second listing and the entity taken back", holds.lists, f.counts.creates, f.statusID(t, "first"))
+	if inKonnect.lists != 2 || f.counts.creates != 1 || f.statusID(t, "first") != "entity-1" {
+		t.Fatalf("%d listings, %d creates, status ID %q; want a second listing and the entity taken back", inKonnect.lists, f.counts.creates, f.statusID(t, "first"))
 	}
 }

@@ -13,8 +13,8 @@ import (
 )
 
 // recoveryIndex holds, per listing scope, the entities of the kind that a
-// listing found and that no object of the cluster holds (by its status
-// ID), by the namespace and name their identity tags name. An object takes
+// listing found and that no object of the cluster stands for (by its
+// status ID), by the namespace and name their identity tags name. An object takes
 // its entity out when it takes it back.
 //
 // It is listed once per scope while creates use it: what this process
@@ -74,7 +74,7 @@ func newRecoveryIndex[D any](clk clock.WithTicker, idle time.Duration) *recovery
 
 // Callers that may not wait (konnect.IsDeferrable: the workers) wait for
 // another's listing of their scope at most recoveryInlineWait, and then
-// come back recoveryRetry later: a server that stalls the listing holds
+// come back recoveryRetry later: a server that stalls the listing ties up
 // the one worker that lists, not every worker of the kind that needs it.
 const (
 	recoveryInlineWait = 250 * time.Millisecond
@@ -202,8 +202,8 @@ func isListed[D any](s *recoveryScope[D]) bool {
 	}
 }
 
-// held reports how many scopes the index holds and their entities.
-func (x *recoveryIndex[D]) held() (scopes, entries int) {
+// size reports how many scopes the index has and their entities.
+func (x *recoveryIndex[D]) size() (scopes, entries int) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	return len(x.scopes), x.entries

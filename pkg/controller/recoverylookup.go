@@ -26,10 +26,10 @@ import (
 //     its settings, a certificate), with FindByUID before every create:
 //     they are few (cloud gateways, pinned certificates). Those whose
 //     entities Konnect keys on a name (a portal's pages and teams, config
-//     stores: Recovery.ByKey) take back the entity that holds it, as the
+//     stores: Recovery.ByKey) take back the entity that has it, as the
 //     listed kinds do.
-//   - A create refused as a conflict looks the entity that holds the unique
-//     name up (Recovery.Holder), and says what it found instead of trying
+//   - A create refused as a conflict looks the entity that has the unique
+//     name up (Recovery.FindByKey), and says what it found instead of trying
 //     again every period.
 //
 // An entity written for the object in this cluster (or with no cluster
@@ -53,17 +53,17 @@ type Recovery[T Entity, D any] struct {
 	// shows it: how an entity found to be another's is looked at again
 	// once a sync period, instead of a create tried again.
 	Read func(ctx context.Context, api konnect.API, obj T, p Placement, id string) (Listed[D], error)
-	// Holder, when set, returns the entity that holds the unique fields of
-	// desired (its name, a username), nil when none does: the one a create
-	// refused as a conflict clashed with.
-	Holder func(ctx context.Context, api konnect.API, obj T, p Placement, desired D) (*Listed[D], error)
+	// FindByKey, when set, returns the entity that has the unique fields
+	// of desired (its name, a username), nil when none does: the one a
+	// create refused as a conflict clashed with.
+	FindByKey func(ctx context.Context, api konnect.API, obj T, p Placement, desired D) (*Listed[D], error)
 	// Record, when set, records in obj's status what Create records from
 	// Konnect's answer, from an entity taken back (Listed.Actual).
 	Record func(obj T, l Listed[D])
-	// ByKey says that the kind's entities carry no identity, and Holder
+	// ByKey says that the kind's entities carry no identity, and FindByKey
 	// finds an object's entity by what Konnect keys it on (a name, a slug,
 	// a host name; the one entity of a singleton), as a listing shows it:
-	// before every create, the entity Holder finds is taken back as the
+	// before every create, the entity FindByKey finds is taken back as the
 	// object's own, without a write when it equals the spec.
 	ByKey bool
 }
@@ -100,17 +100,17 @@ func (r *EntityReconciler[T, D]) findMode(obj T) findMode {
 // decideCreate decides for an object with no entity known: a create that
 // first looks for the entity it may have, or, when the last one found
 // another entity in the way and nothing changed since, the report of it:
-// read again once a sync period (a conflict without a known holder waits
-// for a change), never a create tried again blindly.
+// read again once a sync period (a conflict whose entity in the way cannot
+// be read waits for a change), never a create tried again blindly.
 func (tm timing) decideCreate(f facts, res Resolution, rec record, now time.Time) action {
 	if why := rec.refusal; why != nil && why.fingerprint == f.fingerprint && why.scope == scopeOf(res.Placement) {
-		if why.holder == "" {
+		if why.inTheWay == "" {
 			return action{op: opReportRefusal}
 		}
 		if wait := why.at.Add(tm.syncPeriod).Sub(now); wait > 0 {
 			return action{op: opReportRefusal, wait: wait}
 		}
-		return action{op: opCreate, holder: why.holder}
+		return action{op: opCreate, inTheWay: why.inTheWay}
 	}
 	switch f.find {
 	case findByIdentity:
@@ -132,24 +132,24 @@ func ownedHere(owner, cluster string) bool {
 }
 
 // listForRecovery lists the kind's entities of p's listing scope and
-// indexes those that no object of this cluster holds by the namespace and
-// name they were written for.
+// indexes those that no object of this cluster stands for by the namespace
+// and name they were written for.
 func (r *EntityReconciler[T, D]) listForRecovery(ctx context.Context, api konnect.API, p Placement) (map[string][]Listed[D], error) {
 	listed, err := r.kind.List(ctx, api, p, false)
 	if err != nil {
 		return nil, err
 	}
 	r.metrics.EntityOperation(r.kind.KindName(), "list")
-	held := map[string]bool{}
+	standing := map[string]bool{}
 	for _, obj := range r.informer.List() {
 		if id := obj.KonnectStatus(false).GetKonnectID(); id != "" {
-			held[id] = true
+			standing[id] = true
 		}
 	}
 	entries := map[string][]Listed[D]{}
 	for i := range listed {
 		l := &listed[i]
-		if held[l.ID] {
+		if standing[l.ID] {
 			continue // undecoded: the entities of a running cluster cost nothing
 		}
 		if err := l.decoded(); err != nil {

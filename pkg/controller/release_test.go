@@ -23,7 +23,7 @@ func TestDeletingABorrowingObjectLeavesItsEntityInKonnect(t *testing.T) {
 	deleting.Status.Konnect.ID = "borrowed"
 	f := newReconcilerFixture(t, deleting)
 	f.reconciler.kind.Borrows = func(svc) bool { return true }
-	f.reconciler.kind.HeldBy = []string{"controlPlane"}
+	f.reconciler.kind.UsedBy = []string{"controlPlane"}
 
 	_, ctx := ktesting.NewTestContext(t)
 	if _, err := f.reconciler.Reconcile(ctx, cache.NewObjectName("ns", "mirror")); err != nil {

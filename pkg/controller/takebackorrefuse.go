@@ -23,9 +23,9 @@ type refusal struct {
 	// scope when it was found: a change of either tries again at once.
 	fingerprint uint64
 	scope       string
-	// holder is the ID of the entity in the way, read again once a sync
+	// inTheWay is the ID of the entity in the way, read again once a sync
 	// period; "" when it cannot be read (only a change tries again).
-	holder string
+	inTheWay string
 	// at is when it was found; reason and message are the Programmed
 	// condition that says so.
 	at              time.Time
@@ -35,7 +35,7 @@ type refusal struct {
 // refusedError is a create that found another entity in its way: another
 // cluster's, another object's, or one made outside the operator.
 type refusedError struct {
-	reason, message, holder string
+	reason, message, inTheWay string
 }
 
 func (e *refusedError) Error() string { return e.message }
@@ -57,7 +57,7 @@ const (
 // that it found one and took it back (or found it in the way: err is a
 // refusedError); otherwise the create goes ahead.
 func (r *EntityReconciler[T, D]) findFirst(ctx context.Context, t *pass[T, D], api konnect.API, lookFirst bool) (w written, took bool, err error) {
-	if id := t.action.holder; id != "" {
+	if id := t.action.inTheWay; id != "" {
 		found, err := r.kind.Recover.Read(ctx, api, t.obj, t.res.Placement, id)
 		switch {
 		case konnect.IsNotFound(err):
@@ -70,12 +70,12 @@ func (r *EntityReconciler[T, D]) findFirst(ctx context.Context, t *pass[T, D], a
 			}
 		}
 	}
-	if rec := r.kind.Recover; lookFirst && rec != nil && rec.ByKey && rec.Holder != nil {
-		found, err := rec.Holder(ctx, api, t.obj, t.res.Placement, t.desired)
+	if rec := r.kind.Recover; lookFirst && rec != nil && rec.ByKey && rec.FindByKey != nil {
+		found, err := rec.FindByKey(ctx, api, t.obj, t.res.Placement, t.desired)
 		if err != nil {
 			return written{}, true, err
 		}
-		if found != nil && !r.heldByAnother(found.ID, t.obj) {
+		if found != nil && !r.standsForAnother(found.ID, t.obj) {
 			if w, took, err := r.takeBack(ctx, t, api, *found, byListing); took || err != nil {
 				return w, true, err
 			}
@@ -99,11 +99,11 @@ func (r *EntityReconciler[T, D]) findFirst(ctx context.Context, t *pass[T, D], a
 	return written{}, false, nil
 }
 
-// heldByAnother reports whether another object of the kind holds the
-// entity with the given ID: two objects that ask for the same key (two IP
+// standsForAnother reports whether another object of the kind stands for
+// the entity with the given ID (by its status): two objects that ask for the same key (two IP
 // allow lists of the same addresses) each stand for an entity of their
 // own.
-func (r *EntityReconciler[T, D]) heldByAnother(id string, obj T) bool {
+func (r *EntityReconciler[T, D]) standsForAnother(id string, obj T) bool {
 	for _, other := range r.informer.List() {
 		if other.GetUID() != obj.GetUID() && other.KonnectStatus(false).GetKonnectID() == id {
 			return true
@@ -112,17 +112,17 @@ func (r *EntityReconciler[T, D]) heldByAnother(id string, obj T) bool {
 	return false
 }
 
-// explainConflict looks up the entity that holds the unique name a create
+// explainConflict looks up the entity that has the unique name a create
 // was refused for, and takes it back when it was written for this object,
 // or says what it is (a refusedError).
 func (r *EntityReconciler[T, D]) explainConflict(ctx context.Context, t *pass[T, D], api konnect.API, conflict error) (written, error) {
-	if rec := r.kind.Recover; rec != nil && rec.Holder != nil {
-		holder, err := rec.Holder(ctx, api, t.obj, t.res.Placement, t.desired)
+	if rec := r.kind.Recover; rec != nil && rec.FindByKey != nil {
+		inTheWay, err := rec.FindByKey(ctx, api, t.obj, t.res.Placement, t.desired)
 		if err != nil && !konnect.IsNotFound(err) {
 			return written{}, err
 		}
-		if holder != nil {
-			if w, took, err := r.takeBack(ctx, t, api, *holder, byReading); took || err != nil {
+		if inTheWay != nil {
+			if w, took, err := r.takeBack(ctx, t, api, *inTheWay, byReading); took || err != nil {
 				return w, err
 			}
 		}
@@ -138,16 +138,16 @@ func (r *EntityReconciler[T, D]) explainConflict(ctx context.Context, t *pass[T,
 // false when the entity went since it was found: the create goes ahead.
 func (r *EntityReconciler[T, D]) takeBack(ctx context.Context, t *pass[T, D], api konnect.API, found Listed[D], by foundBy) (w written, took bool, err error) {
 	kind := r.kind.KindName()
-	// An entity without identity that holds the object's key is the
+	// An entity without identity that has the object's key is the
 	// object's, for a kind whose entities carry none.
 	keyed := r.kind.Recover != nil && r.kind.Recover.ByKey && found.Object == ObjectIdentity{}
 	same := keyed || found.Object.Names(kind, t.obj)
 	refuse := func(reason, message string) (written, bool, error) {
-		holder := found.ID
+		inTheWay := found.ID
 		if r.kind.Recover == nil || r.kind.Recover.Read == nil {
-			holder = ""
+			inTheWay = "" // it cannot be read again: only a change tries again
 		}
-		return written{}, true, &refusedError{reason: reason, holder: holder, message: message}
+		return written{}, true, &refusedError{reason: reason, inTheWay: inTheWay, message: message}
 	}
 	switch {
 	case same && ownedHere(found.Owner, r.cluster):
@@ -247,10 +247,10 @@ func (r *EntityReconciler[T, D]) refuse(ctx context.Context, t *pass[T, D], in *
 	_, err := r.writeStatus(ctx, t)
 	r.warnOnce(t, in.reason, in.message)
 	t.remember(refused(refusal{
-		fingerprint: t.facts.fingerprint, scope: scopeOf(t.res.Placement), holder: in.holder,
+		fingerprint: t.facts.fingerprint, scope: scopeOf(t.res.Placement), inTheWay: in.inTheWay,
 		at: r.clock.Now(), reason: in.reason, message: in.message,
 	}))
-	if in.holder == "" {
+	if in.inTheWay == "" {
 		return Result{}, err
 	}
 	return Result{RequeueAfter: r.timing.syncPeriod}, err

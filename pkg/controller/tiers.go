@@ -62,19 +62,19 @@ func (c *Controller[T]) poke() {
 type readyItems struct {
 	mu           sync.Mutex
 	fresh, later []cache.ObjectName
-	held         map[cache.ObjectName]struct{}
+	queued       map[cache.ObjectName]struct{}
 }
 
 func (r *readyItems) add(fresh bool, key cache.ObjectName) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if _, ok := r.held[key]; ok {
+	if _, ok := r.queued[key]; ok {
 		return
 	}
-	if r.held == nil {
-		r.held = map[cache.ObjectName]struct{}{}
+	if r.queued == nil {
+		r.queued = map[cache.ObjectName]struct{}{}
 	}
-	r.held[key] = struct{}{}
+	r.queued[key] = struct{}{}
 	if fresh {
 		r.fresh = append(r.fresh, key)
 	} else {
@@ -93,7 +93,7 @@ func (r *readyItems) next() (cache.ObjectName, bool) {
 		}
 		key := (*items)[0]
 		*items = (*items)[1:]
-		delete(r.held, key)
+		delete(r.queued, key)
 		return key, true
 	}
 	return cache.ObjectName{}, false

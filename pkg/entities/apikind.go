@@ -134,8 +134,8 @@ type apiKind[T controller.Entity, D, A any] struct {
 	keyOf     func(a *A) string
 	singleton bool
 
-	// heldBy: see controller.Kind.HeldBy.
-	heldBy []string
+	// usedBy: see controller.Kind.UsedBy.
+	usedBy []string
 	// record, when set, records what Konnect answered in obj's status.
 	record func(obj T, a *A)
 }
@@ -171,7 +171,7 @@ func (k apiKind[T, D, A]) kind() controller.Kind[T, D] {
 		FindByUID:    k.findByUID,
 		Dependencies: k.placed.allDependencies(),
 		Managed:      k.placed.managed,
-		HeldBy:       k.heldBy,
+		UsedBy:       k.usedBy,
 		List: func(ctx context.Context, api konnect.API, p controller.Placement, all bool) ([]controller.Listed[D], error) {
 			found, err := k.calls.doList(ctx, api, p)
 			if err != nil {
@@ -195,7 +195,7 @@ func (k apiKind[T, D, A]) kind() controller.Kind[T, D] {
 				}
 				return k.listedOf(p, actual), nil
 			},
-			Holder: k.holder,
+			FindByKey: k.findByKey,
 			Record: func(obj T, l controller.Listed[D]) {
 				if actual, ok := l.Actual.(*A); ok {
 					k.recordAnswer(obj, actual)
@@ -244,7 +244,7 @@ func (k apiKind[T, D, A]) findByUID(ctx context.Context, api konnect.API, obj T,
 		if err != nil {
 			return "", err
 		}
-		found, err := k.holder(ctx, api, obj, p, desired)
+		found, err := k.findByKey(ctx, api, obj, p, desired)
 		if err != nil || found == nil {
 			return "", err
 		}
@@ -262,9 +262,9 @@ func (k apiKind[T, D, A]) findByUID(ctx context.Context, api konnect.API, obj T,
 	return "", nil
 }
 
-// holder returns the entity that holds what Konnect keys desired on (the
+// findByKey returns the entity that has what Konnect keys desired on (the
 // singleton of the scope), nil when none does or desired keys on nothing.
-func (k apiKind[T, D, A]) holder(ctx context.Context, api konnect.API, _ T, p controller.Placement, desired D) (*controller.Listed[D], error) {
+func (k apiKind[T, D, A]) findByKey(ctx context.Context, api konnect.API, _ T, p controller.Placement, desired D) (*controller.Listed[D], error) {
 	want := ""
 	if k.key != nil {
 		want = k.key(desired)

@@ -176,7 +176,7 @@ func underParentEntity[T, P controller.Entity](refs *Refs, gvk, parentGVK schema
 }
 
 // dependencyOf names the dependency of the objects whose parent is of
-// kind: a parent being deleted waits for them (its kind's HeldBy).
+// kind: a parent being deleted waits for them (its kind's UsedBy).
 func dependencyOf(kind string) string { return lowerFirst(kind) }
 
 // underControlPlaneByObjectRef places a kind's entities in the control

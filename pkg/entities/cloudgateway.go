@@ -28,7 +28,7 @@ const (
 )
 
 // dependencyNetwork names the dependency of objects that use a network: a
-// network being deleted waits for them (NetworkKind's HeldBy).
+// network being deleted waits for them (NetworkKind's UsedBy).
 const dependencyNetwork = "network"
 
 type network = *konnectv1alpha1.KonnectCloudGatewayNetwork

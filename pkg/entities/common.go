@@ -26,7 +26,7 @@ func (r *Refs) placeUnderControlPlane(b *resolver, from referrer, ref *commonv1a
 
 // dependencyControlPlane names the dependency of objects that place
 // entities into a control plane; a mirrored control plane waits for them
-// (ControlPlaneKind's HeldBy).
+// (ControlPlaneKind's UsedBy).
 const dependencyControlPlane = "controlPlane"
 
 // controlPlaneDependency reconciles objects again when their control plane

@@ -130,7 +130,7 @@ func ControlPlaneKind(refs *Refs) controller.Kind[controlPlane, ControlPlaneDesi
 			return syncMembers(ctx, api, refs, cp, id)
 		},
 		Borrows:         func(cp controlPlane) bool { return cp.IsMirror() },
-		HeldBy:          []string{dependencyControlPlane},
+		UsedBy:          []string{dependencyControlPlane},
 		ExtraFinalizers: []string{commonv1alpha1.FinalizerGatewayControlPlane},
 		List:            listKindControlPlanes,
 		Lists:           func(cp controlPlane) bool { return !cp.IsMirror() },

@@ -21,7 +21,7 @@ import (
 //     it (Borrows);
 //   - the entities other objects create inside it stay when the mirror
 //     object goes, so the object is kept, while deleting, until those
-//     objects have deleted their entities (HeldBy).
+//     objects have deleted their entities (UsedBy).
 //
 // The Mirrored condition is False/Failed when the control plane cannot be
 // read. Kong Operator writes True/Failed in that case; a True condition

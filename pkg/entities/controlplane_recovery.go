@@ -14,7 +14,8 @@ import (
 // (k8s-kind, k8s-namespace, k8s-name, k8s-cluster), which the listing of
 // the drift lister shows: an object that lost its control plane's ID finds
 // it there (controller.Recovery). Its name is unique in the organisation: a
-// create refused as a conflict finds the holder by the name.
+// create refused as a conflict finds the control plane in its way by the
+// name.
 var controlPlaneRecovery = &controller.Recovery[controlPlane, ControlPlaneDesired]{
 	ByIdentity: true,
 	Read: func(ctx context.Context, api konnect.API, _ controlPlane, _ controller.Placement, id string) (controller.Listed[ControlPlaneDesired], error) {
@@ -26,7 +27,7 @@ var controlPlaneRecovery = &controller.Recovery[controlPlane, ControlPlaneDesire
 		}
 		return listedControlPlane(ctx, api, res.GetControlPlane())
 	},
-	Holder: func(ctx context.Context, api konnect.API, _ controlPlane, _ controller.Placement, desired ControlPlaneDesired) (*controller.Listed[ControlPlaneDesired], error) {
+	FindByKey: func(ctx context.Context, api konnect.API, _ controlPlane, _ controller.Placement, desired ControlPlaneDesired) (*controller.Listed[ControlPlaneDesired], error) {
 		name := desired.Create.Name
 		found, err := listControlPlanes(ctx, api, operations.ListControlPlanesRequest{
 			Filter: &components.ControlPlaneFilterParameters{Name: &components.ControlPlaneFilterParametersName{Eq: &name}},

@@ -302,7 +302,7 @@ func (c core[T, D, A]) kind() controller.Kind[T, D] {
 	}
 	if c.calls.listable() {
 		k.List = c.listed
-		k.Recover = &controller.Recovery[T, D]{ByIdentity: true, Read: c.read, Holder: c.holder}
+		k.Recover = &controller.Recovery[T, D]{ByIdentity: true, Read: c.read, FindByKey: c.findByKey}
 	}
 	return k
 }

@@ -14,7 +14,7 @@ import (
 // EventGatewayKind describes KonnectEventGateways: event gateways of an
 // organisation. A gateway carries the identity of its object as labels,
 // and its name is unique in the organisation. It is deleted after the
-// objects of what it holds (HeldBy), so that each of them deletes its
+// objects of what it holds (UsedBy), so that each of them deletes its
 // entity first; Konnect would delete them with it.
 func EventGatewayKind(refs *Refs) controller.Kind[eventGateway, egBody] {
 	gvk := gvk(konnectv1alpha1.GroupVersion, KindEventGateway)
@@ -33,7 +33,7 @@ func EventGatewayKind(refs *Refs) controller.Kind[eventGateway, egBody] {
 		},
 		differences: egDifferences(nil),
 		labels:      egLabelsOf,
-		heldBy:      []string{dependencyOf(KindEventGateway)},
+		usedBy:      []string{dependencyOf(KindEventGateway)},
 	}.kind()
 }
 

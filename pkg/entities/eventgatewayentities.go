@@ -43,7 +43,7 @@ func EventGatewayBackendClusterKind(refs *Refs, objects EventGatewayObjects) con
 		calls:   backendClusterSDK.calls(),
 		spec:    func(c egBackendCluster) any { return c.Spec.APISpec },
 		secrets: egSecretPaths{"authentication.password", "tls.client_identity.key"},
-		heldBy:  []string{dependencyOf(KindEventGatewayBackendCluster)},
+		usedBy:  []string{dependencyOf(KindEventGatewayBackendCluster)},
 	}.kind(refs)
 }
 
@@ -82,7 +82,7 @@ func EventGatewayListenerKind(refs *Refs, objects EventGatewayObjects) controlle
 		placed: underEventGateway[egListener](refs, kind, objects),
 		calls:  listenerSDK.calls(),
 		spec:   func(l egListener) any { return l.Spec.APISpec },
-		heldBy: []string{dependencyOf(kind)},
+		usedBy: []string{dependencyOf(kind)},
 	}.kind(refs)
 }
 
@@ -120,7 +120,7 @@ func EventGatewaySchemaRegistryKind(refs *Refs, objects EventGatewayObjects) con
 		calls:   schemaRegistrySDK.calls(),
 		spec:    func(r egSchemaRegistry) any { return r.Spec.APISpec },
 		secrets: egSecretPaths{"config.authentication.password"},
-		heldBy:  []string{dependencyOf(kind)},
+		usedBy:  []string{dependencyOf(kind)},
 	}.kind(refs)
 }
 
@@ -195,7 +195,7 @@ func EventGatewayVirtualClusterKind(refs *Refs, objects EventGatewayObjects) con
 			body["destination"] = map[string]any{"id": v.Status.RecordedParentID()}
 			return nil
 		},
-		heldBy: []string{dependencyOf(kind)},
+		usedBy: []string{dependencyOf(kind)},
 	}.kind(refs)
 }
 

@@ -30,7 +30,7 @@ type egKind[T egEntity] struct {
 	// schemaRegistry, when set, is how Konnect names the schema registry
 	// an object names.
 	schemaRegistry func(obj T, ref egSchemaRegistryBy) (any, error)
-	heldBy         []string
+	usedBy         []string
 }
 
 // kind is the description the generic loop runs on.
@@ -39,7 +39,7 @@ func (k egKind[T]) kind(refs *Refs) controller.Kind[T, egBody] {
 		gvk: k.gvk, placed: k.placed, calls: k.calls,
 		desired:     func(obj T, p controller.Placement) (egBody, error) { return k.desired(refs, obj, p) },
 		differences: egDifferences(k.secrets),
-		heldBy:      k.heldBy,
+		usedBy:      k.usedBy,
 	}
 	if k.unlabelled {
 		a.key = func(d egBody) string { return fmt.Sprint(d[k.key]) }

@@ -20,7 +20,7 @@ const entityNetwork = "cloud_gateway_network"
 // Gateway networks, which Konnect provisions in the background (Async).
 // Konnect names no owner on a network, so one is found again by its name
 // and settings; only its name can change there. A network is kept while
-// data-plane group configurations or transit gateways use it (HeldBy), and
+// data-plane group configurations or transit gateways use it (UsedBy), and
 // until Konnect has finished terminating it.
 func NetworkKind(refs *Refs) controller.Kind[network, components.CreateNetworkRequest] {
 	gvk := gvk(konnectv1alpha1.GroupVersion, kindNetwork)
@@ -58,7 +58,7 @@ func NetworkKind(refs *Refs) controller.Kind[network, components.CreateNetworkRe
 			Options: func(n network) *adoptOptions { return adoptMatchByDefault(n.Spec.Adopt) },
 			Inspect: inspectNetwork,
 		},
-		HeldBy: []string{dependencyNetwork},
+		UsedBy: []string{dependencyNetwork},
 		Async:  &controller.Async[network]{Recorded: networkRecorded, Read: readNetwork},
 	}
 }

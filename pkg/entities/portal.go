@@ -23,7 +23,7 @@ const KindPortal = "Portal"
 // PortalKind describes Portals: Dev Portals of an organisation. A portal
 // carries the identity of its object as labels, as a control plane does,
 // and its name is unique in the organisation. It is deleted after the
-// objects of what it holds (HeldBy), so that each of them deletes its
+// objects of what it holds (UsedBy), so that each of them deletes its
 // entity first; Konnect would delete them with it.
 func PortalKind(refs *Refs) controller.Kind[portal, components.CreatePortal] {
 	gvk := gvk(konnectv1alpha1.GroupVersion, KindPortal)
@@ -38,7 +38,7 @@ func PortalKind(refs *Refs) controller.Kind[portal, components.CreatePortal] {
 		labels:      func(a *components.PortalResponse) map[string]string { return a.Labels },
 		key:         func(d components.CreatePortal) string { return d.Name },
 		keyOf:       func(a *components.PortalResponse) string { return a.Name },
-		heldBy:      []string{dependencyOf(KindPortal)},
+		usedBy:      []string{dependencyOf(KindPortal)},
 	}.kind()
 }
 

@@ -24,9 +24,9 @@ func (c core[T, D, A]) read(ctx context.Context, api konnect.API, _ T, p control
 	return c.listedOf(actual), nil
 }
 
-// holder reads the entity that holds the body's unique key, nil when none
+// findByKey reads the entity that has the body's unique key, nil when none
 // does (or the kind has no such key).
-func (c core[T, D, A]) holder(ctx context.Context, api konnect.API, obj T, p controller.Placement, desired D) (*controller.Listed[D], error) {
+func (c core[T, D, A]) findByKey(ctx context.Context, api konnect.API, obj T, p controller.Placement, desired D) (*controller.Listed[D], error) {
 	if c.uniqueKey == nil || c.uniqueKey(desired) == "" {
 		return nil, nil
 	}

@@ -134,7 +134,7 @@ func (l *limiter) aheadLocked(now time.Time) time.Duration {
 // lineSpacingLocked is the time between two turns in line: a token's
 // spacing at the organisation's base rate, not at the rate it is slowed to
 // now. A slowdown (a window nearly spent by other clients, a cut after
-// 429s) lasts seconds, and a line spaced at its rate would hold a backlog
+// 429s) lasts seconds, and a line spaced at its rate would keep a backlog
 // back for minutes after it: turns that come too early meet the slowdown
 // and take a later turn, a reconcile each, while turns spaced too far
 // would leave the budget unspent.

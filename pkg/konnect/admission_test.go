@@ -243,12 +243,12 @@ func TestUserChangeWaitsBehindLittleOfOtherWork(t *testing.T) {
 	}
 }
 
-// TestSlowdownDoesNotHoldTheBacklogBackAfterIt: while another client has
+// TestSlowdownDoesNotKeepTheBacklogBackAfterIt: while another client has
 // nearly spent the organisation's window, the limiter sends at a trickle;
 // the calls it defers meanwhile get turns a token apart at the
 // organisation's base rate, not at the trickle's, so that once the window
 // refills the backlog goes at the full rate instead of minutes later.
-func TestSlowdownDoesNotHoldTheBacklogBackAfterIt(t *testing.T) {
+func TestSlowdownDoesNotKeepTheBacklogBackAfterIt(t *testing.T) {
 	const perSecond = 50
 	clk := clocktesting.NewFakeClock(epoch)
 	l := newLimiter(clk, perSecond, 1)

@@ -101,7 +101,7 @@ func (f *ClientFactory) Client(serverURL, token string) (*Client, error) {
 }
 
 // dropLeastRecentLocked drops the client used least recently; f.mu is
-// held.
+// locked.
 func (f *ClientFactory) dropLeastRecentLocked() {
 	var oldest clientKey
 	var found *Client
@@ -127,7 +127,7 @@ func (f *ClientFactory) API(serverURL, token string) (API, error) {
 }
 
 // Forget drops the cached client for (serverURL, token): its idle
-// connections close, and its limiter goes once no other client holds it,
+// connections close, and its limiter goes once no other client uses it,
 // with the metric series of its organisation when that was the
 // organisation's last client. The operator calls it when a token is
 // replaced or its configuration deleted, so that old tokens do not stay in
@@ -180,7 +180,7 @@ func (f *ClientFactory) probeWithAnother(c *Client) {
 	reach.replaceProber(c, another)
 }
 
-// Clients is how many clients the factory holds.
+// Clients is how many clients the factory keeps.
 func (f *ClientFactory) Clients() int {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -188,7 +188,7 @@ func (f *ClientFactory) Clients() int {
 }
 
 // Limiters is how many rate limiters (of organisations, and of tokens whose
-// organisation is not known yet) the factory's clients hold.
+// organisation is not known yet) the factory's clients use.
 func (f *ClientFactory) Limiters() int { return f.limiters.count() }
 
 func hashToken(token string) string {
@@ -303,7 +303,7 @@ func (c *Client) limiter() *limiter { return c.registration().limiter }
 
 func (c *Client) registration() *registration { return c.reg.Load() }
 
-// bind moves the client to r, which the caller holds, and lets go of the
+// bind moves the client to r, which the caller acquired, and lets go of the
 // registration it had. A client already forgotten lets go of r instead.
 func (c *Client) bind(r *registration) {
 	c.mu.Lock()
@@ -335,7 +335,7 @@ type Organization struct {
 	Name string
 }
 
-// Me asks Konnect whose token this client holds (GET /v3/organizations/me),
+// Me asks Konnect whose token this client sends (GET /v3/organizations/me),
 // which also proves the token valid. From then on the client shares the rate
 // limiter of that organisation with every other client of it. An answer
 // whose ID is not a UUID (as Konnect's organisation IDs all are) is refused

@@ -116,7 +116,7 @@ func TestClientsOfOneOrganizationShareItsLimiter(t *testing.T) {
 		t.Fatal("two organisations share a limiter")
 	}
 
-	// A 429 answered to one client holds the other.
+	// A 429 answered to one client pauses the other.
 	a1.limiter().observe(http.StatusTooManyRequests, http.Header{"Retry-After": {"30"}})
 	sent := len(fakeA.received())
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -129,16 +129,16 @@ func TestClientsOfOneOrganizationShareItsLimiter(t *testing.T) {
 		t.Errorf("limiter error %q does not name the operation", err)
 	}
 	if len(fakeA.received()) != sent {
-		t.Fatal("a request went out during the hold")
+		t.Fatal("a request went out during the pause")
 	}
 	done := make(chan error, 1)
 	go func() {
 		done <- sdkCalls(a2).getService(context.Background(), testCP, testID)
 	}()
-	waitUntil(t, "the call to wait for the hold", func() bool { return clk.Waiters() == 1 })
+	waitUntil(t, "the call to wait for the pause", func() bool { return clk.Waiters() == 1 })
 	clk.Step(30 * time.Second)
 	if err := <-done; err != nil {
-		t.Fatalf("call after the hold: %v", err)
+		t.Fatalf("call after the pause: %v", err)
 	}
 }
 

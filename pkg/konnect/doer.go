@@ -63,7 +63,7 @@ func (d *doer) limitedRoundTrip(req *http.Request) (*http.Response, error) {
 		return nil, err
 	}
 	// The request is in flight until its answer is read (or given up on):
-	// a server that sends its headers and then trickles the body holds
+	// a server that sends its headers and then trickles the body uses up
 	// the organisation's in-flight cap, not every worker that calls it.
 	sent, handedOver := false, false
 	finished := sync.OnceFunc(func() { inFlight.done(sent) })

@@ -371,7 +371,7 @@ func TestAKonnectThatLeavesRequestsUnansweredIsHeldBeforeTheyTimeOut(t *testing.
 		}()
 	}
 	deadline := time.Now().Add(10 * time.Second)
-	for w.sim.Served().Held < 2 {
+	for w.sim.Served().Gated < 2 {
 		if time.Now().After(deadline) {
 			t.Fatal("the requests did not reach the simulator")
 		}

@@ -12,10 +12,10 @@ import (
 // workers are many enough that they are never what limits (see
 // controller.Options.Workers). The limiter keeps a moving estimate of the
 // latency, from a request's admission to its answer (so that its short wait
-// for a token counts, as the request holds its worker meanwhile), and caps
+// for a token counts, as the request keeps its worker busy meanwhile), and caps
 // the background requests in flight at inFlightHeadroom times what rate ×
 // latency needs, plus minInFlight: a cap that a steady stream never meets,
-// but that keeps a Konnect that suddenly answers slowly from holding ever
+// but that keeps a Konnect that suddenly answers slowly from tying up ever
 // more workers of the shared pools before the estimate has followed. A call
 // over the cap is deferred like one over the pace (see turns.go). However
 // slow Konnect gets, an organisation never has more than a second's worth
@@ -33,7 +33,7 @@ const (
 	minInFlight = 4
 	// inFlightCeilingLatency is the latency up to which the cap still
 	// allows the whole rate: beyond a second per request Konnect is in
-	// trouble, and more requests in flight would only hold more workers.
+	// trouble, and more requests in flight would only tie up more workers.
 	inFlightCeilingLatency = time.Second
 	// maxInFlight bounds the cap whatever the rate: 1,000 requests a
 	// second (maxStatedRequestsPerSecond) answered in 100 ms need about

@@ -202,8 +202,8 @@ func TestInFlightFollowsRateTimesLatency(t *testing.T) {
 
 // TestInFlightIsCappedWhenKonnectSlowsDown: when Konnect's answers suddenly
 // take 5 s instead of 100 ms, the organisation does not pile its backlog
-// into requests in flight (which would hold as many workers): the cap
-// holds at once, and never exceeds a second's worth of the rate.
+// into requests in flight (which would tie up as many workers): the cap
+// applies at once, and never exceeds a second's worth of the rate.
 func TestInFlightIsCappedWhenKonnectSlowsDown(t *testing.T) {
 	const perSecond = 50
 	clk := clocktesting.NewFakeClock(epoch)

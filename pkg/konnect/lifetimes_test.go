@@ -83,7 +83,7 @@ func TestForgetReleasesTheClientItsLimiterAndItsOrganisationsSeries(t *testing.T
 	if left := seriesOf(t, reg, orgA); len(left) > 0 {
 		t.Fatalf("series of the organisation left after its last client: %v", left)
 	}
-	// Whoever still holds a forgotten client (a request that waited for its
+	// Whoever still has a forgotten client (a request that waited for its
 	// turn across a token's replacement) sends nothing with it.
 	var transient *TransientError
 	if err := getService(ctx, two); !errors.As(err, &transient) || !strings.Contains(err.Error(), "token was replaced") {
@@ -94,10 +94,10 @@ func TestForgetReleasesTheClientItsLimiterAndItsOrganisationsSeries(t *testing.T
 	}
 }
 
-// TestAServerClaimingOrganisationAfterOrganisationHoldsOneLimiter: a
+// TestAServerClaimingOrganisationAfterOrganisationLeavesOneLimiter: a
 // server that answers Me with a new organisation every time leaves the
 // client one limiter, and series of the last organisation alone.
-func TestAServerClaimingOrganisationAfterOrganisationHoldsOneLimiter(t *testing.T) {
+func TestAServerClaimingOrganisationAfterOrganisationLeavesOneLimiter(t *testing.T) {
 	var claimed []string
 	h := organizationServer(t, func() string {
 		claimed = append(claimed, uuid.NewString())
@@ -117,8 +117,8 @@ func TestAServerClaimingOrganisationAfterOrganisationHoldsOneLimiter(t *testing.
 	}
 	for i, org := range claimed {
 		last := i == len(claimed)-1
-		if held := len(seriesOf(t, reg, org)) > 0; held != last {
-			t.Errorf("organisation %d of %d: series held %v, want %v", i+1, len(claimed), held, last)
+		if present := len(seriesOf(t, reg, org)) > 0; present != last {
+			t.Errorf("organisation %d of %d: series present %v, want %v", i+1, len(claimed), present, last)
 		}
 	}
 }
@@ -147,9 +147,9 @@ func TestTheFactoryDropsTheClientUsedLeastRecentlyAtItsBound(t *testing.T) {
 }
 
 // TestAnAnswerTrickledAfterItsHeadersStaysInFlightUntilRead: a server
-// that sends its headers at once and its body slowly holds one of the
+// that sends its headers at once and its body slowly keeps one of the
 // organisation's requests in flight until the body is read, so that the
-// in-flight cap bounds what it holds; a body that never comes ends at
+// in-flight cap bounds what it ties up; a body that never comes ends at
 // the request's timeout.
 func TestAnAnswerTrickledAfterItsHeadersStaysInFlightUntilRead(t *testing.T) {
 	release := make(chan struct{})

@@ -14,7 +14,7 @@ import (
 // budgetShare is the share of the budget Konnect states (RateLimit-Limit
 // over its window) that the limiter spends: the bucket's burst and requests
 // in flight across a window's edge fit in the rest, so that a steady stream
-// of requests is never refused. Any window of Konnect's then holds at most
+// of requests is never refused. Any window of Konnect's then counts at most
 // share×budget plus a burst, and the burst is never more than a second's
 // worth (burstFor): at Konnect's 3,000 a minute with the default burst of
 // 20, at most 2,960 requests in any minute, 40 short of the budget.
@@ -24,7 +24,7 @@ const budgetShare = 0.98
 // requests a second is twenty times Konnect's 3,000 a minute. A server that
 // claims more (any server an auth configuration names may be hostile) gets
 // this much, so that its claim cannot raise the organisation's rate, and
-// with it the requests in flight and the workers they hold, without end.
+// with it the requests in flight and the workers they tie up, without end.
 const maxStatedRequestsPerSecond = 1000
 
 // limiter is the client-side rate limiter of one organisation, shared by

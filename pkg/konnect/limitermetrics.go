@@ -154,7 +154,7 @@ func (s *limiterStates) add(l *limiter) {
 func (s *limiterStates) remove(l *limiter) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.limiters = slices.DeleteFunc(s.limiters, func(held *limiter) bool { return held == l })
+	s.limiters = slices.DeleteFunc(s.limiters, func(other *limiter) bool { return other == l })
 }
 
 // Describe implements prometheus.Collector.

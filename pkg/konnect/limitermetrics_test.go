@@ -97,7 +97,7 @@ func TestMetricsShowEachOrganisationsShare(t *testing.T) {
 			t.Fatal("B's call during its limiter's pause was not deferred")
 		}
 	}
-	// One of A's requests held in flight by Konnect until the test lets go.
+	// One of A's requests kept in flight by Konnect until the test lets go.
 	release := make(chan struct{})
 	sim.Faults().Set("get-control-plane", konnectsim.Fault{Until: release})
 	answered := make(chan error, 1)

@@ -11,14 +11,14 @@ import (
 // has said whose token it is.
 const unknownOrganization = "unknown"
 
-// The limiters live as long as a client uses them. Every client holds one
-// registration: its token's until Me tells its organisation, then its
+// The limiters live as long as a client uses them. Every client has
+// acquired one registration: its token's until Me tells its organisation, then its
 // organisation's, which every client of the organisation (on the same
 // server) shares. A registration whose last client is forgotten goes, with
 // its organisation's metric series. So the limiters never outnumber the
 // clients, which Options.MaxClients bounds; what a server claims (any
 // number of organisation IDs, one after the other) costs nothing once no
-// client holds it.
+// client uses it.
 
 // registration is one limiter of the registry and what counts against it.
 type registration struct {
@@ -26,16 +26,17 @@ type registration struct {
 	limiter *limiter
 	// organization is the organisation ID, "" for a token's limiter.
 	organization string
-	// clients counts the clients that hold it; the registry's mu guards it.
+	// clients counts the clients that acquired it and have not released it
+	// yet; the registry's mu guards it.
 	clients int
-	// listingBytes is what the listings of its clients read and still hold
-	// (see listingRead).
+	// listingBytes is what the listings of its clients read and still keep
+	// in memory (see listingRead).
 	listingBytes atomic.Int64
 }
 
 // limiters hands out the shared limiter of each organisation (on each
 // regional server), and of each token before its organisation is known,
-// and drops each once no client holds it.
+// and drops each once no client uses it.
 type limiters struct {
 	clock             clock.Clock
 	requestsPerSecond float64
@@ -50,18 +51,21 @@ type limiters struct {
 }
 
 // organization returns the registration of an organisation on a server,
-// held once more: the caller releases it.
+// acquired once more: the caller releases it.
 func (ls *limiters) organization(serverURL, orgID string) *registration {
-	return ls.hold("org:"+serverURL+"/"+orgID, orgID)
+	return ls.acquire("org:"+serverURL+"/"+orgID, orgID)
 }
 
 // token returns the registration of a token (by its hash) whose
-// organisation is not known yet, held once more: the caller releases it.
+// organisation is not known yet, acquired once more: the caller releases
+// it.
 func (ls *limiters) token(serverURL, tokenHash string) *registration {
-	return ls.hold("token:"+serverURL+"/"+tokenHash, "")
+	return ls.acquire("token:"+serverURL+"/"+tokenHash, "")
 }
 
-func (ls *limiters) hold(key, organization string) *registration {
+// acquire counts one more client of the registration under key, made (with
+// its limiter and, of an organisation, its metric series) for the first.
+func (ls *limiters) acquire(key, organization string) *registration {
 	ls.mu.Lock()
 	defer ls.mu.Unlock()
 	if r, ok := ls.byKey[key]; ok {
@@ -88,7 +92,7 @@ func (ls *limiters) hold(key, organization string) *registration {
 	return r
 }
 
-// release lets go of one hold of r; the last one drops its limiter and, of
+// release lets go of one acquisition of r; the last one drops its limiter and, of
 // an organisation, its metric series (when no other server's limiter of
 // the same organisation keeps them).
 func (ls *limiters) release(r *registration) {
@@ -117,7 +121,7 @@ func (ls *limiters) releaseLocked(r *registration) bool {
 	return true
 }
 
-// count is how many limiters the registry holds.
+// count is how many limiters the registry has.
 func (ls *limiters) count() int {
 	ls.mu.Lock()
 	defer ls.mu.Unlock()

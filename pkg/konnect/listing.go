@@ -168,7 +168,7 @@ func (r *listingRead) charge(owner *registration, n int64) error {
 	r.charged[owner] += n
 	limits, server := r.limits.withDefaults(), r.server
 	r.mu.Unlock()
-	if held := owner.listingBytes.Add(n); held > limits.Bytes {
+	if buffered := owner.listingBytes.Add(n); buffered > limits.Bytes {
 		return &ServerFaultError{Fault: FaultListingTooLong, Server: server, Message: fmt.Sprintf(
 			"answered listings with more than %s, the most the listings of one organisation may hold at once", formatBytes(limits.Bytes))}
 	}

@@ -22,7 +22,7 @@ type Metrics struct {
 	// organizations counts, per organisation ID, the limiters that report
 	// under it. Only their series are written, and the count's drop to
 	// zero deletes them: an organisation no client uses any more leaves no
-	// series behind (see limiterregistry.go). orgMu is held for reading while a
+	// series behind (see limiterregistry.go). orgMu is locked for reading while a
 	// series is written, so that none comes back after its deletion.
 	orgMu         sync.RWMutex
 	organizations map[string]int

@@ -187,8 +187,9 @@ func TestRateLimitsAgainstTheSimulator(t *testing.T) {
 	}
 }
 
-// TestRateLimitedAnswersAgainstTheSimulator: a 429 with Retry-After holds
-// the organisation that long; a bare 429 names no delay and holds nobody.
+// TestRateLimitedAnswersAgainstTheSimulator: a 429 with Retry-After pauses
+// the organisation's limiter that long; a bare 429 names no delay and
+// pauses nothing.
 func TestRateLimitedAnswersAgainstTheSimulator(t *testing.T) {
 	clk := clocktesting.NewFakeClock(time.Date(2026, 3, 1, 12, 0, 15, 0, time.UTC))
 	sim, factory := startSim(t, konnectsim.Options{Clock: clk}, Options{Clock: clk})
@@ -205,11 +206,11 @@ func TestRateLimitedAnswersAgainstTheSimulator(t *testing.T) {
 	}
 	err = c.getControlPlane(short, cp)
 	if delay, ok := IsRateLimited(err); !ok || delay != 7*time.Second {
-		t.Fatalf("call during the hold = %v, want the limiter to refuse with 7s", err)
+		t.Fatalf("call during the pause = %v, want the limiter to refuse with 7s", err)
 	}
 	clk.Step(7 * time.Second)
 	if err := c.getControlPlane(short, cp); err != nil {
-		t.Fatalf("get control plane after the hold: %v", err)
+		t.Fatalf("get control plane after the pause: %v", err)
 	}
 
 	sim.Faults().Set("get-control-plane", konnectsim.Fault{Status: http.StatusTooManyRequests, Times: 1})

@@ -93,7 +93,7 @@ const (
 	// (within MaxInlineWait) rather than going to the end of the line.
 	laneTurn
 	// laneContinuation: the second and later calls of work whose first
-	// call was admitted; as laneTurn, and not held back by the in-flight
+	// call was admitted; as laneTurn, and not kept back by the in-flight
 	// cap, so that work once begun is finished.
 	laneContinuation
 	// laneForeground: a user's change; it reserves a token at once when it

@@ -213,9 +213,9 @@ func (s *Server) mergeGroups(c *cloudState, current, requested []*cloudGroup, no
 	kept := map[*cloudGroup]bool{}
 	for _, want := range requested {
 		n := c.networks[want.networkID]
-		if n.held {
+		if n.offline {
 			// A configuration starts the offline network it uses.
-			n.held, n.readyAt, n.updatedAt = false, now.Add(provisioning), now
+			n.offline, n.readyAt, n.updatedAt = false, now.Add(provisioning), now
 		}
 		start := now
 		if n.readyAt.After(start) {

@@ -138,7 +138,7 @@ func (s *Server) createNetwork(rc *reqCtx) {
 		transitGateways: map[string]*cloudTransitGateway{},
 		lifecycle: lifecycle{
 			createdAt: now, updatedAt: now, readyAt: now.Add(s.opts.CloudGateways.ProvisioningTime),
-			held: str(body["state"]) == phaseOffline, failure: s.faults.provisioningFailure(name),
+			offline: str(body["state"]) == phaseOffline, failure: s.faults.provisioningFailure(name),
 		},
 	}
 	c.networks[n.id] = n

@@ -46,10 +46,10 @@ var cloudProviders = []string{"aws", "azure", "gcp"}
 // lifecycle is where an asynchronously provisioned entity is in its life.
 type lifecycle struct {
 	createdAt, updatedAt time.Time
-	// readyAt is when provisioning ends; held means it has not started (a
-	// network created offline).
+	// readyAt is when provisioning ends; offline means it has not started
+	// (a network created offline).
 	readyAt time.Time
-	held    bool
+	offline bool
 	// failure, when set, is why provisioning ends in failure.
 	failure string
 	// goneAt, when set, is when a terminating entity disappears.
@@ -72,7 +72,7 @@ func (l *lifecycle) phase(now time.Time) string {
 		return phaseGone
 	case !l.goneAt.IsZero():
 		return phaseTerminating
-	case l.held:
+	case l.offline:
 		return phaseOffline
 	case now.Before(l.readyAt):
 		return phaseInitializing

@@ -82,7 +82,7 @@ func (c *collection) conflict(e entity, id string) (fields []string, value strin
 		if !ok {
 			continue
 		}
-		if holder, taken := c.unique[i][v]; taken && holder != id {
+		if other, taken := c.unique[i][v]; taken && other != id {
 			return fields, strings.ReplaceAll(v, "\x00", ","), true
 		}
 	}

@@ -29,8 +29,8 @@ type Fault struct {
 	AfterEffect bool
 	// Times, when > 0, removes the fault after it has failed that many requests.
 	Times int
-	// Until, when set, holds every matching request before it is handled
-	// until the channel is closed (or the client gives up, or the
+	// Until, when set, gates every matching request: it waits, before it
+	// is handled, until the channel is closed (or the client gives up, or the
 	// simulator closes): a test decides when Konnect answers, instead of
 	// guessing a latency long enough for what it does meanwhile.
 	Until <-chan struct{}

@@ -79,9 +79,9 @@ func TestFaultHangsUntilClientGivesUp(t *testing.T) {
 	c.do("GET", "/v3/organizations/me", nil).must(t, http.StatusGatewayTimeout)
 }
 
-// TestFaultHoldsUntilReleased: a request meeting a fault with Until is
+// TestFaultGatesUntilReleased: a request meeting a fault with Until is
 // answered only once the test closes the channel, and then as usual.
-func TestFaultHoldsUntilReleased(t *testing.T) {
+func TestFaultGatesUntilReleased(t *testing.T) {
 	ts, c := startSim(t, Options{})
 	release := make(chan struct{})
 	ts.Faults().Set("get-organizations-me", Fault{Until: release})
@@ -99,11 +99,11 @@ func TestFaultHoldsUntilReleased(t *testing.T) {
 		// Whatever the machine's speed: the answer comes after the release.
 		answered <- fmt.Sprintf("%d released=%t", resp.StatusCode, released.Load())
 	}()
-	waitFor(t, "the request held", func() bool { return ts.Served().Held == 1 })
+	waitFor(t, "the request gated", func() bool { return ts.Served().Gated == 1 })
 	released.Store(true)
 	close(release)
 	if got := <-answered; got != "200 released=true" {
-		t.Fatalf("held request answered %q, want 200 after the release", got)
+		t.Fatalf("gated request answered %q, want 200 after the release", got)
 	}
 	ts.Faults().Remove("get-organizations-me")
 	c.do("GET", "/v3/organizations/me", nil).must(t, 200)

@@ -30,9 +30,9 @@ type Hostile struct {
 	RepeatedCursor bool `json:"repeatedCursor,omitempty"`
 	// BodyBytes, when above zero, answers every operation with a body of
 	// that many bytes (a page whose data never ends), streamed without
-	// being held, until the client stops reading.
+	// being kept in memory, until the client stops reading.
 	BodyBytes int64 `json:"bodyBytes,omitempty"`
-	// Stall holds every request without answering, until the client gives
+	// Stall keeps every request unanswered, until the client gives
 	// up, the simulator closes or the simulator stops stalling (then it
 	// answers 503, as a gateway whose backend came back would).
 	Stall bool `json:"stall,omitempty"`
@@ -49,7 +49,7 @@ type HostileServed struct {
 	Pages int `json:"pages"`
 	// StreamedBytes are the bytes of BodyBytes answers written.
 	StreamedBytes int64 `json:"streamedBytes"`
-	// Stalls are the requests Stall held.
+	// Stalls are the requests Stall kept unanswered.
 	Stalls int `json:"stalls"`
 }
 

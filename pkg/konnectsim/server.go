@@ -339,7 +339,7 @@ func (s *Server) sleep(r *http.Request, d time.Duration) bool {
 // gives up or the simulator closes first.
 func (s *Server) await(r *http.Request, until []<-chan struct{}) bool {
 	if len(until) > 0 {
-		s.stats.countHeld()
+		s.stats.countGated()
 	}
 	for _, ch := range until {
 		select {
@@ -353,7 +353,7 @@ func (s *Server) await(r *http.Request, until []<-chan struct{}) bool {
 	return true
 }
 
-// hang holds a request until the client gives up (a timeout on its side),
+// hang keeps a request unanswered until the client gives up (a timeout on its side),
 // the simulator closes, or the optional limit passes; then the gateway
 // answers 504. When the client is gone nothing is written.
 func (s *Server) hang(rc *reqCtx, limit time.Duration) {

@@ -52,11 +52,11 @@ type Served struct {
 	RateLimitedWithoutDelay int `json:"rateLimitedWithoutDelay"`
 	// ServerErrors are answers with a 5xx status.
 	ServerErrors int `json:"serverErrors"`
-	// Hangs are requests a fault held without answering.
+	// Hangs are requests a fault kept without answering.
 	Hangs int `json:"hangs"`
-	// Held are requests a fault held until a test released them
-	// (Fault.Until), counted when the hold began.
-	Held int `json:"held"`
+	// Gated are requests a fault kept waiting until a test released them
+	// (Fault.Until), counted when the wait began.
+	Gated int `json:"gated"`
 }
 
 // stats holds call counters, the request log and validation violations.
@@ -84,9 +84,9 @@ func (st *stats) countAnswer(status int, header http.Header) {
 	}
 }
 
-func (st *stats) countHeld() {
+func (st *stats) countGated() {
 	st.mu.Lock()
-	st.served.Held++
+	st.served.Gated++
 	st.mu.Unlock()
 }
 

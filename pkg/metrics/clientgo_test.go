@@ -25,7 +25,7 @@ import (
 )
 
 // TestAThrottledKubernetesClientShows runs a Kubernetes client whose
-// rate limiter holds every request after the first against a server of its
+// rate limiter delays every request after the first against a server of its
 // own, and checks what client-go reported through the hooks: the requests
 // by code, method and host, their latency, and the time they waited at the
 // client's limiter.
@@ -44,7 +44,7 @@ func TestAThrottledKubernetesClientShows(t *testing.T) {
 	defer server.Close()
 	host := mustParseURL(t, server.URL).Host // labels every series of this test's client alone
 
-	limiter := &holdingLimiter{hold: 100 * time.Millisecond}
+	limiter := &delayingLimiter{delay: 100 * time.Millisecond}
 	kube, err := kubernetes.NewForConfig(&rest.Config{Host: server.URL, RateLimiter: limiter})
 	if err != nil {
 		t.Fatal(err)
@@ -66,38 +66,38 @@ func TestAThrottledKubernetesClientShows(t *testing.T) {
 	}
 	// client-go times each wait around the limiter's own: the sum it
 	// reports holds at least what the limiter measured of itself (which
-	// includes its holds) and at most what the requests took in all.
+	// includes its delays) and at most what the requests took in all.
 	count, waited := histogramOf(t, reg, MetricRESTRateLimiterDuration, map[string]string{"verb": "GET", "host": host})
 	if count != requests {
 		t.Errorf("%s count = %d, want %d", MetricRESTRateLimiterDuration, count, requests)
 	}
-	held := limiter.waited()
-	if held < (requests-1)*limiter.hold {
-		t.Fatalf("the limiter waited %s in all, want at least its %d holds of %s", held, requests-1, limiter.hold)
+	delayed := limiter.waited()
+	if delayed < (requests-1)*limiter.delay {
+		t.Fatalf("the limiter waited %s in all, want at least its %d delays of %s", delayed, requests-1, limiter.delay)
 	}
-	if waited < held.Seconds() || waited > took.Seconds() {
-		t.Errorf("%s sum = %.3fs, want at least the %.3fs the limiter waited and at most the %.3fs the requests took", MetricRESTRateLimiterDuration, waited, held.Seconds(), took.Seconds())
+	if waited < delayed.Seconds() || waited > took.Seconds() {
+		t.Errorf("%s sum = %.3fs, want at least the %.3fs the limiter waited and at most the %.3fs the requests took", MetricRESTRateLimiterDuration, waited, delayed.Seconds(), took.Seconds())
 	}
 }
 
-// holdingLimiter is a client-go rate limiter that lets the first request go
-// at once and holds each later one for hold, and measures how long its own
+// delayingLimiter is a client-go rate limiter that lets the first request go
+// at once and delays each later one by delay, and measures how long its own
 // waits took.
-type holdingLimiter struct {
-	hold  time.Duration
+type delayingLimiter struct {
+	delay time.Duration
 	mu    sync.Mutex
 	calls int
 	spent time.Duration
 }
 
-func (l *holdingLimiter) Wait(ctx context.Context) error {
+func (l *delayingLimiter) Wait(ctx context.Context) error {
 	begin := time.Now()
 	l.mu.Lock()
 	l.calls++
 	first := l.calls == 1
 	l.mu.Unlock()
 	if !first {
-		timer := time.NewTimer(l.hold)
+		timer := time.NewTimer(l.delay)
 		defer timer.Stop()
 		select {
 		case <-ctx.Done():
@@ -111,16 +111,16 @@ func (l *holdingLimiter) Wait(ctx context.Context) error {
 	return nil
 }
 
-func (l *holdingLimiter) waited() time.Duration {
+func (l *delayingLimiter) waited() time.Duration {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.spent
 }
 
-func (l *holdingLimiter) TryAccept() bool { return true }
-func (l *holdingLimiter) Accept()         {}
-func (l *holdingLimiter) Stop()           {}
-func (l *holdingLimiter) QPS() float32    { return 0 }
+func (l *delayingLimiter) TryAccept() bool { return true }
+func (l *delayingLimiter) Accept()         {}
+func (l *delayingLimiter) Stop()           {}
+func (l *delayingLimiter) QPS() float32    { return 0 }
 
 // TestLeaderElectionStatusFollowsTheLease runs client-go's leader election
 // on a Lease of a fake clientset: leader_election_master_status{name} is 0

@@ -41,7 +41,7 @@ type ControllerMetrics struct {
 	statusWrites *prometheus.CounterVec
 	konnectOps   *prometheus.CounterVec
 	// driftCorrections counts the entities written again because Konnect
-	// held something else than the operator last wrote there.
+	// had something else than the operator last wrote there.
 	driftCorrections *prometheus.CounterVec
 	runtime          *runtimeMetrics
 }
@@ -72,7 +72,7 @@ func NewControllerMetrics(reg prometheus.Registerer) *ControllerMetrics {
 		}, []string{"kind", "operation"}),
 		driftCorrections: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: MetricDriftCorrections,
-			Help: "Entities that Konnect held otherwise than the operator last wrote there, by kind and what was done: corrected (written, or created, again) or reported (under the report policy, left as it was).",
+			Help: "Entities that Konnect had otherwise than the operator last wrote there, by kind and what was done: corrected (written, or created, again) or reported (under the report policy, left as it was).",
 		}, []string{"kind", "action"}),
 		runtime: newRuntimeMetrics(),
 	}

@@ -32,7 +32,7 @@ type informerFactories struct {
 	// Secrets the operator reads (see secretSelectors).
 	secrets map[string][]kubeinformers.SharedInformerFactory
 	// rightsBindings caches the operator's RoleBinding in each watched
-	// namespace (see namespacerights.go); nil unless the operator holds them.
+	// namespace (see namespacerights.go); nil unless the operator keeps them.
 	rightsBindings map[string]kubeinformers.SharedInformerFactory
 	// secretView is the one view of Secrets, made on first use.
 	secretView *controller.Informer[*corev1.Secret]

@@ -45,36 +45,36 @@ func (f *informerFactories) rightsBindingInformer() *controller.Informer[*rbacv1
 	return controller.NewInformer[*rbacv1.RoleBinding](rbacv1.Resource("rolebindings"), informers)
 }
 
-// namespaceRights builds the controller that holds the operator's
-// RoleBindings while their namespaces hold its objects: every namespaced
-// kind it caches counts, and the token Secrets it holds itself.
+// namespaceRights builds the controller that keeps the operator's
+// RoleBindings while their namespaces have its objects: every namespaced
+// kind it caches counts, and the token Secrets it keeps itself.
 func namespaceRights(w *wiring, refs *entities.Refs) (runnable, error) {
-	holders := []companions.NamespaceHolders{
-		holdersOf(w, authConfigs), holdersOf(w, controlPlanes), holdersOf(w, referenceGrants),
-		holdersOf(w, kongServices), holdersOf(w, kongRoutes), holdersOf(w, kongConsumers), holdersOf(w, kongConsumerGroups),
-		holdersOf(w, kongPlugins), holdersOf(w, kongPluginBindings),
-		holdersOf(w, kongUpstreams), holdersOf(w, kongTargets), holdersOf(w, kongCertificates), holdersOf(w, kongCACertificates),
-		holdersOf(w, kongSNIs), holdersOf(w, kongKeys), holdersOf(w, kongKeySets), holdersOf(w, kongDPCertificates),
-		holdersOf(w, kongBasicAuths), holdersOf(w, kongAPIKeys), holdersOf(w, kongACLs), holdersOf(w, kongJWTs), holdersOf(w, kongHMACs),
-		holdersOf(w, cloudNetworks), holdersOf(w, cloudTransitGateways), holdersOf(w, cloudDPGroupConfigurations),
+	keepers := []companions.RightsKeepers{
+		keepersOf(w, authConfigs), keepersOf(w, controlPlanes), keepersOf(w, referenceGrants),
+		keepersOf(w, kongServices), keepersOf(w, kongRoutes), keepersOf(w, kongConsumers), keepersOf(w, kongConsumerGroups),
+		keepersOf(w, kongPlugins), keepersOf(w, kongPluginBindings),
+		keepersOf(w, kongUpstreams), keepersOf(w, kongTargets), keepersOf(w, kongCertificates), keepersOf(w, kongCACertificates),
+		keepersOf(w, kongSNIs), keepersOf(w, kongKeys), keepersOf(w, kongKeySets), keepersOf(w, kongDPCertificates),
+		keepersOf(w, kongBasicAuths), keepersOf(w, kongAPIKeys), keepersOf(w, kongACLs), keepersOf(w, kongJWTs), keepersOf(w, kongHMACs),
+		keepersOf(w, cloudNetworks), keepersOf(w, cloudTransitGateways), keepersOf(w, cloudDPGroupConfigurations),
 		{
 			Resource: "secrets", Source: companions.ByNamespace(refs.Secrets, companions.FinalizersChanged),
-			Names: companions.ObjectsIn(refs.Secrets, companions.HoldsTokenSecret),
+			Names: companions.ObjectsIn(refs.Secrets, companions.TokenSecretInUse),
 		},
 	}
 	return companions.NewNamespaceRightsController(&companions.NamespaceRightsReconciler{
 		Bindings:  w.f.rightsBindingInformer(),
-		Holders:   holders,
+		Keepers:   keepers,
 		Writer:    roleBindingClient{kube: w.d.kube},
 		Recorder:  w.d.recorder,
 		Finalizer: commonv1alpha1.ShardFinalizer(commonv1alpha1.FinalizerNamespaceRights, w.f.shard),
 	}, w.d.options())
 }
 
-// holdersOf counts every object of a namespaced kind.
-func holdersOf[T controller.Object](w *wiring, r resource[T]) companions.NamespaceHolders {
+// keepersOf counts every object of a namespaced kind.
+func keepersOf[T controller.Object](w *wiring, r resource[T]) companions.RightsKeepers {
 	objects := informerOf(w, r)
-	return companions.NamespaceHolders{
+	return companions.RightsKeepers{
 		Resource: r.gvr.Resource, Source: companions.ByNamespace(objects, nil), Names: companions.ObjectsIn(objects, nil),
 	}
 }

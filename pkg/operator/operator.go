@@ -62,9 +62,9 @@ type Config struct {
 	Shard string
 	// NamespaceRightsBinding, with WatchNamespaces, names the RoleBinding
 	// that grants the operator its rights in each watched namespace: the
-	// operator holds it with a finalizer while the namespace holds its
+	// operator keeps it with a finalizer while the namespace has its
 	// objects, so that deleting the namespace cannot take the rights away
-	// before the cleanup. Empty: no such RoleBinding is held.
+	// before the cleanup. Empty: no such RoleBinding is kept.
 	NamespaceRightsBinding string
 	// SyncPeriod is how often an unchanged entity is written to Konnect
 	// again.

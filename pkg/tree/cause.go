@@ -15,7 +15,7 @@ import (
 
 // cause says, in one line, why the object k is not done: the chain of
 // references it waits for, each the first of its object's references that
-// is not done, down to the one that holds them all and that one's own
+// is not done, down to the one that keeps them all back and that one's own
 // reason. "KongRoute orders waits for KongService orders, which waits for
 // KonnectGatewayControlPlane prod, which waits for
 // KonnectAPIAuthConfiguration konnect: Konnect rejected the token: …".
@@ -75,7 +75,7 @@ func (g *graph) firstNotDone(k key, seen map[key]bool) (key, bool) {
 	return key{}, false
 }
 
-// ending says what holds the last object of a chain; alone, the chain is
+// ending says what keeps the last object of a chain back; alone, the chain is
 // the object itself.
 func ending(n *Node, alone bool) string {
 	which := ", which "

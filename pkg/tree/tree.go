@@ -38,7 +38,7 @@ type Node struct {
 	// KonnectID is the ID of the object's entity in Konnect.
 	KonnectID string `json:"konnectID,omitempty"`
 	// Cause says, for an object that is not done, why, in one line: the
-	// references it waits for, down to the one that holds it, and that
+	// references it waits for, down to the one that keeps it back, and that
 	// one's own reason.
 	Cause string `json:"cause,omitempty"`
 	// References are the objects it refers to; Referrers those that refer

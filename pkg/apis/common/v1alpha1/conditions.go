@@ -223,24 +223,24 @@ const (
 
 // Finalizers the operator puts on objects.
 const (
-	// FinalizerKonnectCleanup holds an object until its Konnect entity is
+	// FinalizerKonnectCleanup keeps an object until its Konnect entity is
 	// deleted.
 	FinalizerKonnectCleanup = "gateway.konghq.com/konnect-cleanup"
-	// FinalizerAPIAuthInUse holds a KonnectAPIAuthConfiguration while an
+	// FinalizerAPIAuthInUse keeps a KonnectAPIAuthConfiguration while an
 	// object uses it.
 	FinalizerAPIAuthInUse = "konnect.konghq.com/konnectapiauth-in-use"
-	// FinalizerSecretInUse holds a Secret while a KonnectAPIAuthConfiguration
+	// FinalizerSecretInUse keeps a Secret while a KonnectAPIAuthConfiguration
 	// reads its token.
 	FinalizerSecretInUse = "gateway.konghq.com/secret-in-use-by-konnect-resource"
-	// FinalizerPluginInUse holds a KongPlugin while a binding or an annotation
+	// FinalizerPluginInUse keeps a KongPlugin while a binding or an annotation
 	// uses it.
 	FinalizerPluginInUse = "gateway.konghq.com/plugin-in-use"
-	// FinalizerCleanupPluginBinding holds a plugin target until the
+	// FinalizerCleanupPluginBinding keeps a plugin target until the
 	// KongPluginBindings that target it are deleted.
 	FinalizerCleanupPluginBinding = "gateway.konghq.com/cleanup-plugin-binding"
-	// FinalizerNamespaceRights holds the RoleBinding that grants the
+	// FinalizerNamespaceRights keeps the RoleBinding that grants the
 	// operator its rights in a watched namespace (a namespaced install)
-	// while the namespace holds objects the operator must still clean up,
+	// while the namespace has objects the operator must still clean up,
 	// so that deleting the namespace cannot take the rights away first.
 	FinalizerNamespaceRights = "konnect.konghq.com/namespace-rights-in-use"
 	// FinalizerGatewayControlPlane is put on control planes by Kong

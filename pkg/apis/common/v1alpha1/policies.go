@@ -67,7 +67,7 @@ const (
 	// something else than the operator last wrote.
 	ConditionDrifted = "Drifted"
 
-	// ReasonPaused: the reconcile policy pause holds every Konnect call of
+	// ReasonPaused: the reconcile policy pause stops every Konnect call of
 	// the object (Paused=True).
 	ReasonPaused = "Paused"
 	// ReasonDriftReported: under the report policy, the entity was changed

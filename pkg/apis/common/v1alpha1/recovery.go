@@ -6,7 +6,7 @@ package v1alpha1
 // the object by another cluster's operator is ReasonOwnedByOtherCluster.
 const (
 	// ReasonConflictsWithExistingEntity: an entity that was not written for this
-	// object (another object's, or one made outside the operator) holds its
+	// object (another object's, or one made outside the operator) has its
 	// unique name; the message names it and says how to adopt it.
 	ReasonConflictsWithExistingEntity = "ConflictsWithExistingEntity"
 )
