@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/Kong/sdk-konnect-go/models/components"
+	"github.com/Kong/sdk-konnect-go/models/operations"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -12,10 +13,12 @@ import (
 	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
 	configurationv1 "github.com/konnect-operator/konnect-operator/pkg/apis/configuration/v1"
 	configurationv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/configuration/v1alpha1"
+	configurationv1beta1 "github.com/konnect-operator/konnect-operator/pkg/apis/configuration/v1beta1"
 	konnectv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/konnect/v1alpha1"
 	konnectv1alpha2 "github.com/konnect-operator/konnect-operator/pkg/apis/konnect/v1alpha2"
 	"github.com/konnect-operator/konnect-operator/pkg/catalog"
 	"github.com/konnect-operator/konnect-operator/pkg/controller"
+	"github.com/konnect-operator/konnect-operator/pkg/entities"
 	"github.com/konnect-operator/konnect-operator/pkg/konnect"
 	"github.com/konnect-operator/konnect-operator/pkg/konnectsim"
 	"github.com/konnect-operator/konnect-operator/pkg/testkeys"
@@ -73,6 +76,17 @@ func (w world) controlPlane(name, id string, req *konnectv1alpha2.CreateControlP
 	cp.Status.ID = id
 	cp.Status.Conditions = []metav1.Condition{controller.TrueCondition(commonv1alpha1.ConditionProgrammed, commonv1alpha1.ReasonProgrammed, "")}
 	return cp
+}
+
+// programmed marks obj Programmed as the entity id of w's control plane.
+func (w world) programmed(obj interface {
+	KonnectStatus(init bool) *commonv1alpha1.KonnectEntityStatus
+	ControlPlaneStatus(init bool) *commonv1alpha1.KonnectEntityStatusWithControlPlaneRef
+	SetConditions([]metav1.Condition)
+}, id string) {
+	obj.KonnectStatus(true).ID = id
+	obj.ControlPlaneStatus(true).ControlPlaneID = w.cpID
+	obj.SetConditions([]metav1.Condition{controller.TrueCondition(commonv1alpha1.ConditionProgrammed, commonv1alpha1.ReasonProgrammed, "")})
 }
 
 func objectMeta(name string) metav1.ObjectMeta {
@@ -217,6 +231,145 @@ func TestCatalogComparesWithTheKindsOwnComparison(t *testing.T) {
 		}},
 		{"a plugin whose configuration from a Secret differs", adoptedPlugin, catalog.StateDiffers, []catalog.FieldDifference{
 			{Field: "config", Hidden: true},
+		}},
+	})
+}
+
+func TestCatalogComparesControlPlanesAndTheirMembers(t *testing.T) {
+	w := newWorld(t)
+	group, err := w.api.ControlPlanes.CreateControlPlane(t.Context(), components.CreateControlPlaneRequest{
+		Name: "group", ClusterType: components.CreateControlPlaneRequestClusterTypeClusterTypeControlPlaneGroup.ToPointer(),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	groupID := group.GetControlPlane().GetID()
+
+	same := w.controlPlane("same", w.cpID, &konnectv1alpha2.CreateControlPlaneRequest{Name: "catalog"})
+	described := w.controlPlane("described", w.cpID, &konnectv1alpha2.CreateControlPlaneRequest{Name: "catalog", Description: ptr("the orders team's")})
+	groupType := string(components.CreateControlPlaneRequestClusterTypeClusterTypeControlPlaneGroup)
+	withMembers := w.controlPlane("group", groupID, &konnectv1alpha2.CreateControlPlaneRequest{Name: "group", ClusterType: &groupType})
+	withMembers.Spec.Members = []corev1.LocalObjectReference{{Name: "cp"}}
+	gone := w.controlPlane("gone", "00000000-0000-4000-8000-000000000000", &konnectv1alpha2.CreateControlPlaneRequest{Name: "gone"})
+	mirrorSource := konnectv1alpha2.ControlPlaneSourceMirror
+	mirror := w.controlPlane("mirror", w.cpID, nil)
+	mirror.Spec.Source = &mirrorSource
+	mirror.Spec.Mirror = &konnectv1alpha2.MirrorSpec{Konnect: konnectv1alpha2.MirrorKonnect{ID: w.cpID}}
+
+	c := catalog.NewCatalog(append(w.objects, same, described, withMembers, gone, mirror))
+	checkComparisons(t, w, c, []comparisonCase{
+		{"a control plane that matches", same, catalog.StateEqual, nil},
+		{"a control plane whose description differs", described, catalog.StateDiffers, []catalog.FieldDifference{
+			{Field: "description", Cluster: `"the orders team's"`, Konnect: `""`},
+		}},
+		{"a group without its member in Konnect", withMembers, catalog.StateDiffers, []catalog.FieldDifference{
+			{Field: "members", Cluster: `["` + w.cpID + `"]`},
+		}},
+		{"a control plane gone from Konnect", gone, catalog.StateMissing, nil},
+		{"a mirror, which is only read", mirror, catalog.StateNotCompared, nil},
+	})
+}
+
+func TestCatalogHidesCredentialsAndComparesPasswordsByTheirHash(t *testing.T) {
+	w := newWorld(t)
+	ctx := t.Context()
+	consumerEntity, err := w.api.Consumers.CreateConsumer(ctx, w.cpID, components.Consumer{Username: ptr("alice")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	consumerID := *consumerEntity.GetConsumer().ID
+	basic, err := w.api.BasicAuths.CreateBasicAuthWithConsumer(ctx, operations.CreateBasicAuthWithConsumerRequest{
+		ControlPlaneID: w.cpID, ConsumerIDForNestedEntities: consumerID,
+		BasicAuthWithoutParents: components.BasicAuthWithoutParents{Username: "alice", Password: "first"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	key, err := w.api.APIKeys.CreateKeyAuthWithConsumer(ctx, operations.CreateKeyAuthWithConsumerRequest{
+		ControlPlaneID: w.cpID, ConsumerIDForNestedEntities: consumerID,
+		KeyAuthWithoutParents: &components.KeyAuthWithoutParents{Key: ptr("k-1"), Tags: []string{"team:a"}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	keyID := *key.GetKeyAuth().ID
+
+	consumer := &configurationv1.KongConsumer{ObjectMeta: objectMeta("alice"), Username: "alice"}
+	consumer.Spec.ControlPlaneRef = cpRef("cp")
+	w.programmed(consumer, consumerID)
+	basicAuth := func(name, password string) *configurationv1alpha1.KongCredentialBasicAuth {
+		return &configurationv1alpha1.KongCredentialBasicAuth{
+			ObjectMeta: objectMeta(name),
+			Spec: configurationv1alpha1.KongCredentialBasicAuthSpec{
+				ConsumerRef: corev1.LocalObjectReference{Name: "alice"}, Adopt: adopting(*basic.GetBasicAuth().ID),
+				KongCredentialBasicAuthAPISpec: configurationv1alpha1.KongCredentialBasicAuthAPISpec{Username: "alice", Password: password},
+			},
+		}
+	}
+	samePassword, otherPassword := basicAuth("same", "first"), basicAuth("other", "second")
+	usersKey := &configurationv1alpha1.KongCredentialAPIKey{
+		ObjectMeta: objectMeta("users-key"),
+		Spec: configurationv1alpha1.KongCredentialAPIKeySpec{
+			ConsumerRef: corev1.LocalObjectReference{Name: "alice"}, Adopt: adopting(keyID),
+			KongCredentialAPIKeyAPISpec: configurationv1alpha1.KongCredentialAPIKeyAPISpec{Key: "k-1"},
+		},
+	}
+	keySecret := &corev1.Secret{
+		ObjectMeta: metav1.ObjectMeta{Namespace: testNamespace, Name: "alice-key", UID: "uid-alice-key",
+			Labels: map[string]string{commonv1alpha1.LabelCredential: "key-auth"}, Annotations: map[string]string{entities.AnnotationAdoptID: keyID}},
+		Data: map[string][]byte{"key": []byte("k-1")},
+	}
+	made, err := entities.CredentialFromSecret(consumer, keySecret)
+	if err != nil {
+		t.Fatal(err)
+	}
+	madeKey := made.(*configurationv1alpha1.KongCredentialAPIKey)
+	madeKey.UID = "uid-made-alice-key"
+
+	c := catalog.NewCatalog(append(w.objects, consumer, samePassword, otherPassword, usersKey, madeKey, keySecret))
+	checkComparisons(t, w, c, []comparisonCase{
+		{"a basic-auth credential whose password hashes the same", samePassword, catalog.StateEqual, nil},
+		{"a basic-auth credential whose password differs", otherPassword, catalog.StateDiffers, []catalog.FieldDifference{
+			{Field: "password", Hidden: true},
+		}},
+		{"a user's API key whose tags differ", usersKey, catalog.StateDiffers, []catalog.FieldDifference{
+			{Field: "tags", Cluster: `[]`, Konnect: `["team:a"]`},
+		}},
+		{"an API key made from a Secret, every field hidden", madeKey, catalog.StateDiffers, []catalog.FieldDifference{
+			{Field: "tags", Hidden: true},
+		}},
+	})
+}
+
+func TestCatalogShowsAConsumersGroupsByTheirKonnectIDs(t *testing.T) {
+	w := newWorld(t)
+	ctx := t.Context()
+	consumerEntity, err := w.api.Consumers.CreateConsumer(ctx, w.cpID, components.Consumer{Username: ptr("bob")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	groupEntity, err := w.api.ConsumerGroups.CreateConsumerGroup(ctx, w.cpID, components.ConsumerGroup{Name: "gold"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	groupID := *groupEntity.GetConsumerGroup().ID
+
+	group := &configurationv1beta1.KongConsumerGroup{ObjectMeta: objectMeta("gold")}
+	group.Spec.Name, group.Spec.ControlPlaneRef = "gold", cpRef("cp")
+	w.programmed(group, groupID)
+	consumer := func(name string, groups ...string) *configurationv1.KongConsumer {
+		c := &configurationv1.KongConsumer{ObjectMeta: objectMeta(name), Username: "bob", ConsumerGroups: groups}
+		c.Spec.ControlPlaneRef = cpRef("cp")
+		w.programmed(c, *consumerEntity.GetConsumer().ID)
+		return c
+	}
+	alone, member := consumer("alone"), consumer("member", "gold")
+
+	c := catalog.NewCatalog(append(w.objects, group, alone, member))
+	checkComparisons(t, w, c, []comparisonCase{
+		{"a consumer in none of its groups, as in Konnect", alone, catalog.StateEqual, nil},
+		{"a consumer whose group Konnect does not list", member, catalog.StateDiffers, []catalog.FieldDifference{
+			{Field: entities.ConsumerGroupsField, Cluster: `["` + groupID + `"]`, Konnect: `[]`},
 		}},
 	})
 }
