@@ -11,8 +11,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 
+	"github.com/konnect-operator/konnect-operator/pkg/catalog"
 	"github.com/konnect-operator/konnect-operator/pkg/controller"
-	"github.com/konnect-operator/konnect-operator/pkg/entities"
 	"github.com/konnect-operator/konnect-operator/pkg/inventory"
 )
 
@@ -81,32 +81,32 @@ func run(ctx context.Context, opts Options, stdout, stderr *printer) int {
 		stderr.println("error:", err)
 		return ExitError
 	}
-	catalog := entities.NewCatalog(loaded.All())
+	kinds := catalog.NewCatalog(loaded.All())
 	status := ExitSame
 	for _, obj := range selected {
 		what := fmt.Sprintf("%s %s", obj.Kind.Name, describe(obj.Object))
-		cmp, err := catalog.Compare(ctx, opts.Konnect, obj.Object)
+		cmp, err := kinds.Compare(ctx, opts.Konnect, obj.Object)
 		if err != nil {
 			stderr.printf("error: %s: %v\n", what, err)
 			status = ExitError
 			continue
 		}
 		switch cmp.State {
-		case entities.StateEqual:
+		case catalog.StateEqual:
 			if cmp.Message != "" {
 				stderr.printf("%s: %s\n", what, cmp.Message)
 			}
-		case entities.StateNotCompared:
+		case catalog.StateNotCompared:
 			if len(targets) > 0 {
 				stderr.printf("%s: not compared: %s\n", what, cmp.Message)
 			}
-		case entities.StateUnresolved:
+		case catalog.StateUnresolved:
 			stderr.printf("error: %s: cannot be compared: %s\n", what, cmp.Message)
 			status = ExitError
-		case entities.StateMissing:
+		case catalog.StateMissing:
 			stdout.printf("diff %s: %s\n", what, cmp.Message)
 			status = max(status, ExitDiffers)
-		case entities.StateDiffers:
+		case catalog.StateDiffers:
 			printDifferences(stdout, what, cmp)
 			status = max(status, ExitDiffers)
 		}
@@ -116,7 +116,7 @@ func run(ctx context.Context, opts Options, stdout, stderr *printer) int {
 
 // printDifferences writes one object's differing fields: Konnect's value
 // (-) and the value the operator would write (+).
-func printDifferences(w *printer, what string, cmp entities.Comparison) {
+func printDifferences(w *printer, what string, cmp catalog.Comparison) {
 	w.printf("diff %s (Konnect ID %s)\n", what, cmp.ID)
 	if cmp.Message != "" {
 		w.printf("  # %s\n", cmp.Message)

@@ -4,14 +4,14 @@ import (
 	"bytes"
 	"testing"
 
-	"github.com/konnect-operator/konnect-operator/pkg/entities"
+	"github.com/konnect-operator/konnect-operator/pkg/catalog"
 )
 
 func TestDifferencesShowBothValuesButNoSecret(t *testing.T) {
 	var out bytes.Buffer
-	printDifferences(&printer{w: &out}, "KongCertificate ns/shop", entities.Comparison{
-		State: entities.StateDiffers, ID: "cert-1",
-		Fields: []entities.FieldDifference{
+	printDifferences(&printer{w: &out}, "KongCertificate ns/shop", catalog.Comparison{
+		State: catalog.StateDiffers, ID: "cert-1",
+		Fields: []catalog.FieldDifference{
 			{Field: "key", Hidden: true, Cluster: "never", Konnect: "shown"},
 			{Field: "tags", Cluster: `["a"]`},
 		},

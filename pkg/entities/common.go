@@ -1,6 +1,7 @@
 package entities
 
 import (
+	"encoding/json"
 	"errors"
 	"slices"
 
@@ -91,4 +92,21 @@ func refusedForChildren(err error) bool {
 // gvk names a kind of one of the operator's API group versions.
 func gvk(gv metav1.GroupVersion, kind string) schema.GroupVersionKind {
 	return schema.GroupVersionKind{Group: gv.Group, Version: gv.Version, Kind: kind}
+}
+
+// asJSON is v as JSON values: a map for an object, nil when v does not
+// encode.
+func asJSON(v any) any {
+	if v == nil {
+		return nil
+	}
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return nil
+	}
+	var out any
+	if json.Unmarshal(raw, &out) != nil {
+		return nil
+	}
+	return out
 }

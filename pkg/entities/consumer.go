@@ -20,9 +20,9 @@ type kongConsumer = *configurationv1.KongConsumer
 
 var consumerGVK = gvk(configurationv1.GroupVersion, "KongConsumer")
 
-// consumerDesired is a consumer and the Konnect IDs of the groups it must
+// ConsumerDesired is a consumer and the Konnect IDs of the groups it must
 // belong to, so that a membership change reaches Konnect at once.
-type consumerDesired struct {
+type ConsumerDesired struct {
 	Consumer components.Consumer
 	GroupIDs []string
 }
@@ -31,8 +31,8 @@ type consumerDesired struct {
 // plane, their consumer-group memberships, and the credential Secrets they
 // list. credentials are the credential kinds: the Secrets must be of one of
 // them, and a consumer's credentials are deleted from Konnect before it.
-func ConsumerKind(refs *Refs, groups *controller.Informer[kongConsumerGroup], credentials []CredentialKind) controller.Kind[kongConsumer, consumerDesired] {
-	c := core[kongConsumer, consumerDesired, components.Consumer]{
+func ConsumerKind(refs *Refs, groups *controller.Informer[kongConsumerGroup], credentials []CredentialKind) controller.Kind[kongConsumer, ConsumerDesired] {
+	c := core[kongConsumer, ConsumerDesired, components.Consumer]{
 		gvk: consumerGVK,
 		placed: underControlPlane(refs, consumerGVK, func(c kongConsumer) *cpRef { return c.Spec.ControlPlaneRef }).
 			with(reference[kongConsumer]{
@@ -52,12 +52,12 @@ func ConsumerKind(refs *Refs, groups *controller.Informer[kongConsumerGroup], cr
 				},
 			}),
 		calls: consumerCalls,
-		desired: func(consumer kongConsumer, p controller.Placement) (consumerDesired, error) {
+		desired: func(consumer kongConsumer, p controller.Placement) (ConsumerDesired, error) {
 			ids, problems, _ := consumerGroupIDs(groups, consumer)
 			if len(problems) > 0 {
-				return consumerDesired{}, fmt.Errorf("consumer groups not ready: %s", strings.Join(problems, ", "))
+				return ConsumerDesired{}, fmt.Errorf("consumer groups not ready: %s", strings.Join(problems, ", "))
 			}
-			return consumerDesired{
+			return ConsumerDesired{
 				Consumer: components.Consumer{
 					Username: optional(consumer.Username),
 					CustomID: optional(consumer.CustomID),
@@ -71,28 +71,28 @@ func ConsumerKind(refs *Refs, groups *controller.Informer[kongConsumerGroup], cr
 		},
 		adopt:    func(c kongConsumer) *adoptOptions { return c.Spec.Adopt },
 		matches:  consumerMatches,
-		bodyTags: func(d consumerDesired) []string { return d.Consumer.Tags },
+		bodyTags: func(d ConsumerDesired) []string { return d.Consumer.Tags },
 		// A custom_id is unique too, but no path names a consumer by it.
-		uniqueKey: func(d consumerDesired) string { return deref(d.Consumer.Username) },
+		uniqueKey: func(d ConsumerDesired) string { return deref(d.Consumer.Username) },
 	}
 	k := c.kind()
 	// The snapshot of a write covers the groups AfterSync then makes equal
 	// to the desired ones, as the listing shows them.
 	create, update := k.Create, k.Update
-	k.Create = func(ctx context.Context, api konnect.API, obj kongConsumer, p controller.Placement, desired consumerDesired) (string, controller.Snapshot, error) {
+	k.Create = func(ctx context.Context, api konnect.API, obj kongConsumer, p controller.Placement, desired ConsumerDesired) (string, controller.Snapshot, error) {
 		id, snapshot, err := create(ctx, api, obj, p, desired)
-		return id, snapshot.With(consumerGroupsField, desired.GroupIDs), err
+		return id, snapshot.With(ConsumerGroupsField, desired.GroupIDs), err
 	}
-	k.Update = func(ctx context.Context, api konnect.API, obj kongConsumer, p controller.Placement, id string, desired consumerDesired) (controller.Snapshot, error) {
+	k.Update = func(ctx context.Context, api konnect.API, obj kongConsumer, p controller.Placement, id string, desired ConsumerDesired) (controller.Snapshot, error) {
 		snapshot, err := update(ctx, api, obj, p, id, desired)
-		return snapshot.With(consumerGroupsField, desired.GroupIDs), err
+		return snapshot.With(ConsumerGroupsField, desired.GroupIDs), err
 	}
 	k.List = listConsumers(c)
 	k.AfterSync = func(ctx context.Context, api konnect.API, consumer kongConsumer, p controller.Placement, id string, created bool) error {
 		want, _, _ := consumerGroupIDs(groups, consumer)
 		return syncMemberships(ctx, api, p, id, want, created)
 	}
-	k.Adopt.Inspect = func(ctx context.Context, api konnect.API, obj kongConsumer, p controller.Placement, id string, desired consumerDesired) (controller.Inspection, error) {
+	k.Adopt.Inspect = func(ctx context.Context, api konnect.API, obj kongConsumer, p controller.Placement, id string, desired ConsumerDesired) (controller.Inspection, error) {
 		found, err := c.inspect(ctx, api, obj, p, id, desired)
 		if err != nil {
 			return found, err
@@ -102,10 +102,10 @@ func ConsumerKind(refs *Refs, groups *controller.Informer[kongConsumerGroup], cr
 			return found, err
 		}
 		if !sameSet(desired.GroupIDs, have) {
-			found.Differences = append(found.Differences, consumerGroupsField)
+			found.Differences = append(found.Differences, ConsumerGroupsField)
 		}
 		if actual, ok := found.Actual.(*components.Consumer); ok {
-			found.Actual = consumerDesired{Consumer: *actual, GroupIDs: have}
+			found.Actual = ConsumerDesired{Consumer: *actual, GroupIDs: have}
 		}
 		return found, nil
 	}
@@ -114,7 +114,7 @@ func ConsumerKind(refs *Refs, groups *controller.Informer[kongConsumerGroup], cr
 
 // consumerMatches compares the username and the custom ID; the groups are
 // compared by the kind's Inspect, which reads them.
-func consumerMatches(desired consumerDesired, actual *components.Consumer) []string {
+func consumerMatches(desired ConsumerDesired, actual *components.Consumer) []string {
 	var d diff
 	d.check("username", deref(desired.Consumer.Username) == deref(actual.Username))
 	d.check("custom_id", deref(desired.Consumer.CustomID) == deref(actual.CustomID))
@@ -182,13 +182,13 @@ func namesIn(namespace string, names []string) []string {
 	return keys
 }
 
-var consumerCalls = coreCalls[consumerDesired, components.Consumer]{
+var consumerCalls = coreCalls[ConsumerDesired, components.Consumer]{
 	entity: "consumer",
-	create: func(ctx context.Context, api konnect.API, p controller.Placement, body consumerDesired) (*components.Consumer, error) {
+	create: func(ctx context.Context, api konnect.API, p controller.Placement, body ConsumerDesired) (*components.Consumer, error) {
 		res, err := api.Consumers.CreateConsumer(ctx, p.ControlPlaneID, body.Consumer)
 		return res.GetConsumer(), err
 	},
-	upsert: func(ctx context.Context, api konnect.API, p controller.Placement, id string, body consumerDesired) (*components.Consumer, error) {
+	upsert: func(ctx context.Context, api konnect.API, p controller.Placement, id string, body ConsumerDesired) (*components.Consumer, error) {
 		res, err := api.Consumers.UpsertConsumer(ctx, operations.UpsertConsumerRequest{ControlPlaneID: p.ControlPlaneID, ConsumerID: id, Consumer: body.Consumer})
 		return res.GetConsumer(), err
 	},

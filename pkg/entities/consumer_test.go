@@ -36,7 +36,7 @@ type consumerFixture struct {
 	refs        *Refs
 	groups      *controller.Informer[kongConsumerGroup]
 	credentials []CredentialKind
-	kind        controller.Kind[kongConsumer, consumerDesired]
+	kind        controller.Kind[kongConsumer, ConsumerDesired]
 }
 
 func newConsumerFixture(t *testing.T) consumerFixture {
@@ -140,7 +140,7 @@ func TestConsumerBodyCarriesItsFieldsAndSortedGroupIDs(t *testing.T) {
 }
 
 func TestConsumerMatchComparesUsernameAndCustomID(t *testing.T) {
-	desired := consumerDesired{Consumer: components.Consumer{Username: ptr("alice")}, GroupIDs: []string{"g"}}
+	desired := ConsumerDesired{Consumer: components.Consumer{Username: ptr("alice")}, GroupIDs: []string{"g"}}
 	cases := []struct {
 		name   string
 		actual components.Consumer
@@ -162,14 +162,14 @@ func TestConsumerCallsAgainstTheSimulator(t *testing.T) {
 	p := s.controlPlane(t, "cp")
 	uid := controller.TagKeyUID + ":1"
 	exerciseCalls(t, s, p, consumerCalls,
-		consumerDesired{Consumer: components.Consumer{Username: ptr("alice"), Tags: []string{uid}}},
-		consumerDesired{Consumer: components.Consumer{Username: ptr("alice"), CustomID: ptr("a-1"), Tags: []string{uid}}}, uid)
+		ConsumerDesired{Consumer: components.Consumer{Username: ptr("alice"), Tags: []string{uid}}},
+		ConsumerDesired{Consumer: components.Consumer{Username: ptr("alice"), CustomID: ptr("a-1"), Tags: []string{uid}}}, uid)
 }
 
 // simulatedConsumer creates a consumer in the simulator and returns its ID.
 func simulatedConsumer(t *testing.T, s simulated, p controller.Placement, username string) string {
 	t.Helper()
-	created, err := consumerCalls.doCreate(t.Context(), s.api, p, consumerDesired{Consumer: components.Consumer{Username: &username}})
+	created, err := consumerCalls.doCreate(t.Context(), s.api, p, ConsumerDesired{Consumer: components.Consumer{Username: &username}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -217,7 +217,7 @@ func TestConsumerMembershipsFollowTheSpec(t *testing.T) {
 	}
 
 	f := newConsumerFixture(t)
-	desired := consumerDesired{Consumer: components.Consumer{Username: ptr("alice")}, GroupIDs: []string{gold}}
+	desired := ConsumerDesired{Consumer: components.Consumer{Username: ptr("alice")}, GroupIDs: []string{gold}}
 	found, err := f.kind.Adopt.Inspect(ctx, s.api, testConsumer("alice"), p, consumer, desired)
 	if err != nil || !slices.Equal(found.Differences, []string{"consumer_groups"}) {
 		t.Fatalf("adopting with other groups: differences %v, %v", found.Differences, err)

@@ -22,9 +22,10 @@ var (
 	opListMembers          = konnect.Operation{Verb: "list", Entity: "consumer_group_member", Core: true}
 )
 
-// consumerGroupsField names a consumer's groups in its snapshot and in
-// drift Events (as Konnect's path names them).
-const consumerGroupsField = "consumer_groups"
+// ConsumerGroupsField names a consumer's groups (ConsumerDesired.GroupIDs)
+// in its snapshot, in the differences adoption finds and in drift Events,
+// as Konnect's path names them.
+const ConsumerGroupsField = "consumer_groups"
 
 // syncMemberships makes the memberships of the consumer with the given ID
 // equal to want (Konnect IDs of groups), adding and removing as needed. A
@@ -135,8 +136,8 @@ func membershipsOf(ctx context.Context, api konnect.API, p controller.Placement)
 // listConsumers is the drift lister's listing of consumers: each consumer
 // with its groups, in its snapshot and in the comparison with the spec, so
 // that a membership changed in Konnect is drift of the consumer.
-func listConsumers(c core[kongConsumer, consumerDesired, components.Consumer]) func(context.Context, konnect.API, controller.Placement, bool) ([]controller.Listed[consumerDesired], error) {
-	return func(ctx context.Context, api konnect.API, p controller.Placement, all bool) ([]controller.Listed[consumerDesired], error) {
+func listConsumers(c core[kongConsumer, ConsumerDesired, components.Consumer]) func(context.Context, konnect.API, controller.Placement, bool) ([]controller.Listed[ConsumerDesired], error) {
+	return func(ctx context.Context, api konnect.API, p controller.Placement, all bool) ([]controller.Listed[ConsumerDesired], error) {
 		listed, err := c.listed(ctx, api, p, all)
 		if err != nil {
 			return nil, err
@@ -155,7 +156,7 @@ func listConsumers(c core[kongConsumer, consumerDesired, components.Consumer]) f
 				listed[i] = withGroups(listed[i], have)
 				continue
 			}
-			listed[i].Decode = func() (controller.Listed[consumerDesired], error) {
+			listed[i].Decode = func() (controller.Listed[ConsumerDesired], error) {
 				l, err := decode()
 				return withGroups(l, have), err
 			}
@@ -165,13 +166,13 @@ func listConsumers(c core[kongConsumer, consumerDesired, components.Consumer]) f
 }
 
 // withGroups adds a consumer's groups to its listing.
-func withGroups(l controller.Listed[consumerDesired], have []string) controller.Listed[consumerDesired] {
-	l.Snapshot = l.Snapshot.With(consumerGroupsField, have)
+func withGroups(l controller.Listed[ConsumerDesired], have []string) controller.Listed[ConsumerDesired] {
+	l.Snapshot = l.Snapshot.With(ConsumerGroupsField, have)
 	if compare := l.Differences; compare != nil {
-		l.Differences = func(desired consumerDesired) []string {
+		l.Differences = func(desired ConsumerDesired) []string {
 			d := compare(desired)
 			if !sameSet(desired.GroupIDs, have) {
-				d = append(d, consumerGroupsField)
+				d = append(d, ConsumerGroupsField)
 				slices.Sort(d)
 			}
 			return d

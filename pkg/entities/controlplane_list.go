@@ -95,14 +95,71 @@ func listedControlPlane(ctx context.Context, api konnect.API, actual *components
 // type, proxy URLs) and a group's members.
 func controlPlaneDifferences(desired ControlPlaneDesired, actual *components.ControlPlane, members []string) []string {
 	var d diff
-	want := desired.Update
-	d.check("name", want.Name == nil || *want.Name == actual.Name)
-	d.check("description", deref(want.Description) == actual.Description)
-	d.check("labels", maps.Equal(controller.UserLabels(want.Labels), controller.UserLabels(actual.Labels)))
-	d.check("auth_type", want.AuthType == nil || string(*want.AuthType) == string(actual.Config.AuthType))
-	d.check("proxy_urls", len(want.ProxyUrls) == 0 || sameProxyURLs(want.ProxyUrls, actual.Config.ProxyUrls))
-	d.check(membersField, !desired.Group || slices.Equal(desired.Members, members))
+	for _, f := range controlPlaneFields(desired, actual, members) {
+		d.check(f.name, f.same)
+	}
 	return d
+}
+
+// controlPlaneField is one field a control plane is compared by, with what
+// its object asks for and what Konnect holds.
+type controlPlaneField struct {
+	name            string
+	same            bool
+	desired, actual any
+}
+
+// controlPlaneFields compares a control plane with what its object asks
+// for, field by field (see controlPlaneDifferences).
+func controlPlaneFields(desired ControlPlaneDesired, actual *components.ControlPlane, members []string) []controlPlaneField {
+	want := desired.Update
+	return []controlPlaneField{
+		{"name", want.Name == nil || *want.Name == actual.Name, want.Name, actual.Name},
+		{"description", deref(want.Description) == actual.Description, want.Description, actual.Description},
+		{"labels", maps.Equal(controller.UserLabels(want.Labels), controller.UserLabels(actual.Labels)), want.Labels, actual.Labels},
+		{"auth_type", want.AuthType == nil || string(*want.AuthType) == string(actual.Config.AuthType), want.AuthType, actual.Config.AuthType},
+		{"proxy_urls", len(want.ProxyUrls) == 0 || sameProxyURLs(want.ProxyUrls, actual.Config.ProxyUrls), want.ProxyUrls, actual.Config.ProxyUrls},
+		{membersField, !desired.Group || slices.Equal(desired.Members, members), desired.Members, members},
+	}
+}
+
+// ControlPlaneDifference is a field in which a control plane in Konnect
+// differs from what its object asks for.
+type ControlPlaneDifference struct {
+	// Field is the Konnect field name, or "members" for a group's members.
+	Field string
+	// Desired is what the object asks for (what an update writes, or the
+	// group's members), Actual what Konnect holds.
+	Desired, Actual any
+}
+
+// CompareControlPlane reads the control plane with Konnect ID id, and a
+// group's members, and returns the fields in which it differs from
+// desired, as drift detection compares them (controlPlaneDifferences). A
+// control plane Konnect does not have is a konnect.NotFoundError. It reads
+// only: kubectl konnect diff shows what it returns.
+func CompareControlPlane(ctx context.Context, api konnect.API, id string, desired ControlPlaneDesired) ([]ControlPlaneDifference, error) {
+	found, err := listControlPlanes(ctx, api, operations.ListControlPlanesRequest{Filter: &components.ControlPlaneFilterParameters{ID: &components.ID{Eq: &id}}})
+	if err != nil {
+		return nil, err
+	}
+	if len(found) == 0 {
+		return nil, &konnect.NotFoundError{Operation: "read control plane", Message: "the organisation has no control plane with ID " + id}
+	}
+	var members []string
+	if desired.Group {
+		// A group deleted since it was listed has no members to compare.
+		if members, err = groupMemberIDs(ctx, api, id); err != nil && !konnect.IsNotFound(err) {
+			return nil, err
+		}
+	}
+	var out []ControlPlaneDifference
+	for _, f := range controlPlaneFields(desired, &found[0], members) {
+		if !f.same {
+			out = append(out, ControlPlaneDifference{Field: f.name, Desired: f.desired, Actual: f.actual})
+		}
+	}
+	return out, nil
 }
 
 func sameProxyURLs(a, b []components.ProxyURL) bool {

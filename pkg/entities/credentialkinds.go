@@ -48,16 +48,16 @@ func BasicAuthKind(deps CredentialDeps[kongBasicAuth]) Credential[kongBasicAuth,
 			d.check("username", desired.Username == actual.Username)
 			return d
 		},
-		secrets: basicAuthPasswordDiffers,
+		secrets: BasicAuthPasswordDifference,
 	})
 }
 
-// basicAuthPasswordDiffers compares the password of the spec with the hash
-// Konnect keeps. An empty password is one the spec does not know (kubectl
-// konnect export cannot read it back from the hash): it is not compared,
-// so that a listing does not find an adopted credential drifted and
-// overwrite its password with nothing.
-func basicAuthPasswordDiffers(desired components.BasicAuthWithoutParents, actual *components.BasicAuth) []string {
+// BasicAuthPasswordDifference names "password" when the password of the
+// spec does not hash to the one Konnect keeps. An empty password is one
+// the spec does not know (kubectl konnect export cannot read it back from
+// the hash): it is not compared, so that a listing does not find an
+// adopted credential drifted and overwrite its password with nothing.
+func BasicAuthPasswordDifference(desired components.BasicAuthWithoutParents, actual *components.BasicAuth) []string {
 	var d diff
 	d.check("password", desired.Password == "" || basicAuthHash(desired.Password, deref(actual.GetConsumer().GetID())) == actual.Password)
 	return d

@@ -29,6 +29,14 @@ const indexManagedByConsumer = "managedByConsumer"
 // the reference to their consumer.
 const LabelFromSecret = "konnect-operator/from-secret"
 
+// IsCredentialFromSecret reports whether obj is a credential the operator
+// made from one of a consumer's credential Secrets (CredentialFromSecret),
+// rather than a user's object.
+func IsCredentialFromSecret(obj metav1.Object) bool {
+	_, _, made := madeFromSecret(obj)
+	return made
+}
+
 // madeFromSecret reports whether obj is a credential made from a Secret:
 // it belongs to a Secret and, as its controller, to a KongConsumer. When
 // the consumer goes, the garbage collector drops its reference but keeps

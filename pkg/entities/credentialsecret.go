@@ -10,6 +10,7 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
+	configurationv1 "github.com/konnect-operator/konnect-operator/pkg/apis/configuration/v1"
 	"github.com/konnect-operator/konnect-operator/pkg/controller"
 	"github.com/konnect-operator/konnect-operator/pkg/konnect"
 )
@@ -128,4 +129,24 @@ func CredentialSecretsDependency(secrets *controller.Informer[*corev1.Secret]) c
 			return keys
 		},
 	}
+}
+
+// CredentialFromSecret returns the credential object the operator makes
+// from one of consumer's credential Secrets (adopting the credential the
+// Secret's AnnotationAdoptID names), or an error naming what the Secret
+// lacks.
+func CredentialFromSecret(consumer *configurationv1.KongConsumer, secret *corev1.Secret) (runtime.Object, error) {
+	refs := &Refs{}
+	kinds := []CredentialKind{
+		BasicAuthKind(CredentialDeps[kongBasicAuth]{Refs: refs}).CredentialKind,
+		APIKeyKind(CredentialDeps[kongAPIKey]{Refs: refs}).CredentialKind,
+		ACLKind(CredentialDeps[kongACL]{Refs: refs}).CredentialKind,
+		JWTKind(CredentialDeps[kongJWT]{Refs: refs}).CredentialKind,
+		HMACKind(CredentialDeps[kongHMAC]{Refs: refs}).CredentialKind,
+	}
+	kind, problems := KindOfCredentialSecret(kinds, secret)
+	if len(problems) > 0 {
+		return nil, fmt.Errorf("secret %s/%s: %v", secret.Namespace, secret.Name, problems)
+	}
+	return kind.runtimeObjectFromSecret(consumer, secret), nil
 }

@@ -1,8 +1,6 @@
 // Package entities holds the kind adapters, one Kind per Konnect kind the
 // operator reconciles on top of package controller, with what they share
-// (references, grants, tokens and their Secrets). Catalog builds every kind
-// over objects listed from a cluster, without controllers, for the kubectl
-// plugin.
+// (references, grants, tokens and their Secrets).
 //
 // A Kind says what its references are, how its spec becomes a Konnect
 // entity and back, which Konnect calls create, update, list and delete it,

@@ -21,7 +21,7 @@ func BenchmarkListConsumersForDrift(b *testing.B) {
 	p := s.controlPlane(b, "bench")
 	ctx := context.Background()
 	for i := range n {
-		body := consumerDesired{Consumer: components.Consumer{
+		body := ConsumerDesired{Consumer: components.Consumer{
 			Username: ptr(fmt.Sprintf("user-%05d", i)),
 			CustomID: ptr(fmt.Sprintf("custom-%05d", i)),
 			Tags:     []string{controller.KindTag("KongConsumer"), "k8s-uid:" + fmt.Sprint(i), "k8s-namespace:bench", "k8s-name:user"},

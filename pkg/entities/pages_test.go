@@ -26,7 +26,7 @@ func TestPagesReadAsTheSDKDoes(t *testing.T) {
 	consumer.ParentID = simulatedConsumer(t, s, p, "alice")
 	tags := []string{controller.KindTag("KongConsumer"), "team:a"}
 	t.Run("consumers", func(t *testing.T) {
-		create(t, s, p, consumerCalls, consumerDesired{Consumer: components.Consumer{Username: ptr("bob"), CustomID: ptr("c-1"), Tags: tags}})
+		create(t, s, p, consumerCalls, ConsumerDesired{Consumer: components.Consumer{Username: ptr("bob"), CustomID: ptr("c-1"), Tags: tags}})
 		checkPagesReadAsTheSDKDoes(t, s, p, consumerCalls, 2)
 	})
 	t.Run("basic-auths", func(t *testing.T) {
@@ -116,7 +116,7 @@ func TestListedConsumersAreDecodedWhenAsked(t *testing.T) {
 	p := s.controlPlane(t, "cp")
 	tags := []string{controller.KindTag("KongConsumer"), "k8s-cluster:c1"}
 	for _, name := range []string{"alice", "bob", "carol"} {
-		create(t, s, p, consumerCalls, consumerDesired{Consumer: components.Consumer{Username: ptr(name), Tags: tags}})
+		create(t, s, p, consumerCalls, ConsumerDesired{Consumer: components.Consumer{Username: ptr(name), Tags: tags}})
 	}
 	kind := ConsumerKind(testRefs(), cacheOf[kongConsumerGroup]("kongconsumergroups"), nil)
 	sums := func() map[string]uint64 {
@@ -167,7 +167,7 @@ func TestListedConsumersAreDecodedWhenAsked(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := consumerCalls.doUpsert(t.Context(), s.api, p, changed, consumerDesired{Consumer: components.Consumer{Username: was.Username, CustomID: ptr("c-1"), Tags: tags}}); err != nil {
+	if _, err := consumerCalls.doUpsert(t.Context(), s.api, p, changed, ConsumerDesired{Consumer: components.Consumer{Username: was.Username, CustomID: ptr("c-1"), Tags: tags}}); err != nil {
 		t.Fatal(err)
 	}
 	group, err := s.api.ConsumerGroups.CreateConsumerGroup(t.Context(), p.ControlPlaneID, components.ConsumerGroup{Name: "gold"})

@@ -43,6 +43,18 @@ func kongPluginSecrets(p kongPlugin) []pluginSecretValue {
 	return out
 }
 
+// ReadsSecrets reports whether the plugin that pb applies (a KongPlugin or
+// a KongClusterPlugin of src) takes values of its configuration from
+// Secrets, so that the configuration Konnect holds is secret material.
+func (src PluginBindingSources) ReadsSecrets(pb kongPluginBinding) bool {
+	if IsClusterPluginRef(pb) {
+		p, err := src.ClusterPlugins.Get("", pb.Spec.PluginRef.Name)
+		return err == nil && len(clusterPluginSecrets(p)) > 0
+	}
+	p, err := src.Plugins.Get(pluginNamespace(pb), pb.Spec.PluginRef.Name)
+	return err == nil && len(kongPluginSecrets(p)) > 0
+}
+
 // clusterPluginSecrets returns the Secret values a KongClusterPlugin reads.
 // A cluster-scoped plugin names the namespace of each Secret.
 func clusterPluginSecrets(p kongClusterPlugin) []pluginSecretValue {

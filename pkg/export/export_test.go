@@ -18,6 +18,7 @@ import (
 	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
 	configurationv1 "github.com/konnect-operator/konnect-operator/pkg/apis/configuration/v1"
 	konnectv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/konnect/v1alpha1"
+	"github.com/konnect-operator/konnect-operator/pkg/catalog"
 	"github.com/konnect-operator/konnect-operator/pkg/controller"
 	"github.com/konnect-operator/konnect-operator/pkg/entities"
 	"github.com/konnect-operator/konnect-operator/pkg/export"
@@ -97,7 +98,7 @@ func TestExportAdoptsEveryKindWithoutADifference(t *testing.T) {
 	checkNames(t, res.Objects)
 
 	objects := prospective(t, w, res.Objects)
-	catalog := entities.NewCatalog(objects)
+	kinds := catalog.NewCatalog(objects)
 	compared := map[string]int{}
 	for _, obj := range objects {
 		if _, ok := obj.(interface{ GetConditions() []metav1.Condition }); !ok || isAuth(obj) {
@@ -106,14 +107,14 @@ func TestExportAdoptsEveryKindWithoutADifference(t *testing.T) {
 		if _, isPlugin := obj.(*configurationv1.KongPlugin); isPlugin {
 			continue
 		}
-		cmp, err := catalog.Compare(ctx, w.clients, obj)
+		cmp, err := kinds.Compare(ctx, w.clients, obj)
 		kind := fmt.Sprintf("%T", obj)
 		if err != nil {
 			t.Fatalf("%s %s: %v", kind, obj.(metav1.Object).GetName(), err)
 		}
-		want := entities.StateEqual
+		want := catalog.StateEqual
 		if strings.HasSuffix(kind, "KonnectGatewayControlPlane") {
-			want = entities.StateNotCompared // a mirror is only read
+			want = catalog.StateNotCompared // a mirror is only read
 		}
 		if cmp.State != want || len(cmp.Fields) > 0 {
 			t.Errorf("%s %s: %s %s %+v, want %s", kind, obj.(metav1.Object).GetName(), cmp.State, cmp.Message, cmp.Fields, want)

@@ -3,7 +3,7 @@
 // to and those that refer to it, its Programmed state, its Konnect ID and,
 // when it is not Programmed, the first cause in one line. It reads what
 // was read from the cluster only, never Konnect, and takes the references
-// from the kinds' own descriptions (entities.Catalog).
+// from the kinds' own descriptions (catalog.Catalog).
 package tree
 
 import (
@@ -15,7 +15,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 
 	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
-	"github.com/konnect-operator/konnect-operator/pkg/entities"
+	"github.com/konnect-operator/konnect-operator/pkg/catalog"
 	"github.com/konnect-operator/konnect-operator/pkg/inventory"
 )
 
@@ -69,7 +69,7 @@ type graph struct {
 // the catalog built from them describes them. References to objects of
 // kinds kubectl konnect does not read (Secrets) are left out.
 func newGraph(objects *inventory.Objects) *graph {
-	catalog := entities.NewCatalog(objects.All())
+	kinds := catalog.NewCatalog(objects.All())
 	g := &graph{objects: map[key]runtime.Object{}, references: map[key][]key{}, referrers: map[key][]key{}}
 	for _, obj := range objects.All() {
 		kind, ok := objects.KindOf(obj)
@@ -83,7 +83,7 @@ func newGraph(objects *inventory.Objects) *graph {
 	}
 	slices.SortFunc(g.order, compareKeys)
 	for _, from := range g.order {
-		for _, ref := range catalog.References(g.objects[from]) {
+		for _, ref := range kinds.References(g.objects[from]) {
 			kind, ok := inventory.KindOfResource(ref.Resource.Resource)
 			if !ok {
 				continue

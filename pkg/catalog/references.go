@@ -1,8 +1,9 @@
-package entities
+package catalog
 
 import (
 	"k8s.io/apimachinery/pkg/runtime"
 
+	konnectv1alpha2 "github.com/konnect-operator/konnect-operator/pkg/apis/konnect/v1alpha2"
 	"github.com/konnect-operator/konnect-operator/pkg/controller"
 )
 
@@ -39,7 +40,7 @@ func (e adoptingEntry[T, D]) references(obj runtime.Object) ([]controller.Refere
 }
 
 func (e controlPlaneEntry) references(obj runtime.Object) ([]controller.Reference, bool) {
-	cp, ok := obj.(controlPlane)
+	cp, ok := obj.(*konnectv1alpha2.KonnectGatewayControlPlane)
 	if !ok {
 		return nil, false
 	}
