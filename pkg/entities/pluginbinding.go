@@ -70,7 +70,7 @@ func PluginBindingKind(refs *Refs, src PluginBindingSources) controller.Kind[kon
 		adopt:   func(pb kongPluginBinding) *adoptOptions { return pb.Spec.Adopt },
 		matches: pluginMatches,
 		// A plugin without an instance name is unique by its name and
-		// targets, which no path names: its conflict names no holder.
+		// targets, which no path names: its conflict names no entity in the way.
 		uniqueKey: func(body components.Plugin) string { return deref(body.InstanceName) },
 	}.kind()
 }

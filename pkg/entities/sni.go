@@ -42,7 +42,7 @@ func SNIKind(refs *Refs, certs *controller.Informer[kongCertificate]) controller
 		adopt:   func(s kongSNI) *adoptOptions { return s.Spec.Adopt },
 		matches: sniMatches,
 		// Read under the object's certificate: an SNI under another one
-		// is a conflict without a named holder.
+		// is a conflict that names no entity in the way.
 		uniqueKey: func(body components.SNIWithoutParents) string { return body.Name },
 	}.kind()
 }
