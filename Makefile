@@ -17,6 +17,10 @@ CACHE_DIR ?= $(or $(KONNECT_OPERATOR_CACHE),$(CURDIR)/.cache)
 BIN_DIR ?= $(CURDIR)/bin
 TEST_TIMEOUT ?= 40m
 TEST_PARALLEL ?= 6
+# How many test packages go test runs at once. The e2e packages spend much
+# of their time waiting (for leases, sync periods, the API server), so four
+# at once finish sooner than one per core, even on two cores.
+TEST_PACKAGES ?= 4
 export KONNECT_OPERATOR_CACHE := $(CACHE_DIR)
 # The Go module proxies of hack/env.sh, which every script in hack/ uses too:
 # the module folder shared beside the repository first, when there is one.
@@ -134,14 +138,14 @@ vulncheck: ## govulncheck over the module graph against the Go vulnerability dat
 .PHONY: test
 test: verify vulncheck control-plane tools test-unit ## Run every test.
 
-# The longest packages are named first, so that go test (two at a time on two
-# cores) starts them first and the short ones fill in beside them: ./... alone
+# The longest packages are named first, so that go test (TEST_PACKAGES at a
+# time) starts them first and the short ones fill in beside them: ./... alone
 # would start e2e/integration last and add its minutes to the end.
 SLOW_TEST_PACKAGES := ./e2e ./e2e/maketargets ./e2e/integration ./e2e/isolated
 
 .PHONY: test-unit
 test-unit: control-plane tools ## Unit, integration and e2e tests (each package that needs a control plane starts its own).
-	$(GO) test -timeout $(TEST_TIMEOUT) -parallel $(TEST_PARALLEL) $(SLOW_TEST_PACKAGES) ./...
+	$(GO) test -timeout $(TEST_TIMEOUT) -p $(TEST_PACKAGES) -parallel $(TEST_PARALLEL) $(SLOW_TEST_PACKAGES) ./...
 	$(GO) test -C hack/tools ./...
 
 .PHONY: bench
