@@ -7,7 +7,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -24,7 +23,6 @@ import (
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/leaderelection"
-	"k8s.io/client-go/tools/leaderelection/resourcelock"
 	"k8s.io/client-go/tools/record"
 	"k8s.io/klog/v2"
 	"k8s.io/utils/clock"
@@ -37,99 +35,6 @@ import (
 	"github.com/konnect-operator/konnect-operator/pkg/konnect"
 	"github.com/konnect-operator/konnect-operator/pkg/metrics"
 )
-
-// DefaultWorkersPerKind is the ceiling of a kind's concurrent reconciles
-// when Config leaves it unset (--workers-per-kind). No worker waits for
-// Konnect's budget (see pkg/controller's workers.go), so a kind needs as
-// many as its organisations' requests in flight (rate × latency: about 13
-// at 3,000 a minute and 250 ms) plus the reconciles that end without a
-// request; 64 leaves room for several organisations busy in one kind, and
-// for an organisation's full rate at up to a second per request (the most
-// its limiter lets it have in flight). Workers are started as work comes:
-// an idle kind costs nothing.
-const DefaultWorkersPerKind = 64
-
-// Config is everything the operator needs to run.
-type Config struct {
-	// RestConfig reaches the Kubernetes API server.
-	RestConfig *rest.Config
-	// WatchNamespaces limits the operator to these namespaces; empty means
-	// every namespace. Cluster-scoped kinds are always watched.
-	WatchNamespaces []string
-	// Shard is the shard this operator runs (objects labelled
-	// konnect.konghq.com/shard=<Shard>); empty, the default shard, whose
-	// objects carry no such label. See commonv1alpha1.LabelShard.
-	Shard string
-	// NamespaceRightsBinding, with WatchNamespaces, names the RoleBinding
-	// that grants the operator its rights in each watched namespace: the
-	// operator keeps it with a finalizer while the namespace has its
-	// objects, so that deleting the namespace cannot take the rights away
-	// before the cleanup. Empty: no such RoleBinding is kept.
-	NamespaceRightsBinding string
-	// SyncPeriod is how often an unchanged entity is written to Konnect
-	// again.
-	SyncPeriod time.Duration
-	// DriftDetection is controller.DriftList (the default) or DriftUpdate.
-	DriftDetection string
-	// WorkersPerKind is the most objects of one kind reconciled at once (a
-	// ceiling: see controller.Options.Workers); default
-	// DefaultWorkersPerKind.
-	WorkersPerKind int
-	// Konnect configures the Konnect clients and their rate limiter.
-	Konnect konnect.Options
-	// AllowedHosts are the Konnect API hosts (a host, or host:port for
-	// another port than 443) that an auth configuration may name: no token
-	// is sent anywhere else, and a configuration naming another host is
-	// refused. Empty: Konnect's public API hosts (konnect.DefaultAllowedHosts).
-	AllowedHosts []string
-	// MetricsAddr and HealthAddr are where /metrics and /healthz, /readyz
-	// are served; empty disables the server.
-	MetricsAddr, HealthAddr string
-	// ProfilerAddr, a loopback address, serves Go's profiles
-	// (/debug/pprof/); empty (the default) disables it.
-	ProfilerAddr string
-	// LeaderElection, when enabled, runs the controllers only while this
-	// process holds the lease.
-	LeaderElection LeaderElection
-	// Registry collects the metrics; nil means a new one.
-	Registry *metrics.Registry
-	// Identity names this process in the lease and in Events; defaults to
-	// the host name.
-	Identity string
-	// ShutdownTimeout bounds how long Run waits, once stopping, for the
-	// workers and informers; default 20s (a pod's grace period is 30s).
-	ShutdownTimeout time.Duration
-	// Metrics configures how /metrics is protected.
-	Metrics MetricsServing
-	// Policies are the day-2 controls of objects whose annotations name
-	// none (--default-deletion-policy, --default-reconcile-policy).
-	Policies commonv1alpha1.PolicyDefaults
-	// ClusterIdentity names this cluster on the entities the operator
-	// writes (tag and label k8s-cluster); entities that name another are
-	// another cluster's operator's and are never written or deleted from
-	// here. Empty: the UID of the kube-system namespace. A cluster rebuilt
-	// from Git or a backup with the identity of the one it replaces takes
-	// that one's entities back.
-	ClusterIdentity string
-	// Clock times everything the operator waits for: sync periods, grace
-	// periods, backoffs, the rate limiter and the drift lister. Nil means
-	// the real clock; tests pass one they can move forward.
-	Clock clock.WithTicker
-}
-
-// LeaderElection configures the lease that elects the active replica.
-type LeaderElection struct {
-	Enabled       bool
-	LeaseName     string
-	Namespace     string
-	LeaseDuration time.Duration
-	RenewDeadline time.Duration
-	RetryPeriod   time.Duration
-	// Clock is what the write fence measures the time since the last
-	// renewal by (see pkg/fence); nil means the real clock. Tests pass one
-	// they move past the renew deadline.
-	Clock clock.PassiveClock
-}
 
 // eventScheme names the kinds Events are recorded about: the operator's own
 // and the core kinds (token Secrets).
@@ -398,121 +303,6 @@ func (o *Operator) runControllers(ctx context.Context) error {
 		g.Go(func() error { return c.Run(ctx) })
 	}
 	return g.Wait()
-}
-
-// runElected runs the controllers while this process holds the Lease. It
-// returns when ctx is cancelled (releasing the Lease) or, with an error,
-// when the Lease is lost: the process then exits, to restart as a standby
-// rather than go on without the Lease. The Lease counts as lost as soon as
-// a write finds its last renewal older than the renew deadline (see
-// pkg/fence), which is before client-go notices, and what a process that
-// was paused past its Lease finds first when it wakes.
-func (o *Operator) runElected(ctx context.Context) error {
-	le := o.cfg.LeaderElection
-	identity := o.cfg.Identity
-	lock, err := resourcelock.New(resourcelock.LeasesResourceLock, le.Namespace, le.LeaseName,
-		o.unfenced.CoreV1(), o.unfenced.CoordinationV1(), resourcelock.ResourceLockConfig{Identity: identity})
-	if err != nil {
-		return fmt.Errorf("creating the leader-election lock: %w", err)
-	}
-	lock = o.lease.Lock(lock)
-	logger := klog.FromContext(ctx)
-	// The elector calls OnStartedLeading on a goroutine of its own and does
-	// not wait for it; the controllers run here instead, so that they are
-	// joined before this returns.
-	leading := make(chan context.Context, 1)
-	elector, err := leaderelection.NewLeaderElector(leaderelection.LeaderElectionConfig{
-		Lock:            lock,
-		LeaseDuration:   le.LeaseDuration,
-		RenewDeadline:   le.RenewDeadline,
-		RetryPeriod:     le.RetryPeriod,
-		ReleaseOnCancel: true,
-		Name:            le.LeaseName,
-		WatchDog:        o.electionHealth,
-		Callbacks: leaderelection.LeaderCallbacks{
-			OnStartedLeading: func(leaderCtx context.Context) { leading <- leaderCtx },
-			OnStoppedLeading: func() {
-				o.leading.Store(false)
-				logger.Info("Stopped leading", "identity", identity)
-			},
-			OnNewLeader: func(current string) {
-				if current != identity {
-					logger.Info("Another replica leads", "leader", current)
-				}
-			},
-		},
-	})
-	if err != nil {
-		return fmt.Errorf("configuring leader election: %w", err)
-	}
-	electorCtx, stopElector := context.WithCancel(ctx)
-	defer stopElector()
-	electorDone := make(chan struct{})
-	go func() {
-		defer close(electorDone)
-		elector.Run(electorCtx)
-	}()
-	var runErr error
-	select {
-	case <-electorDone:
-	case leaderCtx := <-leading:
-		// leaderCtx ends when client-go says the Lease is lost or ctx is
-		// cancelled; runCtx also when a write found it lost.
-		logger.Info("Became the leader; starting controllers", "identity", identity)
-		o.leading.Store(true)
-		runCtx, stopControllers := context.WithCancel(leaderCtx)
-		go func() {
-			select {
-			case <-o.lease.Lost():
-				logger.Info("Stopping: the Lease may have been lost", "err", o.lease.Err())
-				o.leading.Store(false)
-				stopControllers()
-				stopElector()
-			case <-runCtx.Done():
-			}
-		}()
-		runErr = o.runControllers(runCtx)
-		stopControllers()
-		<-electorDone
-	}
-	if ctx.Err() != nil {
-		// Stopping; the controllers' "caches did not sync" is no failure.
-		return nil
-	}
-	if err := o.lease.Err(); err != nil {
-		return fmt.Errorf("lost the leader-election lease: %w", err)
-	}
-	if runErr != nil && !errors.Is(runErr, context.Canceled) {
-		return fmt.Errorf("lost the leader-election lease: %w", runErr)
-	}
-	return errors.New("lost the leader-election lease")
-}
-
-func (o *Operator) metricsMux() http.Handler {
-	mux := http.NewServeMux()
-	mux.Handle("/metrics", metrics.HandlerFor(metrics.WithShard(o.registry, o.cfg.Shard), o.registry))
-	return mux
-}
-
-func (o *Operator) healthMux() http.Handler {
-	mux := http.NewServeMux()
-	mux.HandleFunc("/healthz", func(w http.ResponseWriter, r *http.Request) {
-		if o.electionHealth != nil {
-			if err := o.electionHealth.Check(r); err != nil {
-				http.Error(w, err.Error(), http.StatusInternalServerError)
-				return
-			}
-		}
-		_, _ = w.Write([]byte("ok"))
-	})
-	mux.HandleFunc("/readyz", func(w http.ResponseWriter, _ *http.Request) {
-		if !o.synced.Load() {
-			http.Error(w, "caches have not synced yet", http.StatusServiceUnavailable)
-			return
-		}
-		_, _ = w.Write([]byte("ok"))
-	})
-	return mux
 }
 
 // Leading reports whether this process runs the controllers.

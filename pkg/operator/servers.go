@@ -12,6 +12,7 @@ import (
 
 	"k8s.io/klog/v2"
 
+	"github.com/konnect-operator/konnect-operator/pkg/metrics"
 	"github.com/konnect-operator/konnect-operator/pkg/metricsauth"
 )
 
@@ -156,4 +157,31 @@ func (s *server) serve(ctx context.Context) error {
 		defer cancel()
 		return s.srv.Shutdown(shutdownCtx)
 	}
+}
+
+func (o *Operator) metricsMux() http.Handler {
+	mux := http.NewServeMux()
+	mux.Handle("/metrics", metrics.HandlerFor(metrics.WithShard(o.registry, o.cfg.Shard), o.registry))
+	return mux
+}
+
+func (o *Operator) healthMux() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/healthz", func(w http.ResponseWriter, r *http.Request) {
+		if o.electionHealth != nil {
+			if err := o.electionHealth.Check(r); err != nil {
+				http.Error(w, err.Error(), http.StatusInternalServerError)
+				return
+			}
+		}
+		_, _ = w.Write([]byte("ok"))
+	})
+	mux.HandleFunc("/readyz", func(w http.ResponseWriter, _ *http.Request) {
+		if !o.synced.Load() {
+			http.Error(w, "caches have not synced yet", http.StatusServiceUnavailable)
+			return
+		}
+		_, _ = w.Write([]byte("ok"))
+	})
+	return mux
 }
