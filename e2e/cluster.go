@@ -8,13 +8,11 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/discovery"
 	"k8s.io/client-go/discovery/cached/memory"
 	"k8s.io/client-go/dynamic"
@@ -109,28 +107,6 @@ func (c *clusterEnv) list(ctx context.Context, gvk schema.GroupVersionKind, name
 		return nil, err
 	}
 	return list.Items, nil
-}
-
-// patience is how long the suite waits for what takes seconds on an idle
-// machine: a Lease taken, a finalizer added or removed, an object
-// Programmed, a CRD Established. It decides no verdict (a passing test
-// never waits it out) and is long enough for a machine kept busy by other
-// work.
-const patience = 3 * time.Minute
-
-// eventually polls check every 200ms until it returns nil or timeout
-// passes; check's error says why it is not done yet, and the last one
-// explains a timeout.
-func eventually(ctx context.Context, timeout time.Duration, check func(ctx context.Context) error) error {
-	var last error
-	err := wait.PollUntilContextTimeout(ctx, 200*time.Millisecond, timeout, true, func(ctx context.Context) (bool, error) {
-		last = check(ctx)
-		return last == nil, nil
-	})
-	if err != nil && last != nil {
-		return fmt.Errorf("not done after %s: %w", timeout, last)
-	}
-	return err
 }
 
 var (
