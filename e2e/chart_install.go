@@ -14,40 +14,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-
-	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
 )
-
-// helmObjects are a control plane and a service that refer to the auth
-// configuration the chart creates.
-const helmObjects = `
-apiVersion: konnect.konghq.com/v1alpha2
-kind: KonnectGatewayControlPlane
-metadata:
-  name: helm-cp
-  namespace: team-a
-spec:
-  createControlPlaneRequest:
-    name: e2e-helm
-    cluster_type: CLUSTER_TYPE_CONTROL_PLANE
-  konnect:
-    authRef:
-      name: konnect-auth
----
-apiVersion: configuration.konghq.com/v1alpha1
-kind: KongService
-metadata:
-  name: orders
-  namespace: team-a
-spec:
-  name: orders
-  host: orders.team-a.svc.cluster.local
-  port: 8080
-  controlPlaneRef:
-    type: konnectNamespacedRef
-    konnectNamespacedRef:
-      name: helm-cp
-`
 
 var (
 	authConfigKind = schema.GroupVersionKind{Group: konnectGroup, Version: "v1alpha1", Kind: "KonnectAPIAuthConfiguration"}
@@ -406,67 +373,4 @@ metrics:
 			t.Errorf("helm still lists releases: %s", releases)
 		}
 	})
-}
-
-// tokenSecretKept checks whether the token Secret of the chart's auth
-// configuration carries the operator's finalizer as wanted.
-func tokenSecretKept(c *clusterEnv, want bool) func(context.Context) error {
-	return func(ctx context.Context) error {
-		secret, err := c.kube.CoreV1().Secrets("team-a").Get(ctx, "konnect-auth-token", metav1.GetOptions{})
-		if err != nil {
-			return err
-		}
-		if kept := slices.Contains(secret.Finalizers, commonv1alpha1.FinalizerSecretInUse); kept != want {
-			return fmt.Errorf("the token Secret's finalizers are %v; want %s there: %v", secret.Finalizers, commonv1alpha1.FinalizerSecretInUse, want)
-		}
-		return nil
-	}
-}
-
-// waitReady waits for objects given as (kind, name) pairs in team-a to be
-// Programmed (APIAuthValid for the auth configuration).
-func waitReady(ctx context.Context, t *testing.T, c *clusterEnv, pairs ...any) {
-	t.Helper()
-	err := eventually(ctx, patience, func(ctx context.Context) error {
-		for i := 0; i < len(pairs); i += 2 {
-			if err := ready(ctx, c, pairs[i].(schema.GroupVersionKind), "team-a", pairs[i+1].(string), nil); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-}
-
-// checkCRDsInstalled checks that the cluster serves every CRD of
-// manifests/crd, which the chart's crds/ copy.
-func checkCRDsInstalled(ctx context.Context, t *testing.T, c *clusterEnv) {
-	t.Helper()
-	files, err := filepath.Glob(filepath.Join(suite.root, "manifests", "crd", "*_*.yaml"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no CRDs in manifests/crd: %v", err)
-	}
-	for _, f := range files {
-		group, plural, _ := strings.Cut(strings.TrimSuffix(filepath.Base(f), ".yaml"), "_")
-		if _, err := c.kubectl(ctx, "", "get", "crd", plural+"."+group, "-o", "name"); err != nil {
-			t.Errorf("CRD %s.%s is not installed: %v", plural, group, err)
-		}
-	}
-}
-
-// rightsBindingKept checks whether the operator's RoleBinding in team-a
-// carries its namespace-rights finalizer as wanted.
-func rightsBindingKept(c *clusterEnv, want bool) func(context.Context) error {
-	return func(ctx context.Context) error {
-		b, err := c.kube.RbacV1().RoleBindings("team-a").Get(ctx, "konnect-operator-namespaced", metav1.GetOptions{})
-		if err != nil {
-			return err
-		}
-		if kept := slices.Contains(b.Finalizers, commonv1alpha1.FinalizerNamespaceRights); kept != want {
-			return fmt.Errorf("the RoleBinding's finalizers are %v; want %s there: %v", b.Finalizers, commonv1alpha1.FinalizerNamespaceRights, want)
-		}
-		return nil
-	}
 }

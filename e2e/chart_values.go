@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -109,38 +108,6 @@ func checkPlatformValues(ctx context.Context, t *testing.T, c *clusterEnv) {
 	}
 	if strings.TrimSpace(out) != "" {
 		t.Errorf("objects of the release without the common label:\n%s", out)
-	}
-}
-
-// checkCRDsOfTheRelease checks that the CRDs belong to the release (so that
-// an upgrade upgrades them) and are kept when it is uninstalled.
-func checkCRDsOfTheRelease(ctx context.Context, t *testing.T, c *clusterEnv) {
-	t.Helper()
-	crds, err := c.list(ctx, crdKind, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	n := 0
-	for _, crd := range crds {
-		group, _, _ := unstructuredString(crd.Object, "spec", "group")
-		if group != konnectGroup && group != configurationGroup {
-			continue
-		}
-		n++
-		annotations := crd.GetAnnotations()
-		if annotations["meta.helm.sh/release-name"] != "konnect-operator" || crd.GetLabels()["app.kubernetes.io/managed-by"] != "Helm" {
-			t.Errorf("CRD %s is not the release's: labels %v, annotations %v", crd.GetName(), crd.GetLabels(), annotations)
-		}
-		if annotations["helm.sh/resource-policy"] != "keep" {
-			t.Errorf("CRD %s would be deleted with the release (no helm.sh/resource-policy: keep)", crd.GetName())
-		}
-	}
-	files, err := filepath.Glob(filepath.Join(suite.root, "manifests", "crd", "*_*.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if n != len(files) {
-		t.Errorf("%d CRDs of the operator's groups, want the %d of manifests/crd", n, len(files))
 	}
 }
 
