@@ -14,14 +14,15 @@
 // EntityReconciler (reconciler.go; wired by NewEntityController in
 // entitycontroller.go) takes an object through its life for every kind that
 // maps to a Konnect entity. Each reconcile is a pass: it reads the object
-// and its references into facts, asks the pure decide (decide.go) for one
-// action, with the controller's timing (sync period, grace and quiet
-// waits), and carries it out: create and update (execute.go), delete and
-// finalizers (finalize.go), entities Konnect provisions in the background
-// (async.go), the day-2 policies of the deletion-policy, reconcile-policy
-// and protected annotations (policies.go). One record per object
-// (record.go), kept in the controller's memory (memory.go), holds what the
-// controller remembers between passes.
+// and its references into facts (facts.go), asks the pure decide
+// (decide.go) for one action (action.go), with the controller's timing
+// (sync period, grace and quiet waits), and carries it out: create and
+// update (execute.go), delete and finalizers (finalize.go), entities
+// Konnect provisions in the background (async.go), the day-2 policies of
+// the deletion-policy, reconcile-policy and protected annotations
+// (policies.go). One record per object (record.go), kept in the
+// controller's memory (memory.go), holds what the controller remembers
+// between passes.
 //
 // An object whose status holds no ID looks for the entity it may already
 // have before it creates one (recoverylookup.go), in the listed entities
