@@ -4,29 +4,15 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
-)
 
-// asJSON is v as JSON values: a map for an object.
-func asJSON(v any) any {
-	if v == nil {
-		return nil
-	}
-	raw, err := json.Marshal(v)
-	if err != nil {
-		return nil
-	}
-	var out any
-	if json.Unmarshal(raw, &out) != nil {
-		return nil
-	}
-	return out
-}
+	"github.com/konnect-operator/konnect-operator/pkg/entities"
+)
 
 // fieldOf finds a field by its JSON name in v, or in one of v's objects
 // (an entity wrapped with what else decides it, such as a consumer with its
 // groups).
 func fieldOf(v any, field string) any {
-	object, ok := asJSON(v).(map[string]any)
+	object, ok := entities.AsJSON(v).(map[string]any)
 	if !ok {
 		return nil
 	}

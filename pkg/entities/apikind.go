@@ -67,16 +67,7 @@ func (c apiCalls[D, A]) guard(verb string, p controller.Placement, ids ...string
 
 // answered runs one call that answers with an entity.
 func (c apiCalls[D, A]) answered(ctx context.Context, verb string, p controller.Placement, ids []string, call func(context.Context) (*A, error)) (*A, error) {
-	if err := c.guard(verb, p, ids...); err != nil {
-		return nil, err
-	}
-	return konnect.Call(ctx, c.op(verb), func(ctx context.Context) (*A, error) {
-		a, err := call(ctx)
-		if err == nil && a == nil {
-			err = errNoAnswer
-		}
-		return a, err
-	})
+	return callForEntity(ctx, c.op(verb), c.guard(verb, p, ids...), call)
 }
 
 func (c apiCalls[D, A]) doCreate(ctx context.Context, api konnect.API, p controller.Placement, desired D) (*A, error) {
@@ -92,13 +83,7 @@ func (c apiCalls[D, A]) doGet(ctx context.Context, api konnect.API, p controller
 }
 
 func (c apiCalls[D, A]) doDelete(ctx context.Context, api konnect.API, p controller.Placement, id string) error {
-	if err := c.guard("delete", p, id); err != nil {
-		return err
-	}
-	_, err := konnect.Call(ctx, c.op("delete"), func(ctx context.Context) (struct{}, error) {
-		return struct{}{}, c.remove(ctx, api, p, id)
-	})
-	return err
+	return callForDeletion(ctx, c.op("delete"), c.guard("delete", p, id), func(ctx context.Context) error { return c.remove(ctx, api, p, id) })
 }
 
 // doList lists the scope; each page is a call of its own (list returns

@@ -94,9 +94,9 @@ func gvk(gv metav1.GroupVersion, kind string) schema.GroupVersionKind {
 	return schema.GroupVersionKind{Group: gv.Group, Version: gv.Version, Kind: kind}
 }
 
-// asJSON is v as JSON values: a map for an object, nil when v does not
-// encode.
-func asJSON(v any) any {
+// AsJSON is v as JSON values, as encoding/json decodes it back: a map for
+// an object, nil when v does not encode.
+func AsJSON(v any) any {
 	if v == nil {
 		return nil
 	}

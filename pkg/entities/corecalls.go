@@ -2,7 +2,6 @@ package entities
 
 import (
 	"context"
-	"errors"
 	"slices"
 
 	"github.com/konnect-operator/konnect-operator/pkg/controller"
@@ -40,10 +39,6 @@ type coreCalls[D, A any] struct {
 	collection string
 }
 
-// errNoAnswer is a successful call whose answer carried no entity: a
-// cut-off answer, whose effect is unknown.
-var errNoAnswer = errors.New("the answer carries no entity")
-
 func (c coreCalls[D, A]) op(verb string) konnect.Operation {
 	return konnect.Operation{Verb: verb, Entity: c.entity, Core: true}
 }
@@ -68,16 +63,7 @@ func (c coreCalls[D, A]) refuseEmptyIDs(verb string, p controller.Placement, ids
 
 // answered runs one call that answers with an entity.
 func (c coreCalls[D, A]) answered(ctx context.Context, verb string, p controller.Placement, ids []string, call func(context.Context) (*A, error)) (*A, error) {
-	if err := c.refuseEmptyIDs(verb, p, ids...); err != nil {
-		return nil, err
-	}
-	return konnect.Call(ctx, c.op(verb), func(ctx context.Context) (*A, error) {
-		a, err := call(ctx)
-		if err == nil && a == nil {
-			err = errNoAnswer
-		}
-		return a, err
-	})
+	return callForEntity(ctx, c.op(verb), c.refuseEmptyIDs(verb, p, ids...), call)
 }
 
 func (c coreCalls[D, A]) doCreate(ctx context.Context, api konnect.API, p controller.Placement, body D) (*A, error) {
@@ -93,13 +79,7 @@ func (c coreCalls[D, A]) doGet(ctx context.Context, api konnect.API, p controlle
 }
 
 func (c coreCalls[D, A]) doDelete(ctx context.Context, api konnect.API, p controller.Placement, id string) error {
-	if err := c.refuseEmptyIDs("delete", p, id); err != nil {
-		return err
-	}
-	_, err := konnect.Call(ctx, c.op("delete"), func(ctx context.Context) (struct{}, error) {
-		return struct{}{}, c.remove(ctx, api, p, id)
-	})
-	return err
+	return callForDeletion(ctx, c.op("delete"), c.refuseEmptyIDs("delete", p, id), func(ctx context.Context) error { return c.remove(ctx, api, p, id) })
 }
 
 // doList returns every entity of the collection that carries all tags.

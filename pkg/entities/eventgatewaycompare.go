@@ -65,12 +65,12 @@ func egSubset(want, got any) bool {
 	case nil:
 		return true
 	}
-	return reflect.DeepEqual(asJSON(want), asJSON(got))
+	return reflect.DeepEqual(AsJSON(want), AsJSON(got))
 }
 
 // without returns a copy of body without the secret fields.
 func (s egSecretPaths) without(body egBody) egBody {
-	out, _ := asJSON(body).(map[string]any)
+	out, _ := AsJSON(body).(map[string]any)
 	for _, path := range s {
 		removeBodyPath(out, strings.Split(path, "."))
 	}

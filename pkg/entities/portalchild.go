@@ -37,7 +37,7 @@ func underPortal[T portalEntity](refs *Refs, gvk schemaGVK, portals *controller.
 // same in got: nested objects field by field, so that what Konnect fills
 // in beside what the spec sets is no difference. Lists compare whole.
 func jsonSubset(want, got any) bool {
-	return subsetOf(asJSON(want), asJSON(got))
+	return subsetOf(AsJSON(want), AsJSON(got))
 }
 
 func subsetOf(want, got any) bool {
@@ -56,6 +56,6 @@ func subsetOf(want, got any) bool {
 
 // jsonField is one top-level field of v's JSON, nil when unset.
 func jsonField(v any, field string) any {
-	object, _ := asJSON(v).(map[string]any)
+	object, _ := AsJSON(v).(map[string]any)
 	return object[field]
 }

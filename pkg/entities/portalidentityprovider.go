@@ -74,9 +74,9 @@ func identityProviderDifferences(desired components.PortalCreateIdentityProvider
 	if c := desired.Config; c != nil && c.OIDCIdentityProviderConfig != nil {
 		oidc := *c.OIDCIdentityProviderConfig
 		oidc.ClientSecret = nil
-		want, _ = asJSON(oidc).(map[string]any)
+		want, _ = AsJSON(oidc).(map[string]any)
 	} else if c != nil && c.PortalSAMLIdentityProviderConfigInput != nil {
-		want, _ = asJSON(c.PortalSAMLIdentityProviderConfigInput).(map[string]any)
+		want, _ = AsJSON(c.PortalSAMLIdentityProviderConfigInput).(map[string]any)
 	}
 	d.check("config", desired.Config == nil || jsonSubset(want, actual.Config))
 	return d
