@@ -99,14 +99,14 @@ func egRef(name string) commonv1alpha1.ObjectRef {
 
 // eventGatewayFamily adds the event gateway and what it holds; nothing
 // of it when the gateway itself is not exported.
-func (b *builder) eventGatewayFamily(c entities.EventGatewayContents) error {
+func (b *builder) eventGatewayFamily(c entities.EventGatewayContents) {
 	gateway := c.Gateway
 	name := b.egObjectName("event gateway", entities.KindEventGateway, gateway, map[string]int{})
 	if name == "" {
 		if n := egHeld(c); n > 0 {
 			b.note("not exported either: the %d entities event gateway %s holds", n, egID(gateway))
 		}
-		return nil
+		return
 	}
 	obj := &konnectv1alpha1.KonnectEventGateway{
 		TypeMeta:   typeMeta(konnectv1alpha1.GroupVersion, entities.KindEventGateway),
@@ -116,7 +116,7 @@ func (b *builder) eventGatewayFamily(c entities.EventGatewayContents) error {
 		},
 	}
 	if !b.egRead("event gateway", gateway, &obj.Spec.APISpec, nil) {
-		return nil
+		return
 	}
 	b.add(obj, entities.KindEventGateway, egID(gateway), name)
 	for _, step := range []func(gateway string, c entities.EventGatewayContents){
@@ -125,7 +125,6 @@ func (b *builder) eventGatewayFamily(c entities.EventGatewayContents) error {
 	} {
 		step(name, c)
 	}
-	return nil
 }
 
 // egHeld counts the entities below a gateway.

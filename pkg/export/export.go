@@ -79,9 +79,7 @@ func Export(ctx context.Context, api konnect.API, opts Options) (Result, error) 
 		if err != nil {
 			return Result{}, fmt.Errorf("read event gateway %v: %w", gateway["name"], err)
 		}
-		if err := b.eventGatewayFamily(contents); err != nil {
-			return Result{}, err
-		}
+		b.eventGatewayFamily(contents)
 	}
 	return b.result(), nil
 }

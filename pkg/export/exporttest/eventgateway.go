@@ -233,8 +233,11 @@ func (s *egSeeder) create(kind, name string, body map[string]any, into any, call
 	if raw, err = json.Marshal(answer); err == nil {
 		err = json.Unmarshal(raw, &created)
 	}
-	if err != nil || created.ID == "" {
-		return "", fmt.Errorf("create %s %s answered no ID (%v)", kind, name, err)
+	if err != nil {
+		return "", fmt.Errorf("create %s %s: reading its answer: %w", kind, name, err)
+	}
+	if created.ID == "" {
+		return "", fmt.Errorf("create %s %s answered no ID", kind, name)
 	}
 	s.out.Objects[kind+"/"+name] = created.ID
 	return created.ID, nil
