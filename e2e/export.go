@@ -32,11 +32,13 @@ const exportSyncPeriod = 2 * time.Second
 
 // ExportAppliedWritesNothing is the migration a team makes: a control
 // plane built through Konnect's API, with an entity of every kind the
-// operator has, exported with kubectl konnect export and applied with
-// kubectl. Every object becomes Programmed with its entity's ID, and
-// Konnect sees no write, neither while adopting nor over the next sync
-// periods. kubectl konnect diff then finds nothing, and finds a change
-// made in Konnect afterwards.
+// operator has, and an event gateway an operator wrote, with an entity of
+// every kind it holds, exported with kubectl konnect export and applied
+// with kubectl. Every object becomes Programmed with its entity's ID
+// (adopted, or, for the event gateway's, taken back), and Konnect sees no
+// write, neither while adopting nor over the next sync periods. kubectl
+// konnect diff then finds nothing, and finds a change made in Konnect
+// afterwards.
 func ExportAppliedWritesNothing(t *testing.T) {
 	ctx := t.Context()
 	c := suite.cluster
@@ -63,8 +65,11 @@ func ExportAppliedWritesNothing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-
 	const ns = "migrated"
+	gateway, err := exporttest.SeedEventGateway(ctx, api, exporttest.EventGatewayFamily{Name: "legacy-events", Namespace: ns})
+	if err != nil {
+		t.Fatal(err)
+	}
 	if _, err := c.kubectl(ctx, exportAuth(ns, sim.url, token), "apply", "-f", "-"); err != nil {
 		t.Fatal(err)
 	}
@@ -97,7 +102,8 @@ func ExportAppliedWritesNothing(t *testing.T) {
 	op := startExportOperator("export-operator")
 
 	plugin := exec.CommandContext(ctx, filepath.Join(suite.binDir, "kubectl-konnect"), "export", "-n", ns,
-		"--control-plane", seeded.ControlPlane.Name, "--auth-configuration", "konnect", "--konnect-ca-file", sim.caFile, sim.allowedHostsArg())
+		"--control-plane", seeded.ControlPlane.Name, "--event-gateway", "legacy-events", "--auth-configuration", "konnect",
+		"--konnect-ca-file", sim.caFile, sim.allowedHostsArg())
 	plugin.Env = append(os.Environ(), "KUBECONFIG="+c.KubeconfigPath, "KONNECT_TOKEN=")
 	var manifests, notes bytes.Buffer
 	plugin.Stdout, plugin.Stderr = &manifests, &notes
@@ -119,7 +125,7 @@ func ExportAppliedWritesNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	if err := eventually(ctx, patience+time.Duration(len(exported))*100*time.Millisecond, func(ctx context.Context) error {
-		return adoptedAll(ctx, c, ns, exported)
+		return adoptedAll(ctx, c, ns, exported, gateway.Objects)
 	}); err != nil {
 		t.Fatal(err)
 	}
@@ -228,14 +234,19 @@ func decodeExport(t *testing.T, manifests string) []*unstructured.Unstructured {
 
 // adoptedAll checks that every exported entity object, and every
 // credential made from an exported Secret, is Programmed with the ID it
-// adopts.
-func adoptedAll(ctx context.Context, c *clusterEnv, ns string, exported []*unstructured.Unstructured) error {
+// adopts, or, for an object without spec.adopt, the ID takenBack names
+// for it (by Kind/name); every object takenBack names is exported.
+func adoptedAll(ctx context.Context, c *clusterEnv, ns string, exported []*unstructured.Unstructured, takenBack map[string]string) error {
 	var problems []string
+	seen := map[string]bool{}
 	// One list per kind: a get per object would cost minutes for a
 	// thousand objects at the client's request rate.
 	listed := map[schema.GroupVersionKind]map[string]*unstructured.Unstructured{}
 	for _, o := range exported {
 		want := adoptedID(o)
+		if id, ok := takenBack[o.GetKind()+"/"+o.GetName()]; ok {
+			want, seen[o.GetKind()+"/"+o.GetName()] = id, true
+		}
 		if want == "" {
 			continue
 		}
@@ -257,6 +268,11 @@ func adoptedAll(ctx context.Context, c *clusterEnv, ns string, exported []*unstr
 		}
 		if err := programmedAs(got, want); err != nil {
 			problems = append(problems, err.Error())
+		}
+	}
+	for key := range takenBack {
+		if !seen[key] {
+			problems = append(problems, key+" was not exported")
 		}
 	}
 	for _, kind := range []string{"KongCredentialBasicAuth", "KongCredentialAPIKey", "KongCredentialJWT", "KongCredentialHMAC"} {
@@ -292,7 +308,7 @@ func adoptedID(o *unstructured.Unstructured) string {
 
 func programmedAs(o *unstructured.Unstructured, id string) error {
 	got, _, _ := unstructured.NestedString(o.Object, "status", "konnect", "id")
-	if o.GetKind() == "KonnectGatewayControlPlane" {
+	if got == "" { // a control plane's, or an Event Gateway entity's
 		got, _, _ = unstructured.NestedString(o.Object, "status", "id")
 	}
 	what := o.GetKind() + " " + o.GetName()

@@ -1,6 +1,6 @@
 // Command kubectl-konnect is a kubectl plugin (kubectl konnect …) that
-// exports existing Konnect control planes as manifests konnect-operator
-// adopts, and shows what the operator would change in Konnect. See
+// exports existing Konnect control planes and event gateways as manifests
+// konnect-operator takes over, and shows what the operator would change in Konnect. See
 // pkg/kubectlkonnect.
 package main
 

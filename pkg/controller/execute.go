@@ -101,6 +101,16 @@ func (r *EntityReconciler[T, D]) write(ctx context.Context, t *pass[T, D]) (Resu
 	}
 	r.markProgrammed(t.obj, p, w.id)
 	if _, err := r.writeStatus(ctx, t); err != nil {
+		if w.untouched {
+			// Nothing was written to Konnect, and the status does not show
+			// the entity taken back: the next reconcile takes it back
+			// again (the listings show it again), recording what this one
+			// could not, rather than writing the spec over an entity that
+			// holds it already.
+			t.remember(forgetCreated)
+			r.recovery.forget()
+			return Result{}, err
+		}
 		// What the kind recorded in the status (conditions, endpoints)
 		// is lost with the write; only another sync records it again.
 		t.remember(unsynced)

@@ -6,10 +6,12 @@ import (
 	"testing"
 	"time"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/wait"
+	clienttesting "k8s.io/client-go/testing"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2/ktesting"
 
@@ -233,5 +235,37 @@ func TestAnObjectGoneWithItsEntityInKonnectListsAgain(t *testing.T) {
 	}
 	if inKonnect.lists != 2 || f.counts.creates != 1 || f.statusID(t, "first") != "entity-1" {
 		t.Fatalf("%d listings, %d creates, status ID %q; want a second listing and the entity taken back", inKonnect.lists, f.counts.creates, f.statusID(t, "first"))
+	}
+}
+
+// An entity taken back without a write stays unwritten when the status
+// write that records it fails (the cache lagged behind the object): the
+// next reconcile takes it back again, as it would have the first time,
+// instead of writing the spec over an entity that already holds it.
+func TestAnEntityTakenBackWithoutAWriteIsNotWrittenWhenItsStatusWriteFails(t *testing.T) {
+	inKonnect := &konnectEntities{entities: []Listed[string]{entityFor("e-same", "same", "cluster-a", "a.example.com")}}
+	f := recoveryFixture(t, inKonnect, serviceNamed("same", "new-1"))
+	failed := false
+	f.client.PrependReactor("update", "kongservices", func(action clienttesting.Action) (bool, runtime.Object, error) {
+		if action.GetSubresource() == "status" && !failed {
+			failed = true
+			return true, nil, apierrors.NewConflict(configurationv1alpha1.Resource("kongservices"), "same", nil)
+		}
+		return false, nil, nil
+	})
+	_, ctx := ktesting.NewTestContext(t)
+	key := cache.NewObjectName("ns", "same")
+	if _, err := f.reconciler.Reconcile(ctx, key); !apierrors.IsConflict(err) {
+		t.Fatalf("first reconcile: err = %v, want the status write's conflict", err)
+	}
+	f.refresh(t, "same")
+	if _, err := f.reconciler.Reconcile(ctx, key); err != nil {
+		t.Fatalf("second reconcile: %v", err)
+	}
+	if !failed || f.counts.creates != 0 || f.counts.updates != 0 || inKonnect.lists != 2 {
+		t.Fatalf("status write failed: %v; %d creates, %d updates and %d listings, want none, none and a listing again", failed, f.counts.creates, f.counts.updates, inKonnect.lists)
+	}
+	if got := f.statusID(t, "same"); got != "e-same" {
+		t.Fatalf("status ID %q, want the entity taken back", got)
 	}
 }

@@ -1,7 +1,10 @@
-// Package export turns an existing Konnect control plane into the
-// manifests that bring it under the operator: one object per entity, each
-// adopting its entity by ID in match mode, so that applying them writes
-// nothing to Konnect. It backs kubectl konnect export.
+// Package export turns an existing Konnect control plane, or an event
+// gateway, into the manifests that bring it under the operator: one object
+// per entity, each taking its entity over without writing to Konnect (a
+// control plane's entities adopted by ID in match mode; an event gateway's,
+// whose kinds have no spec.adopt, named for the object their identity
+// labels say they were written for, which takes them back). It backs
+// kubectl konnect export.
 //
 // The mapping is the inverse of the kinds' bodies in pkg/entities: every
 // field the operator would send is set to what Konnect holds, so that the
@@ -30,10 +33,13 @@ import (
 type Options struct {
 	// ControlPlane is the name or the ID of the control plane to export.
 	ControlPlane string
+	// EventGateway is the name or the ID of the event gateway to export.
+	// At least one of ControlPlane and EventGateway is set.
+	EventGateway string
 	// Namespace is the namespace of the exported objects.
 	Namespace string
 	// AuthConfiguration names the KonnectAPIAuthConfiguration, in
-	// Namespace, that the exported control plane uses.
+	// Namespace, that the exported control plane and event gateway use.
 	AuthConfiguration string
 }
 
@@ -44,25 +50,55 @@ type Result struct {
 	Notes   []string
 }
 
-// Export reads the control plane through api and returns its objects.
+// Export reads the control plane and the event gateway that opts name
+// through api, and returns their objects.
 func Export(ctx context.Context, api konnect.API, opts Options) (Result, error) {
-	if opts.Namespace == "" || opts.AuthConfiguration == "" || opts.ControlPlane == "" {
-		return Result{}, fmt.Errorf("the control plane, the namespace and the auth configuration must all be named")
+	if opts.Namespace == "" || opts.AuthConfiguration == "" || opts.ControlPlane == "" && opts.EventGateway == "" {
+		return Result{}, fmt.Errorf("a control plane or an event gateway, the namespace and the auth configuration must all be named")
 	}
-	cp, err := entities.FindControlPlane(ctx, api, opts.ControlPlane)
-	if err != nil {
-		return Result{}, err
+	b := newBuilder(opts)
+	if opts.ControlPlane != "" {
+		cp, err := entities.FindControlPlane(ctx, api, opts.ControlPlane)
+		if err != nil {
+			return Result{}, err
+		}
+		contents, err := entities.ReadControlPlane(ctx, api, cp)
+		if err != nil {
+			return Result{}, fmt.Errorf("read control plane %s: %w", cp.Name, err)
+		}
+		if err := b.controlPlaneFamily(contents); err != nil {
+			return Result{}, err
+		}
 	}
-	contents, err := entities.ReadControlPlane(ctx, api, cp)
-	if err != nil {
-		return Result{}, fmt.Errorf("read control plane %s: %w", cp.Name, err)
+	if opts.EventGateway != "" {
+		gateway, err := entities.FindEventGateway(ctx, api, opts.EventGateway)
+		if err != nil {
+			return Result{}, err
+		}
+		contents, err := entities.ReadEventGateway(ctx, api, gateway)
+		if err != nil {
+			return Result{}, fmt.Errorf("read event gateway %v: %w", gateway["name"], err)
+		}
+		b.eventGatewayFamily(contents)
 	}
-	return Build(contents, opts)
+	return b.result(), nil
 }
 
 // Build turns what a control plane holds into objects.
 func Build(contents entities.Contents, opts Options) (Result, error) {
-	b := &builder{opts: opts, names: newNamer(), ids: map[string]map[string]string{}}
+	b := newBuilder(opts)
+	if err := b.controlPlaneFamily(contents); err != nil {
+		return Result{}, err
+	}
+	return b.result(), nil
+}
+
+func newBuilder(opts Options) *builder {
+	return &builder{opts: opts, names: newNamer(), ids: map[string]map[string]string{}}
+}
+
+// controlPlaneFamily adds the control plane and its entities.
+func (b *builder) controlPlaneFamily(contents entities.Contents) error {
 	b.controlPlane(contents.ControlPlane)
 	steps := []func(entities.Contents) error{
 		b.configStores, b.vaults, b.keySets, b.keys, b.certificates, b.caCertificates, b.snis,
@@ -71,16 +107,21 @@ func Build(contents entities.Contents, opts Options) (Result, error) {
 	}
 	for _, step := range steps {
 		if err := step(contents); err != nil {
-			return Result{}, err
+			return err
 		}
 	}
+	return nil
+}
+
+// result is the export: objects in the order they are written.
+func (b *builder) result() Result {
 	slices.SortStableFunc(b.objects, func(x, y runtime.Object) int {
 		if byKind := order(x) - order(y); byKind != 0 {
 			return byKind
 		}
 		return strings.Compare(x.(metav1.Object).GetName(), y.(metav1.Object).GetName())
 	})
-	return Result{Objects: b.objects, Notes: b.notes}, nil
+	return Result{Objects: b.objects, Notes: b.notes}
 }
 
 // builder collects the objects of one export.
@@ -90,6 +131,9 @@ type builder struct {
 	cpName  string
 	objects []runtime.Object
 	notes   []string
+	// egOwners are the clusters whose operators wrote the exported Event
+	// Gateway entities (noted once each).
+	egOwners []string
 	// ids maps, per kind, the Konnect IDs of exported entities to their
 	// objects' names, for the references between them.
 	ids map[string]map[string]string

@@ -17,6 +17,7 @@ import (
 
 	commonv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/common/v1alpha1"
 	configurationv1 "github.com/konnect-operator/konnect-operator/pkg/apis/configuration/v1"
+	configurationv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/configuration/v1alpha1"
 	konnectv1alpha1 "github.com/konnect-operator/konnect-operator/pkg/apis/konnect/v1alpha1"
 	"github.com/konnect-operator/konnect-operator/pkg/catalog"
 	"github.com/konnect-operator/konnect-operator/pkg/controller"
@@ -33,13 +34,14 @@ const (
 	testAuth      = "konnect"
 )
 
-// world is a simulator holding a seeded control plane, and the operator's
-// client of it.
+// world is a simulator holding a seeded control plane and a seeded event
+// gateway, and the operator's client of it.
 type world struct {
 	sim     *konnectsim.TestServer
 	clients *konnect.ClientFactory
 	api     konnect.API
 	seeded  exporttest.Seeded
+	gateway exporttest.SeededEventGateway
 }
 
 func newWorld(t *testing.T, copies int) world {
@@ -54,12 +56,18 @@ func newWorld(t *testing.T, copies int) world {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return world{sim: sim, clients: clients, api: api, seeded: seeded}
+	gateway, err := exporttest.SeedEventGateway(t.Context(), api, exporttest.EventGatewayFamily{Name: "payments-events", Namespace: testNamespace})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return world{sim: sim, clients: clients, api: api, seeded: seeded, gateway: gateway}
 }
 
 func (w world) export(t *testing.T) export.Result {
 	t.Helper()
-	res, err := export.Export(t.Context(), w.api, export.Options{ControlPlane: w.seeded.ControlPlane.ID, Namespace: testNamespace, AuthConfiguration: testAuth})
+	res, err := export.Export(t.Context(), w.api, export.Options{
+		ControlPlane: w.seeded.ControlPlane.ID, EventGateway: "payments-events", Namespace: testNamespace, AuthConfiguration: testAuth,
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,10 +75,12 @@ func (w world) export(t *testing.T) export.Result {
 }
 
 // TestExportAdoptsEveryKindWithoutADifference exports a control plane with
-// an entity of every kind and checks, the way the operator adopts, that
-// each object's body equals its entity: references resolved through the
-// other exported objects as they are once Programmed, credentials made from
-// their Secrets as the operator makes them.
+// an entity of every kind, and an event gateway with an entity of every
+// kind its objects take back, and checks, the way the operator adopts and
+// takes back, that each object's body equals its entity: references
+// resolved through the other exported objects as they are once
+// Programmed, credentials made from their Secrets as the operator makes
+// them.
 func TestExportAdoptsEveryKindWithoutADifference(t *testing.T) {
 	w := newWorld(t, 2)
 	ctx := t.Context()
@@ -96,6 +106,23 @@ func TestExportAdoptsEveryKindWithoutADifference(t *testing.T) {
 		}
 	}
 	checkNames(t, res.Objects)
+	taking := map[string]int{}
+	for _, obj := range res.Objects {
+		if key := egKey(obj); key != "" {
+			taking[key]++
+		}
+	}
+	if len(w.gateway.Objects) != exporttest.EventGatewayEntities {
+		t.Errorf("seeded %d Event Gateway entities, want %d", len(w.gateway.Objects), exporttest.EventGatewayEntities)
+	}
+	for key := range w.gateway.Objects {
+		if taking[key] != 1 {
+			t.Errorf("%s is exported %d times, want once, as the object its entity was written for", key, taking[key])
+		}
+	}
+	if len(taking) != len(w.gateway.Objects) {
+		t.Errorf("exported Event Gateway objects %v, want those of %v", taking, w.gateway.Objects)
+	}
 
 	objects := prospective(t, w, res.Objects)
 	kinds := catalog.NewCatalog(objects)
@@ -121,15 +148,17 @@ func TestExportAdoptsEveryKindWithoutADifference(t *testing.T) {
 		}
 		compared[kind]++
 	}
-	if len(compared) != 21 {
-		t.Errorf("compared %d kinds, want the control plane and 20 kinds of entities: %v", len(compared), compared)
+	if len(compared) != 31 {
+		t.Errorf("compared %d kinds, want the control plane, its 20 kinds of entities and the 10 Event Gateway kinds: %v", len(compared), compared)
 	}
 }
 
 // TestExportIsStableAndSaysWhatItCannotExpress exports twice (the same
 // bytes) and checks what standard error is told: the basic-auth password
-// Konnect does not give back, and an expression route and its plugin, which
-// are not exported.
+// and the Event Gateway passwords and keys Konnect does not give back, an
+// expression route and its plugin, which are not exported, and an Event
+// Gateway listener written for an object of another namespace, which is
+// not either.
 func TestExportIsStableAndSaysWhatItCannotExpress(t *testing.T) {
 	w := newWorld(t, 1)
 	ctx := t.Context()
@@ -147,6 +176,9 @@ func TestExportIsStableAndSaysWhatItCannotExpress(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
+	elsewhere := createListener(t, w, w.gateway.GatewayID, "written-elsewhere", map[string]string{
+		"k8s-kind": "EventGatewayListener", "k8s-namespace": "other", "k8s-name": "listener", "k8s-uid": "f00d",
+	})
 	var first, second bytes.Buffer
 	res := w.export(t)
 	if err := export.Write(&first, res.Objects); err != nil {
@@ -163,19 +195,122 @@ func TestExportIsStableAndSaysWhatItCannotExpress(t *testing.T) {
 		"not exported: route " + exprID + ": an expression route",
 		"not exported: plugin cors",
 		"hash of the password of basic-auth credential " + w.seeded.IDs["basic-auths"][0],
+		"not exported: listener " + elsewhere + ": it was written for EventGatewayListener other/listener: export it with -n other",
+		"EventGatewayBackendCluster kafka: Konnect never answers authentication.password, so it is exported as \"replace-me:",
+		"EventGatewayVirtualCluster orders: Konnect never answers authentication[].principals[].password",
+		"EventGatewaySchemaRegistry registry: Konnect never answers config.authentication.basic.password, so it is exported as an empty inline value",
+		"EventGatewayListenerPolicy tls: Konnect never answers config.certificates[].key, so it is exported as an empty inline value",
 	} {
 		if !strings.Contains(notes, want) {
 			t.Errorf("standard error lacks %q:\n%s", want, notes)
 		}
 	}
 	if strings.Contains(first.String(), "s3cret") {
-		t.Error("the export holds the basic-auth password it cannot know")
+		t.Error("the export holds a password it cannot know")
 	}
-	for _, secret := range []string{"key-of-alice-0", "hmac-secret", "jwt-secret"} {
+	if strings.Contains(notes, "kafka-by-reference") || !strings.Contains(first.String(), "password: "+exporttest.VaultPassword) {
+		t.Errorf("a password given as a vault reference is not exported as it is:\n%s", notes)
+	}
+	for _, secret := range []string{"key-of-alice-0", "hmac-secret", "jwt-secret", "name: kafka-tls-client-identity"} {
 		if !strings.Contains(first.String(), secret) {
 			t.Errorf("the export lacks the secret material %q Konnect returns", secret)
 		}
 	}
+}
+
+// TestExportSaysWhatOfAnEventGatewayItCannotHandBack: an Event Gateway
+// entity is exported as the object its identity labels name, which takes
+// it back; standard error says what no exported object would take back
+// (a gateway made in Konnect's UI, whose kinds have no spec.adopt, and
+// what it holds; two entities written for one object), and whose
+// operator an exported object must run under.
+func TestExportSaysWhatOfAnEventGatewayItCannotHandBack(t *testing.T) {
+	cases := []struct {
+		name string
+		// make returns the gateway to export and what standard error says.
+		make    func(t *testing.T, w world) (gateway string, notes []string)
+		objects int
+	}{
+		{
+			name: "made in Konnect's UI",
+			make: func(t *testing.T, w world) (string, []string) {
+				made, err := w.api.EventGateways.CreateEventGateway(t.Context(), components.CreateGatewayRequest{Name: "made-in-ui"})
+				if err != nil {
+					t.Fatal(err)
+				}
+				id := made.GetEventGatewayInfo().GetID()
+				createListener(t, w, id, "public", nil)
+				return id, []string{
+					"not exported: event gateway " + id + ": it carries no identity labels", "has no spec.adopt",
+					"not exported either: the 1 entities event gateway " + id + " holds",
+				}
+			},
+		},
+		{
+			name: "written by another cluster's operator",
+			make: func(t *testing.T, w world) (string, []string) {
+				other, err := exporttest.SeedEventGateway(t.Context(), w.api, exporttest.EventGatewayFamily{Name: "other", Namespace: testNamespace, Cluster: "old-cluster"})
+				if err != nil {
+					t.Fatal(err)
+				}
+				return other.GatewayID, []string{"written by the operator of cluster old-cluster (label k8s-cluster): the exported objects take them back only under an operator run with --cluster-identity=old-cluster"}
+			},
+			objects: exporttest.EventGatewayEntities,
+		},
+		{
+			name: "two entities written for one object",
+			make: func(t *testing.T, w world) (string, []string) {
+				twin := createListener(t, w, w.gateway.GatewayID, "twin", map[string]string{
+					"k8s-kind": "EventGatewayListener", "k8s-namespace": testNamespace, "k8s-name": "listener", "k8s-uid": "f00d",
+				})
+				return w.gateway.GatewayID, []string{
+					"not exported: listener " + twin + ": 2 entities of its collection were written for EventGatewayListener payments/listener",
+					"not exported: listener " + w.gateway.Objects["EventGatewayListener/listener"] + ": 2 entities",
+					"not exported: listener policy",
+				}
+			},
+			objects: exporttest.EventGatewayEntities - 3, // the listener and its two policies
+		},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			w := newWorld(t, 0)
+			gateway, want := tc.make(t, w)
+			res, err := export.Export(t.Context(), w.api, export.Options{EventGateway: gateway, Namespace: testNamespace, AuthConfiguration: testAuth})
+			if err != nil {
+				t.Fatal(err)
+			}
+			entities := 0
+			for _, obj := range res.Objects {
+				if egKey(obj) != "" {
+					entities++
+				}
+			}
+			if entities != tc.objects {
+				t.Errorf("exported %d Event Gateway objects, want %d", entities, tc.objects)
+			}
+			notes := strings.Join(res.Notes, "\n")
+			for _, line := range want {
+				if !strings.Contains(notes, line) {
+					t.Errorf("standard error lacks %q:\n%s", line, notes)
+				}
+			}
+		})
+	}
+}
+
+// createListener creates a listener of the gateway through Konnect's API,
+// with the given labels, and returns its ID.
+func createListener(t *testing.T, w world, gateway, name string, labels map[string]string) string {
+	t.Helper()
+	res, err := w.api.EventGatewayListeners.CreateEventGatewayListener(t.Context(), gateway, &components.CreateEventGatewayListenerRequest{
+		Name: name, Addresses: []string{"0.0.0.0"}, Ports: []components.EventGatewayListenerPort{components.CreateEventGatewayListenerPortInteger(9093)},
+		Labels: labels,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res.GetEventGatewayListener().GetID()
 }
 
 // adoptedIDs counts the objects adopting each ID, Secrets naming a
@@ -261,6 +396,7 @@ func prospective(t *testing.T, w world, exported []runtime.Object) []runtime.Obj
 			secrets[secret.Name] = secret
 		}
 		programmed(t, w, obj)
+		egProgrammed(t, w, obj)
 		if store, ok := obj.(*konnectv1alpha1.KonnectConfigStore); ok {
 			store.Status.ID = storeIDOf(t, w, store.Spec.APISpec.Name)
 			store.Status.ControlPlaneID = &commonv1alpha1.KonnectEntityRef{ID: w.seeded.ControlPlane.ID}
@@ -303,6 +439,58 @@ func programmed(t *testing.T, w world, obj runtime.Object) {
 		placed.ControlPlaneStatus(true).ControlPlaneID = w.seeded.ControlPlane.ID
 	}
 	entity.SetConditions([]metav1.Condition{controller.TrueCondition(commonv1alpha1.ConditionProgrammed, commonv1alpha1.ReasonProgrammed, "")})
+}
+
+// egParents are the kinds of the parents of the Event Gateway kinds whose
+// parent is not the gateway.
+var egParents = map[string]string{
+	"EventGatewayVirtualCluster":              "EventGatewayBackendCluster",
+	"EventGatewayListenerPolicy":              "EventGatewayListener",
+	"EventGatewayVirtualClusterPolicy":        "EventGatewayVirtualCluster",
+	"EventGatewayVirtualClusterConsumePolicy": "EventGatewayVirtualCluster",
+	"EventGatewayVirtualClusterProducePolicy": "EventGatewayVirtualCluster",
+}
+
+// egKey is Kind/name of an Event Gateway object, "" for other objects.
+func egKey(obj runtime.Object) string {
+	kind := obj.GetObjectKind().GroupVersionKind().Kind
+	if kind != "KonnectEventGateway" && !strings.HasPrefix(kind, "EventGateway") {
+		return ""
+	}
+	return kind + "/" + obj.(metav1.Object).GetName()
+}
+
+// egProgrammed marks an Event Gateway object Programmed with the ID of the
+// entity seeded for it, which it takes back, and its status with the IDs
+// of its gateway and parent, as the operator records them.
+func egProgrammed(t *testing.T, w world, obj runtime.Object) {
+	t.Helper()
+	key := egKey(obj)
+	if key == "" {
+		return
+	}
+	id := w.gateway.Objects[key]
+	if id == "" {
+		t.Fatalf("%s takes back no seeded entity", key)
+	}
+	obj.(interface {
+		KonnectStatus(bool) *commonv1alpha1.KonnectEntityStatus
+	}).KonnectStatus(true).ID = id
+	obj.(interface{ SetConditions([]metav1.Condition) }).SetConditions([]metav1.Condition{
+		controller.TrueCondition(commonv1alpha1.ConditionProgrammed, commonv1alpha1.ReasonProgrammed, ""),
+	})
+	child, ok := obj.(interface {
+		EventGatewayRecords() configurationv1alpha1.EventGatewayRecords
+		EventGatewayParentRef() *commonv1alpha1.ObjectRef
+	})
+	if !ok {
+		return
+	}
+	records := child.EventGatewayRecords()
+	records.RecordGatewayID(w.gateway.GatewayID)
+	if parentKind := egParents[obj.GetObjectKind().GroupVersionKind().Kind]; parentKind != "" {
+		records.RecordParentID(w.gateway.Objects[parentKind+"/"+child.EventGatewayParentRef().NamespacedRef.Name])
+	}
 }
 
 func isAuth(obj runtime.Object) bool {

@@ -58,6 +58,18 @@ func (n *namer) name(kind, preferred, fallback, id string) string {
 	}
 }
 
+// take reserves name, exactly, for kind: false when it is taken already.
+func (n *namer) take(kind, name string) bool {
+	if n.used[kind] == nil {
+		n.used[kind] = map[string]bool{}
+	}
+	if n.used[kind][name] {
+		return false
+	}
+	n.used[kind][name] = true
+	return true
+}
+
 // joinName is base-suffix, base cut so that the whole fits.
 func joinName(base, suffix string) string {
 	if base == "" {
@@ -101,6 +113,9 @@ var kindOrder = []string{
 	"KonnectGatewayControlPlane", "Secret", "KongReferenceGrant", "KonnectConfigStore", "KongVault", "KongKeySet", "KongKey",
 	"KongCertificate", "KongCACertificate", "KongSNI", "KongUpstream", "KongTarget", "KongService", "KongRoute",
 	"KongConsumerGroup", "KongConsumer", "KongCredentialACL", "KongPlugin", "KongPluginBinding", "KongDataPlaneClientCertificate",
+	"KonnectEventGateway", "EventGatewayBackendCluster", "EventGatewaySchemaRegistry", "EventGatewayDataPlaneCertificate",
+	"EventGatewayListener", "EventGatewayVirtualCluster", "EventGatewayListenerPolicy", "EventGatewayVirtualClusterPolicy",
+	"EventGatewayVirtualClusterConsumePolicy", "EventGatewayVirtualClusterProducePolicy",
 }
 
 // order ranks an object by its kind.

@@ -3,6 +3,7 @@ package konnectsim
 import (
 	"fmt"
 	"slices"
+	"strings"
 )
 
 // The Event Gateway (/v1/event-gateways): gateways, and what each holds:
@@ -15,8 +16,11 @@ import (
 // per gateway. Policies' names are not: the document declares no conflict
 // for a policy, and Kong Operator's samples give two policies of one
 // virtual cluster the same name. Every
-// entity but a certificate carries labels. Answers never show a password
-// or a private key. Deleting a gateway deletes what it holds; a backend
+// entity but a certificate carries labels. Answers leave passwords and a
+// listener policy's private keys out, unless they are given as a
+// reference to a vault (${vault…}), which is answered as it is kept (a
+// backend cluster's TLS client key is answered: Konnect's document
+// requires it in answers). Deleting a gateway deletes what it holds; a backend
 // cluster that a virtual cluster maps to cannot be deleted.
 
 // Collections of the Event Gateway.
@@ -94,10 +98,19 @@ func createBackendCluster(s *Server, parent, c entity) []invalidParam {
 	return createLabelled(s, parent, c)
 }
 
+// hideSecret leaves a sensitive value (Konnect's GatewaySecret) of an
+// answer out, unless it is a template expression (${vault…}), which
+// Konnect answers as it keeps it.
+func hideSecret(in map[string]any, key string) {
+	if value, ok := in[key].(string); !ok || !strings.HasPrefix(value, "${") {
+		delete(in, key)
+	}
+}
+
 // renderBackendCluster leaves the authentication's password out.
 func renderBackendCluster(c entity) entity {
 	if auth, ok := c["authentication"].(map[string]any); ok {
-		delete(auth, "password")
+		hideSecret(auth, "password")
 	}
 	return c
 }
@@ -108,7 +121,7 @@ func renderVirtualCluster(v entity) entity {
 	for _, scheme := range schemes {
 		principals, _ := asMap(scheme)["principals"].([]any)
 		for _, p := range principals {
-			delete(asMap(p), "password")
+			hideSecret(asMap(p), "password")
 		}
 	}
 	return v
@@ -126,7 +139,7 @@ func createSchemaRegistry(s *Server, parent, r entity) []invalidParam {
 func renderSchemaRegistry(r entity) entity {
 	config, _ := r["config"].(map[string]any)
 	if auth, ok := config["authentication"].(map[string]any); ok {
-		delete(auth, "password")
+		hideSecret(auth, "password")
 	}
 	return r
 }
@@ -150,7 +163,7 @@ func renderListenerPolicy(p entity) entity {
 	config, _ := p["config"].(map[string]any)
 	certificates, _ := config["certificates"].([]any)
 	for _, c := range certificates {
-		delete(asMap(c), "key")
+		hideSecret(asMap(c), "key")
 	}
 	return p
 }

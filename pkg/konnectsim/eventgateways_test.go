@@ -121,14 +121,22 @@ func TestEventGatewayGoesWithWhatItHolds(t *testing.T) {
 }
 
 // TestEventGatewayAnswersLeaveSecretsOut: passwords and private keys are
-// written but never answered; a virtual cluster named by its backend
-// cluster's name answers the cluster's ID and name.
+// written but never answered, unless given as a vault reference, which is
+// answered as it is kept; a virtual cluster named by its backend cluster's
+// name answers the cluster's ID and name.
 func TestEventGatewayAnswersLeaveSecretsOut(t *testing.T) {
 	_, c := startSim(t, Options{})
 	f := c.newEventGateway(t, "a")
 	backend := c.do("GET", f.gateway+"/backend-clusters/"+f.backend, nil).must(t, 200)
 	if auth := backend["authentication"].(map[string]any); auth["password"] != nil || auth["username"] != "gw" {
 		t.Fatalf("backend cluster authentication answered as %v", auth)
+	}
+	byReference := c.do("POST", f.gateway+"/backend-clusters", map[string]any{
+		"name": "by-reference", "bootstrap_servers": []any{"kafka:9093"}, "tls": map[string]any{"enabled": false},
+		"authentication": map[string]any{"type": "sasl_plain", "username": "gw", "password": "${vault.env['KAFKA_PASSWORD']}"},
+	}).must(t, 201)
+	if auth := byReference["authentication"].(map[string]any); auth["password"] != "${vault.env['KAFKA_PASSWORD']}" {
+		t.Fatalf("a password given as a vault reference answered as %v", auth)
 	}
 	cluster := c.do("GET", f.gateway+"/virtual-clusters/"+f.cluster, nil).must(t, 200)
 	principal := cluster["authentication"].([]any)[0].(map[string]any)["principals"].([]any)[0].(map[string]any)

@@ -18,9 +18,17 @@ control plane under konnect-operator: the KonnectGatewayControlPlane
 (mirroring it) and one object per entity in it, each adopting its entity by
 ID in match mode, so that applying them writes nothing to Konnect. Secret
 material Konnect returns (certificate keys, API keys, HMAC and JWT secrets)
-goes into Secrets labelled as the operator reads them. What cannot be
-exported, and what must be completed by hand, is said on standard error.
-Nothing is written to standard output unless the whole export succeeds.
+goes into Secrets labelled as the operator reads them.
+
+With --event-gateway, the same for an event gateway and what it holds, as
+far as an operator wrote them (the Event Gateway kinds have no
+spec.adopt): each object is the one its entity's identity labels name,
+which takes the entity back without a write; entities written for
+another namespace than the export's, or for no object, are left out.
+
+What cannot be exported, and what must be completed by hand (passwords
+Konnect does not return), is said on standard error. Nothing is written to
+standard output unless the whole export succeeds.
 
 The token comes from $KONNECT_TOKEN or --token-file, else from the auth
 configuration in the cluster; the server URL from --server-url, else from
@@ -28,6 +36,7 @@ the auth configuration.
 
 Usage:
   kubectl konnect export --control-plane NAME|ID --auth-configuration NAME [flags]
+  kubectl konnect export --event-gateway NAME|ID --auth-configuration NAME [flags]
 
 Example:
   KONNECT_TOKEN=... kubectl konnect export -n payments --control-plane prod \
@@ -40,7 +49,8 @@ func runExport(ctx context.Context, args []string, env Env, stdout, stderr io.Wr
 	var cluster clusterFlags
 	var access konnectFlags
 	var opts export.Options
-	cmd.flags.StringVar(&opts.ControlPlane, "control-plane", "", "Name or ID of the control plane to export (required).")
+	cmd.flags.StringVar(&opts.ControlPlane, "control-plane", "", "Name or ID of the control plane to export (this or --event-gateway is required).")
+	cmd.flags.StringVar(&opts.EventGateway, "event-gateway", "", "Name or ID of the event gateway to export (this or --control-plane is required).")
 	cmd.flags.StringVar(&opts.AuthConfiguration, "auth-configuration", "", "Name of the KonnectAPIAuthConfiguration, in the namespace, that the objects use (required).")
 	cluster.add(cmd.flags)
 	access.add(cmd.flags, "Konnect API of your region, e.g. eu.api.konghq.com (default: the auth configuration's).")
@@ -48,8 +58,8 @@ func runExport(ctx context.Context, args []string, env Env, stdout, stderr io.Wr
 		return status
 	}
 	switch {
-	case opts.ControlPlane == "":
-		return cmd.usageError(stderr, "--control-plane is required")
+	case opts.ControlPlane == "" && opts.EventGateway == "":
+		return cmd.usageError(stderr, "--control-plane or --event-gateway is required")
 	case opts.AuthConfiguration == "":
 		return cmd.usageError(stderr, "--auth-configuration is required")
 	case cmd.flags.NArg() > 0:

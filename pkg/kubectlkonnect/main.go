@@ -29,12 +29,15 @@ type Env func(key string) string
 // EnvToken is the environment variable that holds the Konnect token.
 const EnvToken = "KONNECT_TOKEN"
 
-const usage = `kubectl konnect brings existing Konnect control planes under konnect-operator,
-shows what the operator would change in Konnect, and why objects are not Programmed.
+const usage = `kubectl konnect brings existing Konnect control planes and event gateways under
+konnect-operator, shows what the operator would change in Konnect, and why objects are
+not Programmed.
 
 Usage:
   kubectl konnect export --control-plane NAME|ID --auth-configuration NAME [flags]
       Write the manifests that adopt a control plane and everything in it.
+  kubectl konnect export --event-gateway NAME|ID --auth-configuration NAME [flags]
+      Write the manifests that take an event gateway an operator wrote back.
   kubectl konnect diff [KIND/NAME ...] [flags]
       Show the fields where Konnect differs from what the operator would write.
   kubectl konnect status [KIND/NAME ...] [flags]

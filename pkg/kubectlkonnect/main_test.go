@@ -42,7 +42,7 @@ func TestEveryCommandHasHelpAndRefusesWrongUse(t *testing.T) {
 		{"diff help", []string{"diff", "-h"}, 0, "Exit status: 0 when nothing differs", ""},
 		{"version", []string{"version"}, 0, "kubectl-konnect: konnect-operator", ""},
 		{"unknown command", []string{"apply"}, 2, "", `unknown command "apply"`},
-		{"export without a control plane", []string{"export", "--auth-configuration", "konnect"}, 2, "", "--control-plane is required"},
+		{"export without a control plane or an event gateway", []string{"export", "--auth-configuration", "konnect"}, 2, "", "--control-plane or --event-gateway is required"},
 		{"export without an auth configuration", []string{"export", "--control-plane", "prod"}, 2, "", "--auth-configuration is required"},
 		{"an unknown flag", []string{"export", "--token", "x"}, 2, "", "unknown flag: --token"},
 		{"diff of a kind the operator does not write", []string{"diff", "-n", "ns", "deployment/web"}, 2, "", "deployment is not a kind the operator writes"},
@@ -74,7 +74,10 @@ func TestExportWritesManifestsOnlyWhenItSucceeds(t *testing.T) {
 	if _, err := exporttest.Seed(t.Context(), api, "prod", 1); err != nil {
 		t.Fatal(err)
 	}
-	args := []string{"export", "-n", "payments", "--control-plane", "prod", "--auth-configuration", "konnect", "--server-url", sim.URL, "--konnect-ca-file", ca}
+	if _, err := exporttest.SeedEventGateway(t.Context(), api, exporttest.EventGatewayFamily{Name: "events", Namespace: "payments"}); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"export", "-n", "payments", "--control-plane", "prod", "--event-gateway", "events", "--auth-configuration", "konnect", "--server-url", sim.URL, "--konnect-ca-file", ca}
 
 	status, out, errOut := run(t, map[string]string{kubectlkonnect.EnvToken: token}, args...)
 	if status != 0 {
@@ -91,7 +94,7 @@ func TestExportWritesManifestsOnlyWhenItSucceeds(t *testing.T) {
 		}
 		kinds[obj.GetKind()]++
 	}
-	if kinds["KonnectGatewayControlPlane"] != 1 || kinds["KongService"] != 1 || kinds["Secret"] == 0 {
+	if kinds["KonnectGatewayControlPlane"] != 1 || kinds["KongService"] != 1 || kinds["Secret"] == 0 || kinds["KonnectEventGateway"] != 1 || kinds["EventGatewayListener"] != 1 {
 		t.Errorf("kinds written: %v", kinds)
 	}
 	if !strings.Contains(errOut, "password") {
@@ -113,5 +116,10 @@ func TestExportWritesManifestsOnlyWhenItSucceeds(t *testing.T) {
 		"--auth-configuration", "konnect", "--server-url", sim.URL, "--konnect-ca-file", ca)
 	if status != 1 || out != "" {
 		t.Fatalf("an unknown control plane: status %d, stdout %q", status, out)
+	}
+	status, out, errOut = run(t, map[string]string{kubectlkonnect.EnvToken: token}, "export", "-n", "payments", "--event-gateway", "nowhere",
+		"--auth-configuration", "konnect", "--server-url", sim.URL, "--konnect-ca-file", ca)
+	if status != 1 || out != "" || !strings.Contains(errOut, `no event gateway with ID or name "nowhere"`) {
+		t.Fatalf("an unknown event gateway: status %d, stdout %q, stderr %q", status, out, errOut)
 	}
 }

@@ -1,8 +1,9 @@
-// Package exporttest fills a Konnect control plane, through Konnect's own
-// API (the simulator's, in tests), with entities of every kind kubectl
-// konnect export writes, as a team's control plane built outside the
-// operator would hold them. The tests and benchmarks of the export, and
-// the end-to-end test that applies one, start from it.
+// Package exporttest fills Konnect, through its own API (the simulator's,
+// in tests), with what kubectl konnect export writes: a control plane with
+// entities of every kind, as a team's control plane built outside the
+// operator would hold them, and an event gateway with an entity of every
+// kind it holds, as an operator wrote them. The tests and benchmarks of
+// the export, and the end-to-end test that applies one, start from it.
 package exporttest
 
 import (
