@@ -104,27 +104,27 @@ func TestAnEventGatewayEntityReadBackIsWrittenAsKonnectHoldsIt(t *testing.T) {
 				if err != nil {
 					t.Fatalf("%s: %v", what, err)
 				}
-				held := asJSON(written).(map[string]any)
-				held["id"], held["created_at"] = "an-id", "2026-01-01T00:00:00Z"
+				stored := AsJSON(written).(map[string]any)
+				stored["id"], stored["created_at"] = "an-id", "2026-01-01T00:00:00Z"
 				if meta.Kind != KindEventGatewayDataPlaneCertificate {
-					labels, _ := held["labels"].(map[string]any)
+					labels, _ := stored["labels"].(map[string]any)
 					if labels == nil {
 						labels = map[string]any{}
 					}
 					labels["k8s-uid"], labels["managed-by"] = "an-old-uid", "konnect-operator"
-					held["labels"] = labels
+					stored["labels"] = labels
 				}
-				if err := DecodeEventGatewaySpec(held, empty, registries); err != nil {
+				if err := DecodeEventGatewaySpec(stored, empty, registries); err != nil {
 					t.Fatalf("%s: %v", what, err)
 				}
 				again, err := encoder.body(reflect.ValueOf(empty).Elem().Interface())
 				if err != nil {
 					t.Fatalf("%s, read back: %v", what, err)
 				}
-				if !reflect.DeepEqual(asJSON(again), asJSON(written)) {
-					t.Errorf("%s: written %v, read back and written %v", what, asJSON(written), asJSON(again))
+				if !reflect.DeepEqual(AsJSON(again), AsJSON(written)) {
+					t.Errorf("%s: written %v, read back and written %v", what, AsJSON(written), AsJSON(again))
 				}
-				if want, got := egAsRead(asJSON(spec)), egAsRead(asJSON(empty)); !reflect.DeepEqual(got, want) {
+				if want, got := egAsRead(AsJSON(spec)), egAsRead(AsJSON(empty)); !reflect.DeepEqual(got, want) {
 					t.Errorf("%s: read back as\n%v\nwant\n%v", what, got, want)
 				}
 			}
