@@ -383,8 +383,16 @@ func (s *Server) hang(rc *reqCtx, limit time.Duration) {
 
 // serveUnknown answers paths that are not part of the API.
 func (s *Server) serveUnknown(w http.ResponseWriter, r *http.Request) {
-	s.stats.record(RequestRecord{Time: s.clock.Now(), Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery, Status: http.StatusNotFound,
-		Credential: CredentialOf(bearerToken(r))})
+	start := s.clock.Now()
+	status := http.StatusNotFound
+	if s.opts.Latency > 0 && !s.sleep(r, s.opts.Latency) {
+		status = 0 // the client is gone
+	}
+	s.stats.record(RequestRecord{Time: start, Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery, Status: status,
+		Duration: s.clock.Since(start), Credential: CredentialOf(bearerToken(r))})
+	if status == 0 {
+		return
+	}
 	w.Header().Set("Content-Type", contentJSON)
 	w.WriteHeader(http.StatusNotFound)
 	_, _ = io.WriteString(w, `{"message":"no Route matched with those values"}`+"\n")
