@@ -99,9 +99,9 @@ func KonnectOutage(t *testing.T, hang bool) {
 		t.Fatal("the simulator's log holds no write after Konnect came back")
 	}
 	took := last.ended().Sub(lifted)
-	t.Logf("Konnect %s: %d requests reached it while it failed (%d failed, %d of them probes), at most %d in a minute; "+
+	t.Logf("Konnect %s (%s): %d requests reached it while it failed (%d failed, %d of them probes), at most %d in a minute; "+
 		"first answer %s after the outage ended (%s %s), the last write needed %s after that answer, %s after the outage ended",
-		name, during.count(), failed.count(), probes.count(), during.mostInAMinute(),
+		name, w.answering(), during.count(), failed.count(), probes.count(), during.mostInAMinute(),
 		back.ended().Sub(returned).Round(time.Millisecond), back.Method, back.Path,
 		last.ended().Sub(back.ended()).Round(time.Millisecond), took.Round(time.Millisecond))
 	var sent strings.Builder
@@ -119,6 +119,7 @@ func KonnectOutage(t *testing.T, hang bool) {
 		t.Errorf("the last write needed ended %s after Konnect came back, want at most %s", took.Round(time.Millisecond), convergedAfterReturn)
 	}
 	w.checkOneEventPerObject(ctx, commonv1alpha1.ReasonKonnectUnreachable)
+	w.checkAnsweredLate(log)
 	w.checkNoViolations(ctx)
 }
 
