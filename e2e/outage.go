@@ -104,11 +104,7 @@ func KonnectOutage(t *testing.T, hang bool) {
 		name, w.answering(), during.count(), failed.count(), probes.count(), during.mostInAMinute(),
 		back.ended().Sub(returned).Round(time.Millisecond), back.Method, back.Path,
 		last.ended().Sub(back.ended()).Round(time.Millisecond), took.Round(time.Millisecond))
-	var sent strings.Builder
-	for _, r := range during {
-		fmt.Fprintf(&sent, "\n  +%6.1fs %-6s %s (%d)", r.Time.Sub(began).Seconds(), r.Method, r.Path, r.Status)
-	}
-	t.Logf("the requests that reached Konnect while it failed, from the outage's start:%s", sent.String())
+	t.Logf("the requests that reached Konnect while it failed, from the outage's start:%s", during.timeline(began))
 	if failed.count() == 0 {
 		t.Errorf("no request failed during the outage: the fault was not injected")
 	}

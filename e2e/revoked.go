@@ -102,6 +102,7 @@ func TokenRevoked(t *testing.T) {
 		"the last write needed %s after the Secret changed; %d requests with the revoked token after the new one was used",
 		outageLength, w.answering(), during.count(), rejected.count(), during.mostInAMinute(), seen.Time.Sub(replaced).Round(time.Millisecond), seen.Method, seen.Path,
 		took.Round(time.Millisecond), stale.count())
+	t.Logf("the requests while the token was revoked, from its revocation:%s", during.timeline(revokedAt))
 	if rejected.count() == 0 {
 		t.Error("Konnect rejected no request: the token was not revoked")
 	}
