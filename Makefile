@@ -237,7 +237,7 @@ KONNECT_OUTAGE_SERVICES ?= 30
 KONNECT_OUTAGE_LATENCY ?= 100ms
 
 .PHONY: test-outages
-test-outages: control-plane tools ## The outage tests at full length, printing their figures: Konnect answering 503, then hanging, for KONNECT_OUTAGE (default 5m) while services change, are deleted and created; a revoked token for as long, then replaced; the leader frozen past its Lease; the API server frozen for KONNECT_APISERVER_DOWN (default 2m). KONNECT_OUTAGE_SERVICES services, each with a route (default 30: 62 objects). The simulator answers every Konnect request KONNECT_OUTAGE_LATENCY late (default 100ms). make test runs them with a one-minute outage, 30s of API server, 12 services, the simulator 100ms late too.
+test-outages: control-plane tools ## The outage tests at full length, printing their figures: Konnect answering 503, then hanging, for KONNECT_OUTAGE (default 5m) while services change, are deleted and created; a revoked token for as long, then replaced; the leader frozen past its Lease; the API server frozen for KONNECT_APISERVER_DOWN (default 2m). KONNECT_OUTAGE_SERVICES services, each with a route (default 30: 62 objects). The simulator answers every Konnect request KONNECT_OUTAGE_LATENCY late (default 100ms). make test runs them with a one-minute outage, 30s of API server, 12 services, the simulator answering at once.
 	KONNECT_OUTAGE=$(KONNECT_OUTAGE) KONNECT_APISERVER_DOWN=$(KONNECT_APISERVER_DOWN) KONNECT_OUTAGE_SERVICES=$(KONNECT_OUTAGE_SERVICES) KONNECT_OUTAGE_LATENCY=$(KONNECT_OUTAGE_LATENCY) \
 	  $(GO) test -timeout 40m -count=1 -parallel 5 -v -run 'TestKonnectAnswering503|TestKonnectHanging|TestLeaderFrozen|TestAPIServerStopped|TestRevokedToken' ./e2e/isolated
 
