@@ -232,10 +232,13 @@ test-long: control-plane tools ## The throughput measurements left out of make t
 KONNECT_OUTAGE ?= 5m
 KONNECT_APISERVER_DOWN ?= 2m
 KONNECT_OUTAGE_SERVICES ?= 30
+# How late the simulator of make test-outages answers every Konnect request,
+# as Konnect does across a network.
+KONNECT_OUTAGE_LATENCY ?= 100ms
 
 .PHONY: test-outages
-test-outages: control-plane tools ## The outage tests at full length, printing their figures: Konnect answering 503, then hanging, for KONNECT_OUTAGE (default 5m) while services change, are deleted and created; a revoked token for as long, then replaced; the leader frozen past its Lease; the API server frozen for KONNECT_APISERVER_DOWN (default 2m). KONNECT_OUTAGE_SERVICES services, each with a route (default 30: 62 objects). make test runs them with a one-minute outage, 30s of API server, 12 services.
-	KONNECT_OUTAGE=$(KONNECT_OUTAGE) KONNECT_APISERVER_DOWN=$(KONNECT_APISERVER_DOWN) KONNECT_OUTAGE_SERVICES=$(KONNECT_OUTAGE_SERVICES) \
+test-outages: control-plane tools ## The outage tests at full length, printing their figures: Konnect answering 503, then hanging, for KONNECT_OUTAGE (default 5m) while services change, are deleted and created; a revoked token for as long, then replaced; the leader frozen past its Lease; the API server frozen for KONNECT_APISERVER_DOWN (default 2m). KONNECT_OUTAGE_SERVICES services, each with a route (default 30: 62 objects). The simulator answers every Konnect request KONNECT_OUTAGE_LATENCY late (default 100ms). make test runs them with a one-minute outage, 30s of API server, 12 services, the simulator answering at once.
+	KONNECT_OUTAGE=$(KONNECT_OUTAGE) KONNECT_APISERVER_DOWN=$(KONNECT_APISERVER_DOWN) KONNECT_OUTAGE_SERVICES=$(KONNECT_OUTAGE_SERVICES) KONNECT_OUTAGE_LATENCY=$(KONNECT_OUTAGE_LATENCY) \
 	  $(GO) test -timeout 40m -count=1 -parallel 5 -v -run 'TestKonnectAnswering503|TestKonnectHanging|TestLeaderFrozen|TestAPIServerStopped|TestRevokedToken' ./e2e/isolated
 
 .PHONY: test-e2e

@@ -108,9 +108,9 @@ func LeaderFrozen(t *testing.T) {
 	afterTakeover := log.between(lease.acquired, time.Now().Add(time.Hour)).where(byOld)
 	afterWake := log.between(thawed, time.Now().Add(time.Hour)).where(func(r requestEntry) bool { return r.writes() })
 	refused := strings.Count(old.tail(1<<20), "write not sent")
-	t.Logf("the leader froze after %d of the change's writes; %s took over %s later (Lease acquired %s); the old leader woke %s after the takeover, "+
+	t.Logf("%s; the leader froze after %d of the change's writes; %s took over %s later (Lease acquired %s); the old leader woke %s after the takeover, "+
 		"refused %d writes and stopped; it wrote %d times after the takeover, and Konnect got %d writes after it woke",
-		beforeFreeze, newLeader.name, lease.acquired.Sub(frozen).Round(time.Millisecond), lease.acquired.Format(time.RFC3339Nano),
+		w.answering(), beforeFreeze, newLeader.name, lease.acquired.Sub(frozen).Round(time.Millisecond), lease.acquired.Format(time.RFC3339Nano),
 		thawed.Sub(lease.acquired).Round(time.Second), refused, afterTakeover.count(), afterWake.count())
 	for _, r := range afterTakeover {
 		t.Errorf("the old leader wrote after the standby took over: %s %s at %s", r.Method, r.Path, r.Time.Format(time.RFC3339Nano))
@@ -121,6 +121,7 @@ func LeaderFrozen(t *testing.T) {
 	if !strings.Contains(old.tail(1<<20), "lost the leader-election lease") {
 		t.Errorf("the old leader's log does not say it lost the Lease:\n%s", old.tail(3000))
 	}
+	w.checkAnsweredLate(log)
 	w.checkNoViolations(ctx)
 }
 
@@ -199,9 +200,9 @@ func APIServerStopped(t *testing.T) {
 	}
 	lateByLead := byLead.between(expiry, time.Now().Add(time.Hour))
 	betweenLeaders := log.between(expiry, after.acquired).where(writes)
-	t.Logf("API server frozen %s from %s; the leader's Lease (renewed %s for %s) expired %s after the freeze; its last write began %s before that; "+
+	t.Logf("%s; API server frozen %s from %s; the leader's Lease (renewed %s for %s) expired %s after the freeze; its last write began %s before that; "+
 		"%d replicas restarted; %s acquired the Lease %s after the API server came back; converged %s after it came back",
-		apiServerDown, stopped.Format(time.RFC3339), lease.renewed.Format(time.RFC3339Nano), lease.duration, expiry.Sub(stopped).Round(time.Millisecond),
+		w.answering(), apiServerDown, stopped.Format(time.RFC3339), lease.renewed.Format(time.RFC3339Nano), lease.duration, expiry.Sub(stopped).Round(time.Millisecond),
 		expiry.Sub(lastByLead).Round(time.Millisecond), restarts, after.holder, after.acquired.Sub(resumed).Round(time.Millisecond),
 		converged.Sub(resumed).Round(time.Second))
 	for _, r := range lateByLead {
@@ -217,6 +218,7 @@ func APIServerStopped(t *testing.T) {
 	if byLead.between(applied, stopped).count() == 0 {
 		t.Error("the leader wrote nothing of the change before the freeze: the test proves nothing")
 	}
+	w.checkAnsweredLate(log)
 	w.checkNoViolations(ctx)
 }
 

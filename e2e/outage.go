@@ -99,16 +99,12 @@ func KonnectOutage(t *testing.T, hang bool) {
 		t.Fatal("the simulator's log holds no write after Konnect came back")
 	}
 	took := last.ended().Sub(lifted)
-	t.Logf("Konnect %s: %d requests reached it while it failed (%d failed, %d of them probes), at most %d in a minute; "+
+	t.Logf("Konnect %s (%s): %d requests reached it while it failed (%d failed, %d of them probes), at most %d in a minute; "+
 		"first answer %s after the outage ended (%s %s), the last write needed %s after that answer, %s after the outage ended",
-		name, during.count(), failed.count(), probes.count(), during.mostInAMinute(),
+		name, w.answering(), during.count(), failed.count(), probes.count(), during.mostInAMinute(),
 		back.ended().Sub(returned).Round(time.Millisecond), back.Method, back.Path,
 		last.ended().Sub(back.ended()).Round(time.Millisecond), took.Round(time.Millisecond))
-	var sent strings.Builder
-	for _, r := range during {
-		fmt.Fprintf(&sent, "\n  +%6.1fs %-6s %s (%d)", r.Time.Sub(began).Seconds(), r.Method, r.Path, r.Status)
-	}
-	t.Logf("the requests that reached Konnect while it failed, from the outage's start:%s", sent.String())
+	t.Logf("the requests that reached Konnect while it failed, from the outage's start:%s", during.timeline(began))
 	if failed.count() == 0 {
 		t.Errorf("no request failed during the outage: the fault was not injected")
 	}
@@ -119,6 +115,7 @@ func KonnectOutage(t *testing.T, hang bool) {
 		t.Errorf("the last write needed ended %s after Konnect came back, want at most %s", took.Round(time.Millisecond), convergedAfterReturn)
 	}
 	w.checkOneEventPerObject(ctx, commonv1alpha1.ReasonKonnectUnreachable)
+	w.checkAnsweredLate(log)
 	w.checkNoViolations(ctx)
 }
 

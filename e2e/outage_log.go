@@ -2,7 +2,9 @@ package e2e
 
 import (
 	"context"
+	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -120,6 +122,22 @@ func (l requestLog) lastWrite() (requestEntry, bool) {
 		}
 	}
 	return found, ok
+}
+
+// timeline lists the requests in the order they began, each with when it
+// began after from, what it asked and Konnect's answer (0: none before
+// the client gave up).
+func (l requestLog) timeline(from time.Time) string {
+	sorted := slices.SortedFunc(slices.Values(l), func(a, b requestEntry) int { return a.Time.Compare(b.Time) })
+	var b strings.Builder
+	for _, r := range sorted {
+		target := r.Path
+		if r.Query != "" {
+			target += "?" + r.Query
+		}
+		fmt.Fprintf(&b, "\n  +%6.1fs %-6s %s (%d)", r.Time.Sub(from).Seconds(), r.Method, target, r.Status)
+	}
+	return b.String()
 }
 
 // count counts the requests.

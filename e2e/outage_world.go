@@ -21,9 +21,10 @@ import (
 // while and judge what the built operator did meanwhile and after by the
 // simulator's request log and the Lease's times. Their world is a
 // namespace of services, each with a route, under one control plane whose
-// token lives in a Secret, a simulator of its own, and operators that run
-// with the Deployment's flags, a 30s sync period and leader election, as
-// a user runs them.
+// token lives in a Secret, a simulator of its own that answers as late as
+// Konnect does (outageLatency), and operators that run with the
+// Deployment's flags, a 30s sync period and leader election, as a user
+// runs them.
 
 // outageLength is how long Konnect stays away in the outage tests:
 // $KONNECT_OUTAGE, or a minute, which is longer than the first steps of
@@ -35,6 +36,29 @@ var outageLength = durationFromEnv("KONNECT_OUTAGE", time.Minute)
 // outageServices is how many services (each with a route) an outage
 // world starts with: $KONNECT_OUTAGE_SERVICES, or 12.
 var outageServices = intFromEnv("KONNECT_OUTAGE_SERVICES", 12)
+
+// outageLatency is how late the outage worlds' simulator handles every
+// Konnect request, as Konnect does across a network (100ms and more):
+// $KONNECT_OUTAGE_LATENCY, a Go duration (0 for at once), or
+// defaultOutageLatency. The simulator's own latency, not a fault, so that
+// the tests' faults and their lifting leave it.
+func outageLatency(t *testing.T) time.Duration {
+	t.Helper()
+	v := os.Getenv("KONNECT_OUTAGE_LATENCY")
+	if v == "" {
+		return defaultOutageLatency
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d < 0 {
+		t.Fatalf("KONNECT_OUTAGE_LATENCY=%q: want a duration such as 100ms, or 0", v)
+	}
+	return d
+}
+
+// defaultOutageLatency is the outage worlds' latency when
+// $KONNECT_OUTAGE_LATENCY is not set, as in make test's runs: none. make
+// test-outages, whose figures the documentation gives, sets 100ms.
+const defaultOutageLatency = 0
 
 func durationFromEnv(name string, fallback time.Duration) time.Duration {
 	if d, err := time.ParseDuration(os.Getenv(name)); err == nil && d > 0 {
@@ -58,6 +82,8 @@ type outageWorld struct {
 	name string
 	ns   string
 	sim  *simulator
+	// latency is how late the simulator handles every Konnect request.
+	latency time.Duration
 	// token is what the token Secret holds.
 	token string
 	args  []string // the Deployment's
@@ -84,12 +110,13 @@ func newOutageWorld(ctx context.Context, t *testing.T, c *clusterEnv, name strin
 	if err != nil {
 		t.Fatal(err)
 	}
-	sim, err := startSimulator(ctx, filepath.Join(suite.workDir, "outage-"+name, "simulator"), token, nil)
+	latency := outageLatency(t)
+	sim, err := startSimulator(ctx, filepath.Join(suite.workDir, "outage-"+name, "simulator"), token, nil, "--latency="+latency.String())
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { sim.process.stop(5 * time.Second) })
-	w := &outageWorld{t: t, c: c, name: name, ns: "outage-" + name, sim: sim, token: token, versions: map[int]int{}, replaced: map[*operatorProcess]bool{}}
+	w := &outageWorld{t: t, c: c, name: name, ns: "outage-" + name, sim: sim, latency: latency, token: token, versions: map[int]int{}, replaced: map[*operatorProcess]bool{}}
 	for i := range n {
 		w.versions[i] = 1
 	}
@@ -129,6 +156,27 @@ func newOutageWorld(ctx context.Context, t *testing.T, c *clusterEnv, name strin
 }
 
 func (w *outageWorld) leaseName() string { return "outage-" + w.name }
+
+// answering says how late the simulator answers, for the figures.
+func (w *outageWorld) answering() string {
+	if w.latency == 0 {
+		return "the simulator answering at once"
+	}
+	return "the simulator answering " + w.latency.String() + " late"
+}
+
+// checkAnsweredLate fails the test for a request of log that the
+// simulator answered sooner than its latency: the figures would not be
+// the ones they say.
+func (w *outageWorld) checkAnsweredLate(log requestLog) {
+	w.t.Helper()
+	for _, r := range log {
+		if r.Status != 0 && r.Duration < w.latency {
+			w.t.Errorf("%s %s was answered %s after it reached the simulator, sooner than its latency %s", r.Method, r.Path, r.Duration, w.latency)
+			return
+		}
+	}
+}
 
 // start runs one more replica; it competes for the world's Lease.
 func (w *outageWorld) start() *operatorProcess {

@@ -145,7 +145,9 @@ func neighbourName(i int) string { return "neighbour-" + strconv.Itoa(i+1) }
 // Konnect has been seen to allow.
 const simRateLimitPerMinute = 3000
 
-func startSimulator(ctx context.Context, dir, token string, neighbours []string) (*simulator, error) {
+// startSimulator runs the simulator binary in dir with token and
+// neighbours as its organisations; extra flags come after the harness's.
+func startSimulator(ctx context.Context, dir, token string, neighbours []string, extra ...string) (*simulator, error) {
 	port, err := freePort()
 	if err != nil {
 		return nil, err
@@ -163,12 +165,14 @@ func startSimulator(ctx context.Context, dir, token string, neighbours []string)
 		return nil, err
 	}
 	s := &simulator{url: "https://127.0.0.1:" + strconv.Itoa(port), caFile: filepath.Join(dir, "ca.pem"), token: token, neighbours: neighbours}
-	if s.process, err = startProcess(dir, "konnect-simulator", nil, filepath.Join(suite.binDir, "konnect-simulator"),
-		"--listen=127.0.0.1:"+strconv.Itoa(port), "--ca-out="+s.caFile, "--token-file="+tokenFile, "--quiet",
+	args := append([]string{
+		"--listen=127.0.0.1:" + strconv.Itoa(port), "--ca-out=" + s.caFile, "--token-file=" + tokenFile, "--quiet",
 		// Konnect's budget, with its RateLimit-* headers on every answer.
-		"--rate-limit-per-minute="+strconv.Itoa(simRateLimitPerMinute),
+		"--rate-limit-per-minute=" + strconv.Itoa(simRateLimitPerMinute),
 		// The provider account the cloud-gateway samples name.
-		"--provider-account=aws="+sampleProviderAccount); err != nil {
+		"--provider-account=aws=" + sampleProviderAccount,
+	}, extra...)
+	if s.process, err = startProcess(dir, "konnect-simulator", nil, filepath.Join(suite.binDir, "konnect-simulator"), args...); err != nil {
 		return nil, err
 	}
 	err = eventually(ctx, patience, func(ctx context.Context) error {

@@ -98,10 +98,11 @@ func TokenRevoked(t *testing.T) {
 		t.Fatal("no write after the replacement")
 	}
 	took := last.ended().Sub(replaced)
-	t.Logf("token revoked for %s: %d requests (%d answered 401), at most %d in a minute; the new token was first used %s after the Secret changed (%s %s); "+
+	t.Logf("token revoked for %s (%s): %d requests (%d answered 401), at most %d in a minute; the new token was first used %s after the Secret changed (%s %s); "+
 		"the last write needed %s after the Secret changed; %d requests with the revoked token after the new one was used",
-		outageLength, during.count(), rejected.count(), during.mostInAMinute(), seen.Time.Sub(replaced).Round(time.Millisecond), seen.Method, seen.Path,
+		outageLength, w.answering(), during.count(), rejected.count(), during.mostInAMinute(), seen.Time.Sub(replaced).Round(time.Millisecond), seen.Method, seen.Path,
 		took.Round(time.Millisecond), stale.count())
+	t.Logf("the requests while the token was revoked, from its revocation:%s", during.timeline(revokedAt))
 	if rejected.count() == 0 {
 		t.Error("Konnect rejected no request: the token was not revoked")
 	}
@@ -118,5 +119,6 @@ func TokenRevoked(t *testing.T) {
 		t.Errorf("the last write needed came %s after the token was replaced, want at most %s", took.Round(time.Millisecond), convergedAfterReturn)
 	}
 	w.checkOneEventPerObject(ctx, commonv1alpha1.ReasonKonnectTokenRejected)
+	w.checkAnsweredLate(log)
 	w.checkNoViolations(ctx)
 }

@@ -32,6 +32,7 @@ type config struct {
 	tokens, faults, providerAccounts                  repeated
 	rateLimit, force429                               int
 	force429After, provisioningTime, terminationTime  time.Duration
+	latency                                           time.Duration
 	omitRetryAfter, noValidation, quiet               bool
 	faultSeed                                         uint64
 }
@@ -48,6 +49,7 @@ func main() {
 	fs.IntVar(&cfg.rateLimit, "rate-limit-per-minute", 0, "requests per organisation per minute; 0 = unlimited (Konnect has been seen at 3000)")
 	fs.BoolVar(&cfg.omitRetryAfter, "rate-limit-omit-retry-after", false, "leave Retry-After out of 429s (clients must use RateLimit-Reset)")
 	fs.Var(&cfg.faults, "fault", "OPERATION=SETTINGS (repeatable): OPERATION is an operationId, 'METHOD /template' or '*'; SETTINGS e.g. rate:0.1,status:503,latency:200ms,hang,hangfor:5s,after,times:3; status:429 answers as Konnect's connection-level limiter does, without Retry-After or RateLimit headers; a request meets its operation's faults, then '*'")
+	fs.DurationVar(&cfg.latency, "latency", 0, "how late every Konnect request is handled, as across a network (Konnect answers 100ms and more after a request); not a fault: a fault's latency comes on top of it, and clearing the faults leaves it")
 	fs.IntVar(&cfg.force429, "force-429", 0, "answer the next N authenticated requests with 429")
 	fs.DurationVar(&cfg.force429After, "force-429-retry-after", time.Second, "Retry-After of --force-429 answers")
 	fs.Uint64Var(&cfg.faultSeed, "fault-seed", 1, "seed for fault error rates")
@@ -81,7 +83,7 @@ func run(ctx context.Context, cfg config, logger *slog.Logger, ready func(url st
 	}
 	opts := konnectsim.Options{
 		Tokens: tokens, SpecPath: cfg.spec, NoValidation: cfg.noValidation,
-		RateLimitPerMinute: cfg.rateLimit, OmitRetryAfter: cfg.omitRetryAfter,
+		RateLimitPerMinute: cfg.rateLimit, OmitRetryAfter: cfg.omitRetryAfter, Latency: cfg.latency,
 		CloudGateways: konnectsim.CloudGatewayOptions{ProvisioningTime: cfg.provisioningTime, TerminationTime: cfg.terminationTime},
 	}
 	for _, spec := range cfg.providerAccounts {

@@ -37,11 +37,58 @@ func TestLoadTokens(t *testing.T) {
 // HTTPS with a self-signed certificate whose PEM it writes to --ca-out, and
 // never logs a token.
 func TestServesHTTPSWithWrittenCA(t *testing.T) {
-	dir := t.TempDir()
 	const token = "kpat_secretValueThatMustNotBeLogged"
-	cfg := config{listen: "127.0.0.1:0", caOut: filepath.Join(dir, "ca.pem"), tokens: repeated{token + "=acme"}, rateLimit: 10, noValidation: true}
+	cfg := config{listen: "127.0.0.1:0", caOut: filepath.Join(t.TempDir(), "ca.pem"), tokens: repeated{token + "=acme"}, rateLimit: 10, noValidation: true}
 	var logs strings.Builder
-	logger := slog.New(slog.NewTextHandler(&syncWriter{w: &logs}, nil))
+	base, client, stop := serve(t, cfg, &logs)
+	for _, host := range []string{base, strings.Replace(base, "127.0.0.1", "localhost", 1)} {
+		status, header, body := get(t, client, host+"/v3/organizations/me", token)
+		if status != 200 || !strings.Contains(body, `"name":"acme"`) || header.Get("RateLimit-Limit") != "10" {
+			t.Errorf("GET %s = %d %s", host, status, body)
+		}
+	}
+	stop()
+	if strings.Contains(logs.String(), token) {
+		t.Error("a token was logged")
+	}
+	if !strings.Contains(logs.String(), "get-organizations-me") {
+		t.Errorf("requests were not logged: %s", logs.String())
+	}
+}
+
+// TestLatencyDelaysEveryAnswerBesideTheFaults: --latency makes every
+// Konnect answer that late, a failed one too, and a fault's latency comes
+// on top of it.
+func TestLatencyDelaysEveryAnswerBesideTheFaults(t *testing.T) {
+	const token = "kpat_latency"
+	const latency = 50 * time.Millisecond
+	cfg := config{listen: "127.0.0.1:0", caOut: filepath.Join(t.TempDir(), "ca.pem"), tokens: repeated{token}, noValidation: true, quiet: true,
+		latency: latency, faults: repeated{"get-organizations-me=latency:30ms", "list-control-planes=rate:1,status:503"}}
+	base, client, stop := serve(t, cfg, io.Discard)
+	defer stop()
+	cases := []struct {
+		path   string
+		status int
+		least  time.Duration
+	}{
+		{"/v3/organizations/me", http.StatusOK, latency + 30*time.Millisecond},
+		{"/v2/control-planes", http.StatusServiceUnavailable, latency},
+		{"/v2/control-planes/00000000-0000-0000-0000-000000000000", http.StatusNotFound, latency},
+	}
+	for _, tc := range cases {
+		start := time.Now()
+		status, _, body := get(t, client, base+tc.path, token)
+		if took := time.Since(start); status != tc.status || took < tc.least {
+			t.Errorf("GET %s = %d after %v (%s), want %d after at least %v", tc.path, status, took, body, tc.status, tc.least)
+		}
+	}
+}
+
+// serve runs the binary's run loop with cfg, logging to logs, until stop
+// is called; it returns the base URL and a client that trusts its --ca-out.
+func serve(t *testing.T, cfg config, logs io.Writer) (string, *http.Client, func()) {
+	t.Helper()
+	logger := slog.New(slog.NewTextHandler(&syncWriter{w: logs}, nil))
 	ctx, cancel := context.WithCancel(context.Background())
 	urls := make(chan string, 1)
 	done := make(chan error, 1)
@@ -50,10 +97,24 @@ func TestServesHTTPSWithWrittenCA(t *testing.T) {
 	select {
 	case base = <-urls:
 	case err := <-done:
+		cancel()
 		t.Fatalf("run: %v", err)
 	case <-time.After(10 * time.Second):
+		cancel()
 		t.Fatal("simulator did not start")
 	}
+	stopped := false
+	stop := func() {
+		if stopped {
+			return
+		}
+		stopped = true
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("run: %v", err)
+		}
+	}
+	t.Cleanup(stop)
 	caPEM, err := os.ReadFile(cfg.caOut)
 	if err != nil {
 		t.Fatal(err)
@@ -62,30 +123,22 @@ func TestServesHTTPSWithWrittenCA(t *testing.T) {
 	if !pool.AppendCertsFromPEM(caPEM) {
 		t.Fatal("--ca-out is not a PEM certificate")
 	}
-	client := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}}}
-	for _, host := range []string{base, strings.Replace(base, "127.0.0.1", "localhost", 1)} {
-		req, _ := http.NewRequest("GET", host+"/v3/organizations/me", nil)
-		req.Header.Set("Authorization", "Bearer "+token)
-		resp, err := client.Do(req)
-		if err != nil {
-			t.Fatalf("GET %s: %v", host, err)
-		}
-		body, _ := io.ReadAll(resp.Body)
-		_ = resp.Body.Close()
-		if resp.StatusCode != 200 || !strings.Contains(string(body), `"name":"acme"`) || resp.Header.Get("RateLimit-Limit") != "10" {
-			t.Errorf("GET %s = %d %s", host, resp.StatusCode, body)
-		}
+	return base, &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}}}, stop
+}
+
+// get GETs url with token and returns the answer's status, headers and
+// body.
+func get(t *testing.T, client *http.Client, url, token string) (int, http.Header, string) {
+	t.Helper()
+	req, _ := http.NewRequest("GET", url, nil)
+	req.Header.Set("Authorization", "Bearer "+token)
+	resp, err := client.Do(req)
+	if err != nil {
+		t.Fatalf("GET %s: %v", url, err)
 	}
-	cancel()
-	if err := <-done; err != nil {
-		t.Fatalf("run: %v", err)
-	}
-	if strings.Contains(logs.String(), token) {
-		t.Error("a token was logged")
-	}
-	if !strings.Contains(logs.String(), "get-organizations-me") {
-		t.Errorf("requests were not logged: %s", logs.String())
-	}
+	body, _ := io.ReadAll(resp.Body)
+	_ = resp.Body.Close()
+	return resp.StatusCode, resp.Header, string(body)
 }
 
 // syncWriter serialises writes from the server's goroutines.

@@ -16,7 +16,8 @@
 //	ts := konnectsim.Start(t, konnectsim.Options{Tokens: map[string]string{"kpat_…": "org-a"}})
 //	// ts.URL, ts.CAPool for the client; ts.Calls(), ts.Entities(…) to assert.
 //
-// Faults (Server.Faults) inject error statuses (429s among them, bare as
+// Options.Latency makes every answer as late as Konnect's across a network,
+// whatever the faults. Faults (Server.Faults) inject error statuses (429s among them, bare as
 // from Konnect's connection-level limiter), latency, hangs and forced 429s
 // per operation; Server.Served counts the 429s, 5xx and hangs served, so
 // that tests can check their faults happened. Server.SetHostile makes it

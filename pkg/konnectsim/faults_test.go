@@ -133,6 +133,40 @@ func TestFaultLatencyAndRate(t *testing.T) {
 	}
 }
 
+// TestLatencyDelaysEveryRequestWhateverTheFaults: Options.Latency delays
+// every Konnect request, failed or not, to a path Konnect serves or not; a
+// fault's latency comes on top of it, and replacing or clearing the faults
+// leaves it.
+func TestLatencyDelaysEveryRequestWhateverTheFaults(t *testing.T) {
+	const latency = 40 * time.Millisecond
+	ts, c := startSim(t, Options{Latency: latency})
+	cases := []struct {
+		name   string
+		fault  *Fault // installed on "*"; nil clears the faults
+		path   string
+		status int
+		least  time.Duration
+	}{
+		{"no fault", nil, "/v3/organizations/me", http.StatusOK, latency},
+		{"a path Konnect does not serve", nil, "/v9/nothing", http.StatusNotFound, latency},
+		{"a 503 on every operation", &Fault{ErrorRate: 1, Status: http.StatusServiceUnavailable}, "/v3/organizations/me", http.StatusServiceUnavailable, latency},
+		{"a latency of its own", &Fault{Latency: 30 * time.Millisecond}, "/v3/organizations/me", http.StatusOK, latency + 30*time.Millisecond},
+		{"faults cleared", nil, "/v3/organizations/me", http.StatusOK, latency},
+	}
+	for _, tc := range cases {
+		if tc.fault == nil {
+			ts.Faults().Clear()
+		} else {
+			ts.Faults().Set("*", *tc.fault)
+		}
+		start := time.Now()
+		c.do("GET", tc.path, nil).must(t, tc.status)
+		if took := time.Since(start); took < tc.least {
+			t.Errorf("%s: answered %d after %v, want at least %v", tc.name, tc.status, took, tc.least)
+		}
+	}
+}
+
 // TestForced429: the next N authenticated requests get 429 with the given
 // Retry-After, whatever the operation.
 func TestForced429(t *testing.T) {

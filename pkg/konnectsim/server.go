@@ -44,6 +44,12 @@ type Options struct {
 	// CloudGateways configures the Dedicated Cloud Gateway API: how long
 	// provisioning and termination take, and the provider accounts.
 	CloudGateways CloudGatewayOptions
+	// Latency delays every Konnect request before it is handled (never the
+	// simulator's own /_sim/ API), as the way to Konnect and back does:
+	// Konnect answers 100 ms and more after a request is sent. It is not a
+	// fault, so that a test's own faults leave it: clearing or replacing
+	// them does not remove it, and a fault's latency comes on top of it.
+	Latency time.Duration
 }
 
 // Server is an in-memory Konnect. It is an http.Handler; serve it over TLS
@@ -211,7 +217,8 @@ func (s *Server) serveRoute(rt *route, w http.ResponseWriter, r *http.Request) {
 
 	orgID, known := s.organizationOf(bearerToken(r))
 	fault := s.faults.pick(rt, orgID)
-	if !s.await(r, fault.until) || fault.latency > 0 && !s.sleep(r, fault.latency) {
+	latency := s.opts.Latency + fault.latency
+	if !s.await(r, fault.until) || latency > 0 && !s.sleep(r, latency) {
 		rc.status = 0 // the client is gone
 		return
 	}
@@ -376,8 +383,16 @@ func (s *Server) hang(rc *reqCtx, limit time.Duration) {
 
 // serveUnknown answers paths that are not part of the API.
 func (s *Server) serveUnknown(w http.ResponseWriter, r *http.Request) {
-	s.stats.record(RequestRecord{Time: s.clock.Now(), Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery, Status: http.StatusNotFound,
-		Credential: CredentialOf(bearerToken(r))})
+	start := s.clock.Now()
+	status := http.StatusNotFound
+	if s.opts.Latency > 0 && !s.sleep(r, s.opts.Latency) {
+		status = 0 // the client is gone
+	}
+	s.stats.record(RequestRecord{Time: start, Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery, Status: status,
+		Duration: s.clock.Since(start), Credential: CredentialOf(bearerToken(r))})
+	if status == 0 {
+		return
+	}
 	w.Header().Set("Content-Type", contentJSON)
 	w.WriteHeader(http.StatusNotFound)
 	_, _ = io.WriteString(w, `{"message":"no Route matched with those values"}`+"\n")
