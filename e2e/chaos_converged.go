@@ -87,26 +87,16 @@ func (w *chaosWorld) konnectHoldsTheLatestSpec(ctx context.Context) error {
 		{consumerKind, "consumers", "consumer-", func(i int, e konnectEntity) bool { return e.CustomID == consumerID(i, w.version) }},
 	}
 	for _, check := range checks {
-		var page struct {
-			Data []konnectEntity `json:"data"`
-		}
-		if err := w.sim.get(ctx, "/v2/control-planes/"+cpID+"/core-entities/"+check.collection+"?size=1000", true, &page); err != nil {
+		listed, byUID, err := w.sim.entitiesByUID(ctx, cpID, check.collection)
+		if err != nil {
 			return err
-		}
-		byUID := map[string][]konnectEntity{}
-		for _, e := range page.Data {
-			for _, tag := range e.Tags {
-				if uid, ok := strings.CutPrefix(tag, controller.TagKeyUID+":"); ok {
-					byUID[uid] = append(byUID[uid], e)
-				}
-			}
 		}
 		items, err := w.c.list(ctx, check.gvk, w.ns)
 		if err != nil {
 			return err
 		}
-		if len(page.Data) != len(items) {
-			return fmt.Errorf("%d %s in Konnect for %d objects", len(page.Data), check.collection, len(items))
+		if len(listed) != len(items) {
+			return fmt.Errorf("%d %s in Konnect for %d objects", len(listed), check.collection, len(items))
 		}
 		for j := range items {
 			found := byUID[string(items[j].GetUID())]
@@ -132,4 +122,24 @@ func (w *chaosWorld) waitConverged(ctx context.Context, since time.Time, limit t
 		w.t.Fatalf("chaos %s: not converged: %v", w.name, err)
 	}
 	return time.Since(since)
+}
+
+// entitiesByUID lists a collection of a control plane's core entities in
+// Konnect, and indexes them by the k8s-uid tag they carry.
+func (s *simulator) entitiesByUID(ctx context.Context, cpID, collection string) ([]konnectEntity, map[string][]konnectEntity, error) {
+	var page struct {
+		Data []konnectEntity `json:"data"`
+	}
+	if err := s.get(ctx, "/v2/control-planes/"+cpID+"/core-entities/"+collection+"?size=1000", true, &page); err != nil {
+		return nil, nil, err
+	}
+	byUID := map[string][]konnectEntity{}
+	for _, e := range page.Data {
+		for _, tag := range e.Tags {
+			if uid, ok := strings.CutPrefix(tag, controller.TagKeyUID+":"); ok {
+				byUID[uid] = append(byUID[uid], e)
+			}
+		}
+	}
+	return page.Data, byUID, nil
 }

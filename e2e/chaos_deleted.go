@@ -61,17 +61,23 @@ func (w *chaosWorld) waitDeleted(ctx context.Context, since time.Time, limit tim
 		if !w.namespaceGone(ctx) {
 			return fmt.Errorf("namespace %s still there; stuck: %s", w.ns, strings.Join(w.stuck(ctx), ", "))
 		}
-		n, err := w.sim.entities(ctx)
-		if err != nil {
-			return err
-		}
-		if n != 0 {
-			return fmt.Errorf("%d entities left in Konnect", n)
-		}
-		return nil
+		return w.sim.empty(ctx)
 	})
 	if err != nil {
 		w.t.Fatalf("chaos %s: %v", w.name, err)
 	}
 	return time.Since(since)
+}
+
+// empty says whether the simulator holds no entity of the world's
+// organisation, and if not, how many are left.
+func (s *simulator) empty(ctx context.Context) error {
+	n, err := s.entities(ctx)
+	if err != nil {
+		return err
+	}
+	if n != 0 {
+		return fmt.Errorf("%d entities left in Konnect", n)
+	}
+	return nil
 }

@@ -31,26 +31,16 @@ func (w *outageWorld) konnectHoldsTheDeclaredSpec(ctx context.Context) error {
 		}},
 	}
 	for _, check := range checks {
-		var page struct {
-			Data []konnectEntity `json:"data"`
-		}
-		if err := w.sim.get(ctx, "/v2/control-planes/"+cpID+"/core-entities/"+check.collection+"?size=1000", true, &page); err != nil {
+		listed, byUID, err := w.sim.entitiesByUID(ctx, cpID, check.collection)
+		if err != nil {
 			return err
-		}
-		byUID := map[string][]konnectEntity{}
-		for _, e := range page.Data {
-			for _, tag := range e.Tags {
-				if uid, ok := strings.CutPrefix(tag, controller.TagKeyUID+":"); ok {
-					byUID[uid] = append(byUID[uid], e)
-				}
-			}
 		}
 		items, err := w.c.list(ctx, check.gvk, w.ns)
 		if err != nil {
 			return err
 		}
-		if len(page.Data) != len(w.versions) || len(items) != len(w.versions) {
-			return fmt.Errorf("%d %s in Konnect and %d objects, want %d", len(page.Data), check.collection, len(items), len(w.versions))
+		if len(listed) != len(w.versions) || len(items) != len(w.versions) {
+			return fmt.Errorf("%d %s in Konnect and %d objects, want %d", len(listed), check.collection, len(items), len(w.versions))
 		}
 		for j := range items {
 			found := byUID[string(items[j].GetUID())]

@@ -373,14 +373,7 @@ func (w *outageWorld) cleanUp() {
 		if _, err := w.c.kube.CoreV1().Namespaces().Get(ctx, w.ns, metav1.GetOptions{}); !apierrors.IsNotFound(err) {
 			return fmt.Errorf("namespace %s still there", w.ns)
 		}
-		n, err := w.sim.entities(ctx)
-		if err != nil {
-			return err
-		}
-		if n != 0 {
-			return fmt.Errorf("%d entities left in Konnect", n)
-		}
-		return nil
+		return w.sim.empty(ctx)
 	})
 	if err != nil {
 		w.t.Errorf("outage %s: the world was not deleted after the test: %v", w.name, err)
