@@ -17,10 +17,11 @@ CACHE_DIR ?= $(or $(KONNECT_OPERATOR_CACHE),$(CURDIR)/.cache)
 BIN_DIR ?= $(CURDIR)/bin
 TEST_TIMEOUT ?= 40m
 TEST_PARALLEL ?= 6
-# How many test packages go test runs at once. The e2e packages spend much
-# of their time waiting (for leases, sync periods, the API server), so four
-# at once finish sooner than one per core, even on two cores.
-TEST_PACKAGES ?= 4
+# How many test packages go test runs at once; go test's default (one per
+# core) when empty. More than one per core finishes sooner on a warm machine
+# (the e2e packages mostly wait), but on a cold one their compiles and runs
+# together starve the leader elections the chaos tests time.
+TEST_PACKAGES ?=
 export KONNECT_OPERATOR_CACHE := $(CACHE_DIR)
 # The Go module proxies of hack/env.sh, which every script in hack/ uses too:
 # the module folder shared beside the repository first, when there is one.
@@ -138,14 +139,14 @@ vulncheck: ## govulncheck over the module graph against the Go vulnerability dat
 .PHONY: test
 test: verify vulncheck control-plane tools test-unit ## Run every test.
 
-# The longest packages are named first, so that go test (TEST_PACKAGES at a
-# time) starts them first and the short ones fill in beside them: ./... alone
+# The longest packages are named first, so that go test (one package per
+# core at a time, or TEST_PACKAGES) starts them first and the short ones fill in beside them: ./... alone
 # would start e2e/integration last and add its minutes to the end.
 SLOW_TEST_PACKAGES := ./e2e ./e2e/maketargets ./e2e/integration ./e2e/isolated
 
 .PHONY: test-unit
 test-unit: control-plane tools ## Unit, integration and e2e tests (each package that needs a control plane starts its own).
-	$(GO) test -timeout $(TEST_TIMEOUT) -p $(TEST_PACKAGES) -parallel $(TEST_PARALLEL) $(SLOW_TEST_PACKAGES) ./...
+	$(GO) test -timeout $(TEST_TIMEOUT) $(if $(TEST_PACKAGES),-p $(TEST_PACKAGES)) -parallel $(TEST_PARALLEL) $(SLOW_TEST_PACKAGES) ./...
 	$(GO) test -C hack/tools ./...
 
 .PHONY: bench
